@@ -1,0 +1,116 @@
+"""Deterministic annealing (the tech report's mean field annealing, MFA/DA).
+
+Tables 5-7 of the spec paper.  For a decreasing temperature T, alternate
+OPTIMIZE-P (:func:`.balance.optimize_p`) and OPTIMIZE-W (L2-SVM-MFN on the
+labeled rows plus every unlabeled row ONCE, with the effective label and
+cost of Eqn 14) until the KL divergence between successive p falls below
+u*eps (Eqn 16); lower T until the entropy of p falls below u*eps (Eqn 17).
+The transductive objective J(w) (Eqn 18) is tracked along the path and the
+weights with its lowest value are returned.  A fixed-temperature mode (no
+annealing) serves the paper's ablation (Figs 12-13 of the tech report).
+"""
+import time
+
+import numpy as np
+
+from ._threads import single_threaded_blas
+from .balance import Beliefs, entropy, kl_divergence, optimize_p
+from .info import SolverInfo
+from .loss import SquaredHingeLoss
+from .mfn import l2svm_mfn
+from .objective import transductive_objective
+from .validation import check_fraction, check_has_unlabeled, check_positive
+
+#: T is divided by this factor at each outer step (Table 5).
+ANNEAL_RATE = 1.5
+#: Stopping threshold per unlabeled example for KL and entropy (Eqns 16-17).
+EPS = 1e-6
+#: Iteration caps of the outer (temperature) and inner (p, w) loops (Table 5).
+MAX_OUTER, MAX_INNER = 30, 100
+#: Margin tolerance of OPTIMIZE-W's optimality test (Table 7).
+TAU = 1e-8
+
+
+def optimize_w_loss(problem, lam, lam_u, beliefs):
+    """The squared-hinge loss minimized by OPTIMIZE-W (Eqn 11, Table 7).
+
+    Every unlabeled row is a pseudo-row twice (label +1 with cost
+    lambda' p_j / u, label -1 with cost lambda' (1 - p_j) / u) over a single
+    copy of the row: :meth:`SquaredHingeLoss.active_system` merges the two
+    into the single CGLS row of Eqn 14.
+    """
+    l, u = problem.n_labeled, problem.n_unlabeled
+    rows = np.concatenate([problem.labeled, problem.unlabeled])
+    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
+    y = np.concatenate([problem.y, np.ones(u), -np.ones(u)])
+    c = np.concatenate([np.full(l, 1.0 / l), (lam_u / u) * beliefs.p, (lam_u / u) * beliefs.q])
+    return SquaredHingeLoss(problem.op, rows, y, c, lam, owner)
+
+
+@single_threaded_blas
+def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_RATE,
+                            fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER,
+                            max_inner=MAX_INNER):
+    """Table 5, returning the weights of lowest J(w) (Eqn 18) on the path.
+
+    Parameters
+    ----------
+    problem : Problem
+    lam, lam_u, r : lambda, lambda' and the positive fraction in (0, 1)
+    T0 : starting temperature; default 10 lambda' (the reference software;
+        the tech report's Table 5 says 10, the same for lambda' = 1).  Since
+        g in Eqn 15 scales with lambda', this keeps the schedule invariant
+        to lambda'.
+    anneal_rate : T is divided by this (> 1) after each outer iteration.
+    fixed_temperature : if given, T is held at this value and a single
+        outer iteration is run (no annealing; the paper's ablation).
+    eps, max_outer, max_inner : stopping thresholds and caps (Table 5).
+
+    Returns
+    -------
+    w, SolverInfo  (``levels`` lists the temperatures visited;
+    ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W)
+    """
+    start = time.perf_counter()
+    lam = check_positive(lam, "lambda")
+    lam_u = check_positive(lam_u, "lambda'")
+    r = check_fraction(r)
+    check_has_unlabeled(problem, "deterministic annealing")
+    if fixed_temperature is None:
+        T = check_positive(10.0 * lam_u if T0 is None else T0, "T0")
+        if not anneal_rate > 1:
+            raise ValueError(f"anneal_rate must be > 1, got {anneal_rate!r}")
+    else:
+        T = check_positive(fixed_temperature, "fixed_temperature")
+        max_outer = 1
+    info = SolverInfo("da")
+    l, u = problem.n_labeled, problem.n_unlabeled
+    threshold = u * eps
+
+    beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
+    w, o = None, np.zeros(l + u)
+    best_value, best_w = np.inf, None
+    h = entropy(beliefs)
+    outer = 0
+    while outer < max_outer and h > threshold:
+        outer += 1
+        info.levels.append(T)
+        inner, kl = 0, np.inf
+        while inner < max_inner and kl > threshold:
+            inner += 1
+            previous = beliefs
+            beliefs = optimize_p(o[l:], lam_u, T, r)
+            loss = optimize_w_loss(problem, lam, lam_u, beliefs)
+            w, o, mfn = l2svm_mfn(loss, w, None if w is None else o, tau=TAU)
+            info.add_mfn(mfn)
+            kl = kl_divergence(beliefs, previous)
+            value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
+            info.objective_path.append((T, value))
+            if value < best_value:
+                best_value, best_w = value, w
+        h = entropy(beliefs)
+        if fixed_temperature is None:
+            T /= anneal_rate
+    info.objective = info.own_objective = float(best_value)
+    info.seconds = time.perf_counter() - start
+    return best_w, info

@@ -1,0 +1,87 @@
+"""OPTIMIZE-P (Table 6, Eqn 15): the belief probabilities p for fixed w.
+
+For fixed outputs o' on the unlabeled rows, the p minimizing the annealing
+objective (Eqn 8) under the balance constraint mean(p) = r (Eqn 9) is
+    p_j = 1 / (1 + exp((g_j - nu) / T)),
+    g_j = lambda' (max(0, 1 - o'_j)^2 - max(0, 1 + o'_j)^2),
+where nu (the "2 nu" of Eqn 15) is the root of the increasing function
+B(nu) = mean(p(nu)) - r.  The sign follows from Eqn 15 (large positive
+outputs give very negative g and p -> 1); the exponent's sign in the
+extracted Table 6 is garbled.  The root is found by the hybrid
+Newton/bisection of Table 6 inside the bracket
+[min g - T log((1-r)/r), max g - T log((1-r)/r)].
+
+p and 1 - p are both returned, each computed from the logit with
+``scipy.special.expit``, so neither overflows nor loses precision near 0
+or 1 for any T, r or output scale.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import entr, expit, rel_entr
+
+#: Tolerance on |B(nu)| and on the bracket width, and iteration cap (Table 6).
+TOL, MAX_ITER = 1e-10, 500
+#: Outputs are clipped to this magnitude before squaring so g stays finite.
+OUTPUT_CLIP = 1e150
+
+
+@dataclass
+class Beliefs:
+    """p, 1 - p, the root nu and the iterations spent finding it."""
+
+    p: np.ndarray
+    q: np.ndarray
+    nu: float
+    iterations: int
+
+
+def unlabeled_loss_gap(o_unlabeled, lam_u):
+    """g_j of Eqn 15: lambda' times (loss as positive - loss as negative)."""
+    o = np.clip(o_unlabeled, -OUTPUT_CLIP, OUTPUT_CLIP)
+    as_pos = np.maximum(0.0, 1.0 - o)
+    as_neg = np.maximum(0.0, 1.0 + o)
+    return lam_u * (as_pos * as_pos - as_neg * as_neg)
+
+
+def balance_function(g, nu, T, r):
+    """B(nu) = mean(p) - r and its derivative B'(nu) = mean(p (1 - p)) / T."""
+    t = (nu - g) / T
+    p, q = expit(t), expit(-t)
+    return p.mean() - r, (p * q).mean() / T
+
+
+def optimize_p(o_unlabeled, lam_u, T, r, tol=TOL, max_iter=MAX_ITER):
+    """Table 6: solve mean(p) = r for nu and return the :class:`Beliefs`."""
+    g = unlabeled_loss_gap(o_unlabeled, lam_u)
+    shift = T * np.log((1.0 - r) / r)
+    lo, hi = g.min() - shift, g.max() - shift
+    nu = 0.5 * (lo + hi)
+    B, dB = balance_function(g, nu, T, r)
+    it = 0
+    while abs(B) > tol and it < max_iter:
+        it += 1
+        step_ok = dB > 0
+        if step_ok:
+            candidate = nu - B / dB
+            step_ok = lo <= candidate <= hi
+        nu = candidate if step_ok else 0.5 * (lo + hi)
+        B, dB = balance_function(g, nu, T, r)
+        if B < 0:
+            lo = nu
+        else:
+            hi = nu
+        if hi - lo < tol:
+            break
+    t = (nu - g) / T
+    return Beliefs(expit(t), expit(-t), float(nu), it)
+
+
+def kl_divergence(new, old):
+    """Eqn 16: sum_j p log(p/q) + (1-p) log((1-p)/(1-q)) between two :class:`Beliefs`."""
+    return float(rel_entr(new.p, old.p).sum() + rel_entr(new.q, old.q).sum())
+
+
+def entropy(beliefs):
+    """Eqn 17: H(p) = -sum_j p log p + (1-p) log(1-p)."""
+    return float(entr(beliefs.p).sum() + entr(beliefs.q).sum())

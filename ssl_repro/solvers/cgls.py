@@ -1,0 +1,74 @@
+"""CGLS for weighted regularized least squares (Table 2 of the spec paper).
+
+Solves  [lambda I + X^T C X] beta = X^T C Y   (Eqn 5)
+without forming X^T C X, seeded from a guess ``beta`` whose outputs
+``o = X beta`` are passed in.  This is a plain function in the style of
+``scipy.sparse.linalg.cg``: it returns the solution and an info record.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class CGLSInfo:
+    """What one CGLS call did."""
+
+    iterations: int
+    converged: bool
+    residual_norm: float
+
+
+def cgls(op, rows, y, c, lam, beta, o, tol, max_iter):
+    """Run Table 2 from the seed ``beta``.
+
+    Parameters
+    ----------
+    op : BiasedRows
+        Data matrix with bias column.
+    rows : int64 array
+        Rows of ``op`` forming X (the active set).
+    y, c : float arrays, one entry per row in ``rows``
+        Targets Y and costs C.
+    lam : float
+        lambda > 0.
+    beta : float array (op.n_weights,)
+        Seed; not modified.
+    o : float array, one entry per row in ``rows``
+        ``X beta`` (outputs of the seed); not modified.
+    tol : float
+        epsilon: stop when ||r|| < epsilon ||z||.
+    max_iter : int
+        cgitermax.
+
+    Returns
+    -------
+    beta, o, CGLSInfo
+        The new solution, its outputs on ``rows``, and the info record
+        (``converged`` is Table 2's ``optimality`` flag).
+    """
+    beta = beta.copy()
+    o = o.copy()
+    z = c * (y - o)
+    r = op.rmatvec(z, rows) - lam * beta
+    p = r.copy()
+    omega1 = r @ r
+    converged = False
+    it = 0
+    while it < max_iter:
+        it += 1
+        q = op.matvec(p, rows)
+        cq = c * q
+        gamma = omega1 / (lam * (p @ p) + q @ cq)
+        beta += gamma * p
+        o += gamma * q
+        z -= gamma * cq
+        omega2 = omega1
+        r = op.rmatvec(z, rows) - lam * beta
+        omega1 = r @ r
+        if omega1 < tol * tol * (z @ z):
+            converged = True
+            break
+        p *= omega1 / omega2
+        p += r
+    return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))

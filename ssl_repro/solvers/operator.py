@@ -1,0 +1,55 @@
+"""The data matrix with a virtual bias column, multiplied on row subsets.
+
+The paper regularizes the bias like every other weight by appending a
+constant feature 1 to each row (Sec. 2, remark after Eqn 1).  Appending a
+column to a CSR matrix would copy it, so :class:`BiasedRows` keeps the
+user's CSR arrays untouched and adds the bias inside the products: a weight
+vector has ``n_features + 1`` entries, the last one being the bias.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from ._kernels import N_CHUNKS, rows_matvec, rows_rmatvec
+
+
+class BiasedRows:
+    """Products ``[X 1][rows] @ w`` and ``[X 1][rows].T @ z`` without slicing X.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix, shape (n_rows, n_features)
+        Converted to CSR float64 with int32/int64 indices only if it is not
+        already; a CSR float64 input is used as is (no copy).
+    """
+
+    def __init__(self, X):
+        if not (sp.issparse(X) and X.format == "csr"):
+            X = sp.csr_matrix(X)
+        if X.dtype != np.float64:
+            X = X.astype(np.float64)
+        if not X.has_sorted_indices:
+            X = X.sorted_indices()
+        self.X = X
+        self.n_rows, self.n_features = X.shape
+        self.n_weights = self.n_features + 1
+        self._buffers = np.empty((N_CHUNKS, self.n_features))
+        self.all_rows = np.arange(self.n_rows, dtype=np.int64)
+        self.matvec_calls = 0
+        self.rmatvec_calls = 0
+
+    def matvec(self, w, rows):
+        """Outputs ``x_i . w[:-1] + w[-1]`` for the rows ``rows`` (an int64 array)."""
+        out = np.empty(rows.shape[0])
+        X = self.X
+        rows_matvec(X.indptr, X.indices, X.data, rows, w[:-1], w[-1], out)
+        self.matvec_calls += 1
+        return out
+
+    def rmatvec(self, z, rows):
+        """``[X 1][rows].T @ z``: a vector of ``n_features + 1`` entries."""
+        out = np.empty(self.n_weights)
+        X = self.X
+        rows_rmatvec(X.indptr, X.indices, X.data, rows, z, self._buffers, out[:-1])
+        out[-1] = z.sum()
+        self.rmatvec_calls += 1
+        return out

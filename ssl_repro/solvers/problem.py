@@ -1,0 +1,60 @@
+"""The semi-supervised problem: labeled rows, their labels, unlabeled rows.
+
+All solvers work on one CSR matrix and two row-index arrays, so a large
+matrix holding both labeled and unlabeled rows (the harness's case, and the
+scikit-learn estimators' ``y == -1`` convention) is never copied.
+:func:`from_blocks` builds the same thing from separate labeled and
+unlabeled blocks (the plain-function interface), stacking them once.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .operator import BiasedRows
+from .validation import check_labels_pm1, check_matrix
+
+
+@dataclass
+class Problem:
+    """Labeled rows ``labeled`` with labels ``y`` (+1/-1) and unlabeled rows ``unlabeled`` of ``op``."""
+
+    op: BiasedRows
+    labeled: np.ndarray
+    y: np.ndarray
+    unlabeled: np.ndarray
+
+    @property
+    def n_labeled(self):
+        return self.labeled.shape[0]
+
+    @property
+    def n_unlabeled(self):
+        return self.unlabeled.shape[0]
+
+
+def from_blocks(X_labeled, y_labeled, X_unlabeled=None):
+    """Problem from a labeled block, its +1/-1 labels and an optional unlabeled block."""
+    X_labeled = check_matrix(X_labeled, "X_labeled")
+    y = check_labels_pm1(y_labeled, X_labeled.shape[0])
+    if X_unlabeled is None:
+        X, u = X_labeled, 0
+    else:
+        X_unlabeled = check_matrix(X_unlabeled, "X_unlabeled")
+        if X_unlabeled.shape[1] != X_labeled.shape[1]:
+            raise ValueError(
+                f"shape mismatch: X_labeled has {X_labeled.shape[1]} features but "
+                f"X_unlabeled has {X_unlabeled.shape[1]}")
+        X, u = sp.vstack([X_labeled, X_unlabeled], format="csr"), X_unlabeled.shape[0]
+    l = X_labeled.shape[0]
+    return Problem(BiasedRows(X), np.arange(l, dtype=np.int64), y,
+                   np.arange(l, l + u, dtype=np.int64))
+
+
+def from_mask(X, y_pm1, labeled_mask):
+    """Problem from one matrix, labels for its labeled rows and a boolean labeled mask (no copy of X)."""
+    X = check_matrix(X, "X")
+    labeled = np.flatnonzero(labeled_mask).astype(np.int64)
+    y = check_labels_pm1(y_pm1, labeled.shape[0])
+    unlabeled = np.flatnonzero(~np.asarray(labeled_mask, dtype=bool)).astype(np.int64)
+    return Problem(BiasedRows(X), labeled, y, unlabeled)
