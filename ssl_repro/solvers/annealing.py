@@ -111,6 +111,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         h = entropy(beliefs)
         if fixed_temperature is None:
             T /= anneal_rate
+    info.positive_fraction = float(beliefs.p.mean())
     info.objective = info.own_objective = float(best_value)
     info.seconds = time.perf_counter() - start
     return best_w, info

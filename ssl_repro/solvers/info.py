@@ -18,6 +18,8 @@ class SolverInfo:
     switches : label pairs switched (TSVM).
     mfn_calls, newton_iterations, cg_iterations : work counters.
     levels : lambda' levels (TSVM) or temperatures (DA) visited.
+    positive_fraction : fraction of unlabeled rows labeled positive at the
+        end (TSVM's switch labels; DA's mean p), i.e. the balance constraint.
     seconds : wall-clock training time.
     """
 
@@ -30,6 +32,7 @@ class SolverInfo:
     newton_iterations: int = 0
     cg_iterations: int = 0
     levels: list = field(default_factory=list)
+    positive_fraction: float = float("nan")
     seconds: float = 0.0
 
     def add_mfn(self, mfn_info):

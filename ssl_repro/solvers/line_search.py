@@ -25,6 +25,10 @@ def line_search(w, w_bar, o, o_bar, y, c, lam):
     ca = np.where(active, c, 0.0)
     L = lam * (w @ dw) + ca @ ((o - y) * do)
     R = lam * (w_bar @ dw) + ca @ ((o_bar - y) * do)
+    if L >= 0.0:
+        # phi'(0) >= 0: no descent along wbar - w (never the case for a Newton
+        # point), so the minimizer over delta >= 0 is 0.
+        return 0.0
     slope_dir = y * do
     leaving = active & (slope_dir > 0.0)     # Delta_1: leaves j when crossed
     entering = ~active & (slope_dir < 0.0)   # Delta_2: enters j when crossed
@@ -36,14 +40,12 @@ def line_search(w, w_bar, o, o_bar, y, c, lam):
         sign = np.where(leaving[idx], -1.0, 1.0) * c[idx] * do[idx]
         inc_L = sign * (o[idx] - y[idx])
         inc_R = sign * (o_bar[idx] - y[idx])
-        L_before = L + np.concatenate(([0.0], np.cumsum(inc_L)[:-1]))
-        R_before = R + np.concatenate(([0.0], np.cumsum(inc_R)[:-1]))
-        crossed = L_before + breaks * (R_before - L_before) >= 0.0
-        k = int(np.argmax(crossed)) if crossed.any() else None
-        if k is None:
-            L, R = L + inc_L.sum(), R + inc_R.sum()
-        else:
-            L, R = L_before[k], R_before[k]
+        # L, R of the linear piece just before each break point, and after the last
+        L_piece = L + np.concatenate(([0.0], np.cumsum(inc_L)))
+        R_piece = R + np.concatenate(([0.0], np.cumsum(inc_R)))
+        crossed = L_piece[:-1] + breaks * (R_piece[:-1] - L_piece[:-1]) >= 0.0
+        k = int(np.argmax(crossed)) if crossed.any() else idx.size
+        L, R = L_piece[k], R_piece[k]
     if R - L <= 0.0:
         # phi is flat along dw (dw = 0): any step is optimal.
         return 1.0

@@ -128,6 +128,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
             labels[l + pos] = -1.0
             labels[l + neg] = 1.0
             info.switches += pos.size
+    info.positive_fraction = float(np.mean(labels[l:] > 0))
     info.objective = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
     info.own_objective = info.objective
     info.seconds = time.perf_counter() - start

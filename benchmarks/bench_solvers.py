@@ -1,0 +1,127 @@
+"""Benchmark the solvers on a file in the format of ``shared/bench/text20k.npz``.
+
+    python benchmarks/bench_solvers.py --data ../shared/bench/text20k.npz \
+        --methods svm,rls,tsvm-1,tsvm-max,da [--repeat 3] [--json OUT]
+
+Methods: ``svm``, ``rls``, ``tsvm-S`` (S a positive integer or ``max``),
+``da``.  Each method runs in a fresh Python process (so its peak memory is
+its own) that loads the data, warms the compiled kernels up on a tiny
+problem, then trains ``--repeat`` times.  Printed per method: median wall
+seconds of training, peak resident memory of that process (data included),
+objective J (Eqn 18; for svm and rls with lambda' = 0 on the labeled rows),
+transductive error on the unlabeled rows, label switches, MFN calls and CG
+iterations.  ``--json OUT`` (``-`` for stdout) writes one JSON object keyed
+by method name with the keys seconds, peak_mb, objective,
+transductive_error, switches, mfn_calls, cg_iterations (plus all_seconds,
+load_seconds).  Defaults: lambda = 0.001, lambda' = 1, r = the file's r_true.
+"""
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+KEYS = ("seconds", "peak_mb", "objective", "transductive_error", "switches", "mfn_calls",
+        "cg_iterations")
+
+
+def load_npz(path):
+    """CSR matrix, +1/-1 labels, labeled mask and r_true, without copying the arrays."""
+    with np.load(path) as f:
+        data, indices, indptr = f["data"], f["indices"], f["indptr"]
+        if indptr[-1] < np.iinfo(np.int32).max:
+            # same index dtype for indices and indptr, so scipy keeps the arrays as they are
+            indptr = indptr.astype(np.int32)
+            indices = indices.astype(np.int32, copy=False)
+        X = sp.csr_matrix((data, indices, indptr), shape=tuple(f["shape"]), copy=False)
+        return X, f["y_true"].astype(np.float64), f["labeled"].astype(bool), float(f["r_true"])
+
+
+def run_method(method, problem, lam, lam_u, r):
+    """Train one method on a Problem; returns (w, SolverInfo)."""
+    from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
+    if method == "svm":
+        return svm(problem, lam)
+    if method == "rls":
+        return rls(problem, lam)
+    if method == "da":
+        return deterministic_annealing(problem, lam, lam_u, r)
+    if method.startswith("tsvm-"):
+        s = method[len("tsvm-"):]
+        return tsvm(problem, lam, lam_u, r, switches="max" if s == "max" else int(s))
+    raise SystemExit(f"unknown method {method!r}: use svm, rls, tsvm-S (S an integer or max), da")
+
+
+def measure_in_process(args, method):
+    """Load, warm up, train ``args.repeat`` times; the figures of one method."""
+    from ssl_repro.solvers import from_mask, train_svm
+    t0 = time.perf_counter()
+    X, y, labeled, r_true = load_npz(args.data)
+    load_seconds = time.perf_counter() - t0
+    r = r_true if args.r is None else args.r
+    train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
+    problem = from_mask(X, y[labeled], labeled)
+    times = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        w, info = run_method(method, problem, args.lam, args.lam_u, r)
+        times.append(time.perf_counter() - start)
+    o_u = problem.op.matvec(w, problem.unlabeled)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return {
+        "seconds": statistics.median(times), "all_seconds": times, "load_seconds": load_seconds,
+        "peak_mb": peak_mb, "objective": info.objective,
+        "transductive_error": float(np.mean(np.where(o_u > 0, 1.0, -1.0) != y[~labeled])),
+        "switches": info.switches, "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations,
+        "matrix_mb": (X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20,
+    }
+
+
+def measure_in_subprocess(args, method):
+    cmd = [sys.executable, __file__, "--data", args.data, "--methods", method, "--json", "-",
+           "--lambda", repr(args.lam), "--lambda-u", repr(args.lam_u), "--repeat", str(args.repeat),
+           "--in-process"]
+    if args.r is not None:
+        cmd += ["--r", repr(args.r)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)[method]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="npz file in the format of text20k.npz")
+    ap.add_argument("--methods", default="svm,rls,tsvm-1,tsvm-max,da")
+    ap.add_argument("--json", dest="json_out", help="write the figures as JSON here ('-' = stdout)")
+    ap.add_argument("--lambda", dest="lam", type=float, default=1e-3)
+    ap.add_argument("--lambda-u", dest="lam_u", type=float, default=1.0)
+    ap.add_argument("--r", type=float, default=None, help="positive fraction (default: the file's r_true)")
+    ap.add_argument("--repeat", type=int, default=1, help="training runs per method; seconds is their median")
+    ap.add_argument("--in-process", action="store_true",
+                    help="run every method in this process (peak memory is then cumulative)")
+    args = ap.parse_args(argv)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    measure = measure_in_process if args.in_process else measure_in_subprocess
+    results = {}
+    for method in methods:
+        results[method] = measure(args, method)
+        if args.json_out != "-":
+            res = results[method]
+            print(f"{method:>9}: {res['seconds']:8.2f} s  peak {res['peak_mb']:8.1f} MB  "
+                  f"J {res['objective']:.6f}  err {res['transductive_error']:.4f}  "
+                  f"switches {res['switches']:6d}  mfn {res['mfn_calls']:5d}  cg {res['cg_iterations']:6d}",
+                  flush=True)
+    if args.json_out == "-":
+        json.dump(results, sys.stdout, indent=1)
+        print()
+    elif args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""scikit-learn estimators for the paper's methods.
+
+Labels follow :mod:`sklearn.semi_supervised`: rows labelled ``-1`` are
+unlabeled; the labeled rows carry exactly two other class values (which
+therefore cannot include -1).  ``classes_[1]`` plays the role of the +1
+class of the paper.  Every estimator accepts CSR, CSC or dense input; CSR
+float64 input is used without a copy.
+
+After ``fit``: ``coef_`` (1, n_features), ``intercept_`` (1,) (the bias,
+regularized like every weight, as in the paper), ``classes_``,
+``diagnostics_`` (a :class:`~ssl_repro.solvers.SolverInfo`) and, for the
+semi-supervised ones, ``transduction_`` (a label for every training row:
+the given label for labeled rows, the prediction for unlabeled ones).
+"""
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.extmath import safe_sparse_dot
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
+from .solvers.validation import check_positive
+
+UNLABELED = -1
+
+
+class _LinearModel(ClassifierMixin, BaseEstimator):
+    """Shared fit/predict plumbing; subclasses implement ``_solve(problem, r)``."""
+
+    _semi_supervised = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
+                             ensure_all_finite=True)
+        check_classification_targets(y)
+        X = X.tocsr() if hasattr(X, "tocsr") else X
+        unlabeled = _unlabeled_mask(y)
+        classes = np.unique(y[~unlabeled])
+        if classes.size < 2:
+            found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
+            raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")
+        if classes.size > 2:
+            raise ValueError(f"Only binary classification is supported: the labeled rows of "
+                             f"{type(self).__name__} hold {classes.size} classes "
+                             f"{classes.tolist()[:10]} (use -1 only for unlabeled rows)")
+        self.classes_ = classes
+        y_pm1 = np.where(y[~unlabeled] == classes[1], 1.0, -1.0)
+        problem = from_mask(X, y_pm1, ~unlabeled)
+        r = self._fraction(y_pm1)
+        w, self.diagnostics_ = self._solve(problem, r)
+        self.coef_ = w[None, :-1].copy()
+        self.intercept_ = w[-1:].copy()
+        if self._semi_supervised:
+            transduction = np.empty(y.shape[0], dtype=classes.dtype)
+            transduction[~unlabeled] = y[~unlabeled]
+            o_u = problem.op.matvec(w, problem.unlabeled)
+            transduction[unlabeled] = classes[(o_u > 0).astype(int)]
+            self.transduction_ = transduction
+        return self
+
+    def decision_function(self, X):
+        """Signed outputs w.x + b; positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where the output is positive."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
+
+    def _fraction(self, y_pm1):
+        if not self._semi_supervised:
+            return None
+        if self.r is None:
+            # The paper: r "may also be estimated from the labeled examples".
+            return float(np.mean(y_pm1 > 0))
+        return self.r
+
+
+def _unlabeled_mask(y):
+    if np.issubdtype(np.asarray(y).dtype, np.number):
+        return np.asarray(y) == UNLABELED
+    return np.zeros(len(y), dtype=bool)
+
+
+class LinearSVM(_LinearModel):
+    """Supervised L2-SVM by the modified finite Newton method (Table 1).
+
+    Minimizes lambda/2 ||w||^2 + 1/(2l) sum_i max(0, 1 - y_i w.x_i)^2 over
+    the labeled rows (Eqn 18 with lambda' = 0); unlabeled rows are ignored.
+
+    Parameters
+    ----------
+    lam : float, default=1e-3
+        lambda, the regularization of w (bias included).
+    """
+
+    def __init__(self, lam=1e-3):
+        self.lam = lam
+
+    def _solve(self, problem, r):
+        return svm(problem, check_positive(self.lam, "lambda"))
+
+
+class LinearRLS(_LinearModel):
+    """Regularized least squares by CGLS (Table 2), a supervised baseline.
+
+    Minimizes lambda/2 ||w||^2 + 1/(2l) sum_i (y_i - w.x_i)^2 over the
+    labeled rows; unlabeled rows are ignored.
+    """
+
+    def __init__(self, lam=1e-3):
+        self.lam = lam
+
+    def _solve(self, problem, r):
+        return rls(problem, check_positive(self.lam, "lambda"))
+
+
+class LinearTSVM(_LinearModel):
+    """Multi-switch transductive L2-SVM (Table 4, Sec. 3.1.2).
+
+    Parameters
+    ----------
+    lam : float, default=1e-3
+        lambda.
+    lam_u : float, default=1.0
+        lambda', the weight of the unlabeled loss (Eqn 7).
+    r : float in (0, 1) or None, default=None
+        Fraction of unlabeled rows to label ``classes_[1]``; ``None``
+        estimates it from the labeled rows.
+    switches : int >= 1 or "max", default=1
+        S, the maximum number of label pairs switched per retraining
+        (1 = Joachims' TSVM; "max" = every qualifying pair).
+    lam_u_start : float, default=1e-5
+        lambda' of the first annealing level.
+    lam_u_growth : float, default=1.5
+        Factor between lambda' levels (reference software: 1.5; tech report: 2).
+    """
+
+    _semi_supervised = True
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=1e-5, lam_u_growth=1.5):
+        self.lam = lam
+        self.lam_u = lam_u
+        self.r = r
+        self.switches = switches
+        self.lam_u_start = lam_u_start
+        self.lam_u_growth = lam_u_growth
+
+    def _solve(self, problem, r):
+        return tsvm(problem, self.lam, self.lam_u, r, switches=self.switches,
+                    lam_u_start=self.lam_u_start, lam_u_growth=self.lam_u_growth)
+
+
+class LinearDA(_LinearModel):
+    """Deterministic annealing semi-supervised L2-SVM (Tables 5-7).
+
+    Parameters
+    ----------
+    lam, lam_u, r : as for :class:`LinearTSVM`.
+    T0 : float or None, default=None
+        Starting temperature; ``None`` means 10 lambda' (reference software).
+    anneal_rate : float > 1, default=1.5
+        T is divided by this after each outer iteration.
+    fixed_temperature : float or None, default=None
+        Hold T at this value, without annealing (the paper's ablation).
+    eps : float, default=1e-6
+        KL and entropy thresholds per unlabeled row (Eqns 16-17).
+    max_outer, max_inner : int, default=30, 100
+        Iteration caps of the temperature loop and the (p, w) loop.
+    """
+
+    _semi_supervised = True
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=1.5,
+                 fixed_temperature=None, eps=1e-6, max_outer=30, max_inner=100):
+        self.lam = lam
+        self.lam_u = lam_u
+        self.r = r
+        self.T0 = T0
+        self.anneal_rate = anneal_rate
+        self.fixed_temperature = fixed_temperature
+        self.eps = eps
+        self.max_outer = max_outer
+        self.max_inner = max_inner
+
+    def _solve(self, problem, r):
+        return deterministic_annealing(
+            problem, self.lam, self.lam_u, r, T0=self.T0, anneal_rate=self.anneal_rate,
+            fixed_temperature=self.fixed_temperature, eps=self.eps,
+            max_outer=self.max_outer, max_inner=self.max_inner)
+
+
+#: Estimator class per method name used by the harness and the benchmark.
+ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA}
+
+
+def mask_labels(y_pm1, labeled):
+    """Labels for ``fit`` from +1/-1 labels and a labeled mask or index array.
+
+    +1/-1 labels collide with the unlabeled marker -1, so this maps them to
+    1/0 and puts -1 on the unlabeled rows; ``classes_`` is then ``[0, 1]``
+    and a positive output means the paper's +1 class.
+    """
+    y = np.full(np.asarray(y_pm1).shape[0], UNLABELED, dtype=np.int64)
+    y[labeled] = (np.asarray(y_pm1)[labeled] > 0).astype(np.int64)
+    return y

@@ -1,0 +1,120 @@
+"""The scikit-learn estimators: API conformance, input formats, and clear errors."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from solver_problems import random_problem
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
+
+
+class _HidingLabels:
+    """Test-only mixin: hides every third training label (y = -1) before fitting.
+
+    scikit-learn's checks fit on fully labeled data, which a semi-supervised
+    method rejects by design; hiding labels lets the same checks exercise
+    everything else (cloning, params, pickling, shapes, sparse input...).
+    """
+
+    def fit(self, X, y):
+        y = np.asarray(y)
+        if np.issubdtype(y.dtype, np.number) and not np.any(y == -1) and y.shape[0] >= 6:
+            y = y.copy()
+            hidden = np.arange(y.shape[0]) % 3 == 2
+            keep = np.unique(y[~hidden])
+            if keep.size == np.unique(y).size:
+                y[hidden] = -1
+        return super().fit(X, y)
+
+
+class CheckedTSVM(_HidingLabels, LinearTSVM):
+    pass
+
+
+class CheckedDA(_HidingLabels, LinearDA):
+    pass
+
+
+@parametrize_with_checks(
+    [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5)],
+    expected_failed_checks=lambda est: {
+        # -1 marks unlabeled rows (sklearn.semi_supervised convention), so a
+        # training set whose labels include -1 is read as partly unlabeled.
+        "check_classifiers_classes": "labels -1/+1 read as unlabeled/+1 (sklearn.semi_supervised convention)",
+    } if isinstance(est, (LinearSVM, LinearRLS, CheckedTSVM, CheckedDA)) else {},
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def semi_supervised_data(seed=0):
+    Xl, yl, Xu, yu = random_problem(seed, l=10, u=80, d=20, sep=0.5)
+    X = sp.vstack([Xl, Xu], format="csr")
+    y_true = np.r_[yl, yu]
+    return X, y_true, mask_labels(y_true, np.arange(10))
+
+
+@pytest.mark.parametrize("Estimator", [LinearSVM, LinearRLS, LinearTSVM, LinearDA])
+def test_csr_csc_and_dense_inputs_give_the_same_model(Estimator):
+    X, _, y = semi_supervised_data()
+    coefs = [Estimator(lam=1e-2).fit(A, y).coef_ for A in (X, X.tocsc(), X.toarray())]
+    np.testing.assert_array_equal(coefs[0], coefs[1])
+    np.testing.assert_allclose(coefs[0], coefs[2], rtol=1e-12, atol=1e-14)
+
+
+def test_semi_supervised_estimator_matches_the_solver_function_and_labels_transduction():
+    from ssl_repro.solvers import train_tsvm
+    X, y_true, y = semi_supervised_data(1)
+    est = LinearTSVM(lam=1e-2, r=0.4, switches="max").fit(X, y)
+    w, info = train_tsvm(X[:10], y_true[:10], X[10:], lam=1e-2, lam_u=1.0, r=0.4, switches="max")
+    np.testing.assert_allclose(np.r_[est.coef_[0], est.intercept_], w, rtol=1e-12, atol=1e-14)
+    assert est.diagnostics_.objective == pytest.approx(info.objective, rel=1e-12)
+    np.testing.assert_array_equal(est.transduction_[:10], y[:10])
+    np.testing.assert_array_equal(est.transduction_[10:], est.predict(X[10:]))
+
+
+def test_string_class_labels_map_to_the_positive_class_in_sorted_order():
+    X, y_true, _ = semi_supervised_data(2)
+    names = np.where(y_true > 0, "spam", "ham")
+    est = LinearSVM(lam=1e-2).fit(X, names)
+    assert list(est.classes_) == ["ham", "spam"]
+    assert np.mean(est.predict(X) == names) > 0.7
+
+
+@pytest.mark.parametrize("Estimator", [LinearSVM, LinearTSVM, LinearDA])
+def test_bad_inputs_fail_with_a_clear_message(Estimator):
+    X, _, y = semi_supervised_data(3)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        Estimator().fit(X, y[:-1])
+    Xnan = X.toarray()
+    Xnan[3, 4] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Estimator().fit(Xnan, y)
+    Xinf = X.copy()
+    Xinf.data[0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        Estimator().fit(Xinf, y)
+    one_class = np.where(y == 0, 1, y)
+    with pytest.raises(ValueError, match="one class"):
+        Estimator().fit(X, one_class)
+    three = y.copy()
+    three[0] = 7
+    with pytest.raises(ValueError, match="Only binary classification"):
+        Estimator().fit(X, three)
+    with pytest.raises(ValueError, match="lambda must be > 0"):
+        Estimator(lam=-1.0).fit(X, y)
+    est = Estimator().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :5])
+
+
+@pytest.mark.parametrize("Estimator", [LinearTSVM, LinearDA])
+def test_semi_supervised_specific_errors(Estimator):
+    X, _, y = semi_supervised_data(3)
+    with pytest.raises(ValueError, match="needs unlabeled rows"):
+        Estimator().fit(X[:10], y[:10])
+    for r in (0.0, 1.0, 1.2):
+        with pytest.raises(ValueError, match=r"strictly in \(0, 1\)"):
+            Estimator(r=r).fit(X, y)
+    with pytest.raises(ValueError, match="lambda' must be"):
+        Estimator(lam_u=-1.0).fit(X, y)

@@ -1,0 +1,52 @@
+"""The exact line search (Table 3) against brute-force 1-D minimization."""
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+
+from ssl_repro.solvers import line_search
+
+
+def phi(delta, w, w_bar, o, o_bar, y, c, lam):
+    wd = w + delta * (w_bar - w)
+    od = o + delta * (o_bar - o)
+    h = np.maximum(0.0, 1.0 - y * od)
+    return 0.5 * lam * wd @ wd + 0.5 * c @ (h * h)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_line_search_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n, d = 200, 15
+    A = rng.normal(size=(n, d))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    c = rng.uniform(0.01, 1.0, size=n)
+    lam = 10.0 ** rng.uniform(-3, 0)
+    w = rng.normal(size=d) * 0.3
+    w_bar = rng.normal(size=d) * 2.0
+    o, o_bar = A @ w, A @ w_bar
+    delta = line_search(w, w_bar, o, o_bar, y, c, lam)
+    args = (w, w_bar, o, o_bar, y, c, lam)
+    grid = np.linspace(0, 5, 20001)
+    best = grid[np.argmin([phi(t, *args) for t in grid])]
+    ref = minimize_scalar(phi, bounds=(max(0, best - 1e-3), best + 1e-3), args=args,
+                          method="bounded", options={"xatol": 1e-12}).x
+    assert delta == pytest.approx(ref, abs=1e-6)
+    assert phi(delta, *args) <= phi(ref, *args) + 1e-12
+
+
+def test_line_search_with_duplicated_rows_of_opposite_labels():
+    """DA's pseudo-rows: the same output appears with labels +1 and -1 (Eqn 11)."""
+    rng = np.random.default_rng(3)
+    o_rows = rng.normal(size=50)
+    ob_rows = rng.normal(size=50) * 3
+    o = np.r_[o_rows, o_rows]
+    o_bar = np.r_[ob_rows, ob_rows]
+    y = np.r_[np.ones(50), -np.ones(50)]
+    p = rng.random(50)
+    c = np.r_[p, 1 - p] / 50
+    w, w_bar = rng.normal(size=4), rng.normal(size=4)
+    delta = line_search(w, w_bar, o, o_bar, y, c, 0.01)
+    args = (w, w_bar, o, o_bar, y, c, 0.01)
+    ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded",
+                          options={"xatol": 1e-12}).x
+    assert delta == pytest.approx(ref, abs=1e-6)

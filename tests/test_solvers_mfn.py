@@ -1,0 +1,110 @@
+"""L2-SVM-MFN (Table 1) and RLS against independent solvers of the same objectives."""
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.svm import LinearSVC
+
+from solver_problems import augmented_dense, random_problem
+from ssl_repro.solvers import (BiasedRows, SquaredHingeLoss, from_blocks, l2svm_mfn, rls, svm,
+                               train_rls, train_svm)
+
+
+def weighted_objective(w, A, y, c, lam):
+    h = np.maximum(0.0, 1.0 - y * (A @ w))
+    return 0.5 * lam * w @ w + 0.5 * c @ (h * h)
+
+
+def weighted_gradient(w, A, y, c, lam):
+    h = np.maximum(0.0, 1.0 - y * (A @ w))
+    return lam * w - A.T @ (c * y * h)
+
+
+def scipy_minimum(A, y, c, lam):
+    res = minimize(weighted_objective, np.zeros(A.shape[1]), args=(A, y, c, lam),
+                   jac=weighted_gradient, method="L-BFGS-B",
+                   options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000})
+    return res.fun
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_svm_objective_equals_liblinear(seed):
+    """LinearSVC(squared hinge, primal) with C = 1/(2 l lambda) and a regularized intercept."""
+    X, y, _, _ = random_problem(seed, l=80, d=40)
+    lam = 10.0 ** (-1 - seed % 3)
+    w, info = train_svm(X, y, lam=lam)
+    ref = LinearSVC(loss="squared_hinge", dual=False, C=1.0 / (2 * 80 * lam), tol=1e-12,
+                    intercept_scaling=1.0, max_iter=100000).fit(X, y)
+    w_ref = np.r_[ref.coef_[0], ref.intercept_[0]]
+    A = augmented_dense(X)
+    c = np.full(80, 1.0 / 80)
+    ours, theirs = weighted_objective(w, A, y, c, lam), weighted_objective(w_ref, A, y, c, lam)
+    assert info.objective == pytest.approx(ours, rel=1e-12)
+    assert ours == pytest.approx(theirs, rel=1e-6)
+    assert ours <= theirs * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_weighted_mfn_equals_scipy_minimum_and_has_zero_gradient(seed):
+    X, y, _, _ = random_problem(seed + 10, l=60, d=30)
+    rng = np.random.default_rng(seed)
+    c = rng.uniform(0.0, 0.2, size=60)
+    lam = 0.01
+    loss = SquaredHingeLoss(BiasedRows(X), np.arange(60, dtype=np.int64), y, c, lam)
+    w, o, info = l2svm_mfn(loss)
+    assert info.converged
+    A = augmented_dense(X)
+    assert loss.value(w, o) == pytest.approx(scipy_minimum(A, y, c, lam), rel=1e-6)
+    np.testing.assert_allclose(loss.gradient(w, o), weighted_gradient(w, A, y, c, lam), atol=1e-12)
+    assert np.linalg.norm(loss.gradient(w, o)) < 1e-6
+
+
+def test_mfn_seeded_from_a_previous_solution_reaches_the_same_minimum():
+    X, y, _, _ = random_problem(7, l=60, d=30)
+    lam = 0.01
+    rows = np.arange(60, dtype=np.int64)
+    op = BiasedRows(X)
+    c1, c2 = np.full(60, 1 / 60), np.linspace(0.001, 0.05, 60)
+    w1, o1, _ = l2svm_mfn(SquaredHingeLoss(op, rows, y, c1, lam))
+    seeded, o_s, _ = l2svm_mfn(SquaredHingeLoss(op, rows, y, c2, lam), w1, o1)
+    cold, o_c, _ = l2svm_mfn(SquaredHingeLoss(op, rows, y, c2, lam))
+    np.testing.assert_allclose(seeded, cold, atol=1e-6)
+
+
+def test_merged_pseudo_rows_give_the_same_minimizer_as_duplicated_rows():
+    """Eqn 14: each row once with merged cost/label == Eqn 11's two copies."""
+    X, y, Xu, _ = random_problem(3, l=20, u=40, d=15)
+    rng = np.random.default_rng(1)
+    p = rng.random(40)
+    lam = 0.01
+    prob = from_blocks(X, y, Xu)
+    rows = np.r_[prob.labeled, prob.unlabeled]
+    owner = np.r_[np.arange(20), 20 + np.arange(40), 20 + np.arange(40)]
+    ylab = np.r_[y, np.ones(40), -np.ones(40)]
+    c = np.r_[np.full(20, 1 / 20), p / 40, (1 - p) / 40]
+    merged = SquaredHingeLoss(prob.op, rows, ylab, c, lam, owner)
+    w, o, info = l2svm_mfn(merged, tau=1e-8)
+    A = augmented_dense(prob.op.X)[np.r_[rows, prob.unlabeled]]  # rows explicitly duplicated
+    assert merged.value(w, o) == pytest.approx(scipy_minimum(A, ylab, c, lam), rel=1e-6)
+    pos, _, _, _ = merged.active_system(o)
+    assert pos.size <= 60  # never more CGLS rows than distinct rows
+
+
+def test_rls_equals_closed_form():
+    X, y, _, _ = random_problem(4, l=50, d=20)
+    w, info = train_rls(X, y, lam=0.05)
+    A = augmented_dense(X)
+    c = np.full(50, 1 / 50)
+    expected = np.linalg.solve(0.05 * np.eye(A.shape[1]) + A.T @ (c[:, None] * A), A.T @ (c * y))
+    np.testing.assert_allclose(w, expected, rtol=1e-5, atol=1e-7)  # CGLS tolerance 1e-6
+    resid = y - A @ expected
+    assert info.own_objective == pytest.approx(0.025 * expected @ expected + 0.5 * c @ resid ** 2, rel=1e-9)
+
+
+def test_svm_and_rls_accept_explicit_costs():
+    X, y, _, _ = random_problem(4, l=50, d=20)
+    cost = np.linspace(0.001, 0.05, 50)
+    prob = from_blocks(X, y)
+    w, info = svm(prob, 0.01, cost)
+    assert np.isfinite(info.objective)
+    with pytest.raises(ValueError, match="cost must be 50"):
+        rls(prob, 0.01, cost[:-1])
