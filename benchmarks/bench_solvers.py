@@ -30,18 +30,6 @@ KEYS = ("seconds", "peak_mb", "objective", "transductive_error", "switches", "mf
         "cg_iterations")
 
 
-def load_npz(path):
-    """CSR matrix, +1/-1 labels, labeled mask and r_true, without copying the arrays."""
-    with np.load(path) as f:
-        data, indices, indptr = f["data"], f["indices"], f["indptr"]
-        if indptr[-1] < np.iinfo(np.int32).max:
-            # same index dtype for indices and indptr, so scipy keeps the arrays as they are
-            indptr = indptr.astype(np.int32)
-            indices = indices.astype(np.int32, copy=False)
-        X = sp.csr_matrix((data, indices, indptr), shape=tuple(f["shape"]), copy=False)
-        return X, f["y_true"].astype(np.float64), f["labeled"].astype(bool), float(f["r_true"])
-
-
 def run_method(method, problem, lam, lam_u, r):
     """Train one method on a Problem; returns (w, SolverInfo)."""
     from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
@@ -59,11 +47,13 @@ def run_method(method, problem, lam, lam_u, r):
 
 def measure_in_process(args, method):
     """Load, warm up, train ``args.repeat`` times; the figures of one method."""
+    from ssl_repro.benchfile import load_bench_npz
     from ssl_repro.solvers import from_mask, train_svm
     t0 = time.perf_counter()
-    X, y, labeled, r_true = load_npz(args.data)
+    bench = load_bench_npz(args.data)
     load_seconds = time.perf_counter() - t0
-    r = r_true if args.r is None else args.r
+    X, y, labeled = bench.X, bench.y, bench.labeled
+    r = bench.r_true if args.r is None else args.r
     train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
     problem = from_mask(X, y[labeled], labeled)
     times = []
@@ -78,7 +68,7 @@ def measure_in_process(args, method):
         "peak_mb": peak_mb, "objective": info.objective,
         "transductive_error": float(np.mean(np.where(o_u > 0, 1.0, -1.0) != y[~labeled])),
         "switches": info.switches, "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations,
-        "matrix_mb": (X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20,
+        "matrix_mb": bench.matrix_mb(),
     }
 
 
