@@ -37,14 +37,25 @@ def optimize_w_loss(problem, lam, lam_u, beliefs):
     Every unlabeled row is a pseudo-row twice (label +1 with cost
     lambda' p_j / u, label -1 with cost lambda' (1 - p_j) / u) over a single
     copy of the row: :meth:`SquaredHingeLoss.active_system` merges the two
-    into the single CGLS row of Eqn 14.
+    into the single CGLS row of Eqn 14.  :func:`set_beliefs` updates the
+    costs in place for a new p.
     """
     l, u = problem.n_labeled, problem.n_unlabeled
     rows = np.concatenate([problem.labeled, problem.unlabeled])
     owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
     y = np.concatenate([problem.y, np.ones(u), -np.ones(u)])
-    c = np.concatenate([np.full(l, 1.0 / l), (lam_u / u) * beliefs.p, (lam_u / u) * beliefs.q])
-    return SquaredHingeLoss(problem.op, rows, y, c, lam, owner)
+    c = np.empty(l + 2 * u)
+    c[:l] = 1.0 / l
+    loss = SquaredHingeLoss(problem.op, rows, y, c, lam, owner)
+    set_beliefs(loss, problem, lam_u, beliefs)
+    return loss
+
+
+def set_beliefs(loss, problem, lam_u, beliefs):
+    """Costs of the unlabeled pseudo-rows for beliefs p (Eqn 11)."""
+    l, u = problem.n_labeled, problem.n_unlabeled
+    np.multiply(lam_u / u, beliefs.p, out=loss.c[l:l + u])
+    np.multiply(lam_u / u, beliefs.q, out=loss.c[l + u:])
 
 
 @single_threaded_blas
@@ -90,6 +101,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
     w, o = None, np.zeros(l + u)
     best_value, best_w = np.inf, None
+    loss = optimize_w_loss(problem, lam, lam_u, beliefs)
     h = entropy(beliefs)
     outer = 0
     while outer < max_outer and h > threshold:
@@ -100,7 +112,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             inner += 1
             previous = beliefs
             beliefs = optimize_p(o[l:], lam_u, T, r)
-            loss = optimize_w_loss(problem, lam, lam_u, beliefs)
+            set_beliefs(loss, problem, lam_u, beliefs)
             w, o, mfn = l2svm_mfn(loss, w, None if w is None else o, tau=TAU)
             info.add_mfn(mfn)
             kl = kl_divergence(beliefs, previous)

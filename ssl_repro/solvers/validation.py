@@ -30,11 +30,13 @@ def check_labels_pm1(y, n_rows):
         raise ValueError(f"shape mismatch: {n_rows} labeled rows but labels of shape {y.shape}")
     if not np.all(np.isfinite(y.astype(np.float64))):
         raise ValueError("labels contain NaN or infinity")
+    if y.shape[0] == 0:
+        raise ValueError("there are no labeled rows; at least one of each class is needed")
     bad = np.setdiff1d(np.unique(y), [-1, 1])
     if bad.size:
         raise ValueError(f"labels must be +1 or -1 for the solver functions, got {bad[:5].tolist()}")
     if np.unique(y).size < 2:
-        raise ValueError(f"the labeled rows hold a single class ({int(y[0]):+d}); two are needed")
+        raise ValueError(f"the labeled rows hold one class only ({int(y[0]):+d}); two are needed")
     return y.astype(np.float64)
 
 
