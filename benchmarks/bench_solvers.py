@@ -101,7 +101,7 @@ def main(argv=None):
         results[method] = measure(args, method)
         if args.json_out != "-":
             res = results[method]
-            print(f"{method:>9}: {res['seconds']:8.2f} s  peak {res['peak_mb']:8.1f} MB  "
+            print(f"{method:>9}: {res['seconds']:8.3f} s  peak {res['peak_mb']:8.1f} MB  "
                   f"J {res['objective']:.6f}  err {res['transductive_error']:.4f}  "
                   f"switches {res['switches']:6d}  mfn {res['mfn_calls']:5d}  cg {res['cg_iterations']:6d}",
                   flush=True)
