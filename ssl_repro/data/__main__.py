@@ -1,0 +1,32 @@
+"""``python -m ssl_repro.data info NAME [--root DIR]``: what a dataset loads as, in JSON."""
+import argparse
+import json
+import time
+
+import numpy as np
+
+from . import load_dataset
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ssl_repro.data")
+    sub = ap.add_subparsers(dest="command", required=True)
+    info = sub.add_parser("info", help="rows, features, nonzeros, positive fraction and source of a dataset")
+    info.add_argument("name")
+    info.add_argument("--root", default=None, help="data root (default: $SSL_REPRO_DATA or sklearn's data home)")
+    info.add_argument("--no-download", action="store_true", help="fail instead of downloading a missing file")
+    info.add_argument("--path", help="the file of 'svmlight' / '33-vs-36'")
+    args = ap.parse_args(argv)
+    paths = {"path": args.path} if args.path else {}
+    start = time.perf_counter()
+    ds = load_dataset(args.name, root=args.root, download=not args.no_download, **paths)
+    seconds = time.perf_counter() - start
+    print(json.dumps({
+        "name": ds.name, "rows": ds.X.shape[0], "features": ds.X.shape[1], "nonzeros": int(ds.X.nnz),
+        "nonzeros_per_row": round(ds.X.nnz / max(ds.X.shape[0], 1), 2),
+        "positive_fraction": round(float(np.mean(ds.y > 0)), 4), "source": ds.source,
+        "load_seconds": round(seconds, 2)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

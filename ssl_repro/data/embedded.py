@@ -1,0 +1,86 @@
+"""Datasets the package generates itself (no download).
+
+- ``text-like`` (the default dataset): a bag-of-words corpus whose two
+  classes are each a union of three topic clusters, so the cluster
+  assumption holds; TF-IDF rows with unit L2 norm, like the paper's text
+  data (Table 8 of 000).
+- ``g50c``: two 50-dimensional Gaussians whose means are placed so that the
+  Bayes error is 5% (002, Sec. 5: "g50c").
+- ``2moons`` and ``2circles``: the two-dimensional toy problems of 001.
+
+Each generator is deterministic for its seed and returns (X, y) with X
+dense or sparse and y in {+1, -1}.
+"""
+import numpy as np
+import scipy.sparse as sp
+from scipy.stats import norm
+
+
+def text_like(n_rows=4000, n_features=2000, pos_frac=0.4, clusters=3, doc_len=60,
+              topic_size=80, topic_mix=0.12, seed=0):
+    """Sparse TF-IDF documents from a Zipfian background plus class-cluster topics.
+
+    A document picks a class (+1 with probability ``pos_frac``), one of its
+    class's ``clusters`` topics, a length ~ Poisson(doc_len), and draws each
+    token from its topic with probability ``topic_mix``, else from the
+    background.  Features: log(1 + tf) * idf, rows scaled to unit norm.
+    """
+    rng = np.random.default_rng(seed)
+    background = 1.0 / np.arange(1, n_features + 1)
+    background = rng.permutation(background / background.sum())
+    topics = [rng.choice(n_features, size=topic_size, replace=False) for _ in range(2 * clusters)]
+    y = np.where(rng.random(n_rows) < pos_frac, 1, -1).astype(np.int8)
+    topic_of_doc = (y > 0) * clusters + rng.integers(0, clusters, size=n_rows)
+    lengths = np.maximum(rng.poisson(doc_len, size=n_rows), 5)
+    doc = np.repeat(np.arange(n_rows), lengths)
+    from_topic = rng.random(doc.size) < topic_mix
+    words = rng.choice(n_features, size=doc.size, p=background)
+    topic_words = np.stack(topics)[topic_of_doc[doc], rng.integers(0, topic_size, size=doc.size)]
+    words = np.where(from_topic, topic_words, words)
+    tf = sp.csr_matrix((np.ones(doc.size), (doc, words)), shape=(n_rows, n_features))
+    tf.sum_duplicates()
+    df = np.bincount(tf.indices, minlength=n_features)
+    X = tf.copy()
+    X.data = np.log1p(X.data) * (np.log((1.0 + n_rows) / (1.0 + df)) + 1.0)[X.indices]
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.csr_matrix(sp.diags(1.0 / norms) @ X)
+    X.sort_indices()
+    return X, y
+
+
+def g50c(n_rows=550, n_features=50, bayes_error=0.05, seed=0):
+    """Two unit-covariance Gaussians in 50-D with Bayes error ``bayes_error``.
+
+    With means +-mu along a direction, the Bayes error is Phi(-|mu|), so
+    |mu| = Phi^-1(1 - bayes_error) (002 describes g50c this way).
+    """
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n_rows) < 0.5, 1, -1).astype(np.int8)
+    direction = np.ones(n_features) / np.sqrt(n_features)
+    mean = norm.ppf(1.0 - bayes_error) * direction
+    X = rng.normal(size=(n_rows, n_features)) + y[:, None] * mean
+    return X, y
+
+
+def two_moons(n_rows=200, noise=0.1, seed=0):
+    """Two interleaved half circles (001, Fig. 1)."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n_rows) % 2 == 0, 1, -1).astype(np.int8)
+    t = rng.uniform(0, np.pi, size=n_rows)
+    X = np.where(y[:, None] > 0,
+                 np.c_[np.cos(t), np.sin(t)],
+                 np.c_[1.0 - np.cos(t), 0.5 - np.sin(t)])
+    return X + rng.normal(scale=noise, size=X.shape), y
+
+
+def two_circles(n_rows=200, noise=0.05, radii=(1.0, 0.5), seed=0):
+    """Two concentric circles (001); the inner circle is the +1 class."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n_rows) % 2 == 0, 1, -1).astype(np.int8)
+    t = rng.uniform(0, 2 * np.pi, size=n_rows)
+    radius = np.where(y > 0, radii[1], radii[0])
+    X = radius[:, None] * np.c_[np.cos(t), np.sin(t)]
+    return X + rng.normal(scale=noise, size=X.shape), y
+
+
+GENERATORS = {"text-like": text_like, "g50c": g50c, "2moons": two_moons, "2circles": two_circles}

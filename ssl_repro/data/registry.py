@@ -1,0 +1,76 @@
+"""Metadata of every dataset: Table 1.1 of the book chapter (004) and Table 8 of the tech report (000).
+
+lambda = 0.001 everywhere; lambda' = 10 for aut-avn and ccat (and
+full-ccat), 1 otherwise (Sec. 1.5 of 004, Sec. 4 of 000).  ``r`` is the
+paper's positive ratio; the harness uses the true positive fraction of a
+split's unlabeled rows, as the paper did.  Label grids double from about
+0.125% of l+u (the paper's grids: aut-avn 45 ... 1424 of 35,588 rows); the
+grids of pcmac, 33-vs-36 and the embedded sets follow the same fractions.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What the paper says about a dataset, and how the harness uses it."""
+
+    name: str
+    description: str
+    lam_u: float = 1.0
+    lam: float = 1e-3
+    r: float | None = None
+    n_train: int | None = None          # l + u of the paper's splits
+    n_test: int = 0                     # test rows of the paper's splits (0: transductive only)
+    label_grid: tuple = ()
+    transductive: bool = False
+    transductive_labels: tuple = ()
+    embedded: bool = False
+
+
+def _grid(n_train):
+    """Doubling label counts from 0.125% to 4% of l+u (the paper's fractions)."""
+    return tuple(int(round(n_train * f)) for f in (0.00125, 0.0025, 0.005, 0.01, 0.02, 0.04))
+
+
+DATASETS = {info.name: info for info in [
+    DatasetInfo("aut-avn", "SRAA UseNet: simulated/real auto (+1) vs aviation", 10.0, r=0.65,
+                n_train=35588, n_test=35587, label_grid=(45, 89, 178, 356, 712, 1424)),
+    DatasetInfo("real-sim", "SRAA UseNet: real (+1) vs simulated (LIBSVM real-sim)", 1.0, r=0.31,
+                n_train=36155, n_test=36154, label_grid=(46, 91, 181, 362, 724, 1447)),
+    DatasetInfo("ccat", "RCV1-v2 training portion: CCAT (+1) vs rest", 10.0, r=0.46,
+                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389)),
+    DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", 1.0, r=0.30,
+                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389)),
+    DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", 10.0, r=0.47,
+                n_train=804414, transductive=True, transductive_labels=(100, 1000)),
+    DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", 1.0, r=0.30,
+                n_train=804414, transductive=True, transductive_labels=(100, 1000)),
+    DatasetInfo("pcmac", "20 Newsgroups comp.sys.ibm.pc.hardware (+1) vs comp.sys.mac.hardware",
+                1.0, r=0.5, n_train=1460, n_test=486, label_grid=_grid(1460)),
+    DatasetInfo("kdd99", "KDD Cup 1999, all 4,898,431 records: attack (+1) vs normal", 1.0, r=0.80,
+                n_train=4898431, transductive=True, transductive_labels=(1000,)),
+    DatasetInfo("kdd99-10", "KDD Cup 1999, the 10% file (494,021 records): attack (+1) vs normal",
+                1.0, r=0.80, n_train=494021, transductive=True, transductive_labels=(1000,)),
+    DatasetInfo("33-vs-36", "Yahoo! shopping categories 33 vs 36 (proprietary: user-supplied svmlight file)",
+                1.0, n_train=41346, n_test=41346, label_grid=_grid(41346)),
+    DatasetInfo("svmlight", "a user's own svmlight/LIBSVM file (+1/-1 labels)"),
+    DatasetInfo("svmlin", "a user's own pair of files in the reference software's format "
+                          "(features-only 'id:val' lines + labels file with +1/-1 and 0 = unlabeled)",
+                transductive=True),
+    DatasetInfo("text-like", "embedded: generated text-like sparse corpus, two classes of three clusters",
+                1.0, r=0.4, n_train=3000, n_test=1000, label_grid=(16, 32, 64, 128), embedded=True),
+    DatasetInfo("g50c", "embedded: two 50-dimensional Gaussians, Bayes error 5% (Collobert et al.)",
+                1.0, r=0.5, n_train=500, n_test=50, label_grid=(10, 25, 50), embedded=True),
+    DatasetInfo("2moons", "embedded: two interleaved half circles (Sindhwani et al., ICML 2006)",
+                1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
+    DatasetInfo("2circles", "embedded: two concentric circles (Sindhwani et al., ICML 2006)",
+                1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
+]}
+
+
+def dataset_info(name):
+    """The :class:`DatasetInfo` of ``name``; unknown names list the known ones."""
+    try:
+        return DATASETS[name]
+    except KeyError:
+        raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(DATASETS))}") from None

@@ -1,0 +1,93 @@
+"""Train/test splits and nested labeled subsets, as in the papers' experiments.
+
+Sec. 1.5 of 004: "10 random stratified splits of training (labeled and
+unlabeled) and test sets", the labeled part grown along a learning curve.
+A split is a function of (dataset, seed, n_labeled) only:
+
+1. Stratified train/test: each class is shuffled with
+   ``numpy.random.default_rng(seed)`` and the first ``round(n_c * f)`` rows
+   of class c go to train, f being the paper's train fraction
+   l+u / (l+u+t) (Table 1.1); a dataset of another size than the paper's
+   keeps that fraction.  Transductive datasets have no test rows.
+2. Labeled rows: the training rows are ordered once per seed (a stratified
+   interleaving of the two classes' shuffled rows), and the first
+   ``n_labeled`` are labeled; so smaller labeled sets are subsets of larger
+   ones (nested learning curves), and both classes appear as soon as
+   ``n_labeled >= 2``.
+3. ``n_unlabeled`` (transductive "half" settings) keeps a random subset of
+   the remaining rows; by default all of them are unlabeled.
+
+A dataset read from the reference software's pair of files (labels 0 for
+unlabeled rows) keeps the split those files define: labeled rows are the
+non-zero ones, the others unlabeled, no test rows, and r is estimated from
+the labeled rows (the truth of the unlabeled rows is unknown).
+
+Everything uses stable sorts and numpy's PCG64 generator, so the same seed
+gives the same split on every machine.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Split:
+    """Row indices into ``dataset.X``: ``labeled``, ``unlabeled``, ``test``; ``r`` is the
+    true positive fraction of the unlabeled rows."""
+
+    labeled: np.ndarray
+    unlabeled: np.ndarray
+    test: np.ndarray
+    seed: int
+    r: float
+
+
+def train_fraction(info):
+    """l+u / (l+u+t) of the paper (1 for transductive datasets)."""
+    if info.transductive or not info.n_test or not info.n_train:
+        return 1.0
+    return info.n_train / (info.n_train + info.n_test)
+
+
+def _interleave(rng, pos, neg):
+    """Shuffle each class and interleave them in proportion (stratified order).
+
+    The first row of each class leads, so any prefix of two rows or more
+    holds both classes.
+    """
+    pos, neg = rng.permutation(pos), rng.permutation(neg)
+    keys = np.r_[(np.arange(pos.size) + 0.5) / max(pos.size, 1),
+                 (np.arange(neg.size) + 0.5) / max(neg.size, 1)]
+    keys[[0, pos.size]] = -1.0
+    rows = np.r_[pos, neg]
+    return rows[np.argsort(keys, kind="stable")]
+
+
+def make_split(dataset, seed, n_labeled, n_unlabeled=None):
+    """The split ``seed`` of ``dataset`` with ``n_labeled`` labeled rows (see module doc)."""
+    y = dataset.y
+    if np.any(y == 0):
+        labeled, unlabeled = np.flatnonzero(y != 0), np.flatnonzero(y == 0)
+        return Split(labeled, unlabeled, np.zeros(0, dtype=np.int64), int(seed),
+                     float(np.mean(y[labeled] > 0)))
+    rng = np.random.default_rng(seed)
+    frac = train_fraction(dataset.info)
+    train_parts, test_parts = [], []
+    for cls in (1, -1):
+        rows = rng.permutation(np.flatnonzero(y == cls))
+        n_train = int(round(rows.size * frac))
+        train_parts.append(rows[:n_train])
+        test_parts.append(rows[n_train:])
+    order = _interleave(rng, train_parts[0], train_parts[1])
+    if not 2 <= n_labeled < order.size:
+        raise ValueError(f"n_labeled must be between 2 and {order.size - 1} for {dataset.name}, got {n_labeled}")
+    labeled = np.sort(order[:n_labeled])
+    rest = order[n_labeled:]
+    if n_unlabeled is not None:
+        if not 1 <= n_unlabeled <= rest.size:
+            raise ValueError(f"n_unlabeled must be between 1 and {rest.size} for {dataset.name}, got {n_unlabeled}")
+        rest = rng.permutation(rest)[:n_unlabeled]
+    unlabeled = np.sort(rest)
+    test = np.sort(np.concatenate(test_parts))
+    return Split(labeled.astype(np.int64), unlabeled.astype(np.int64), test.astype(np.int64),
+                 int(seed), float(np.mean(y[unlabeled] > 0)))

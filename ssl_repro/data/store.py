@@ -1,0 +1,102 @@
+"""Where data lives: the data root, the vectorized-matrix cache, and the missing-file error.
+
+The data root is, in order: an explicit ``root`` argument, the environment
+variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout mirrors
+``shared/data`` (``20newsgroups/``, ``kddcup99/``, ...), so pointing
+``SSL_REPRO_DATA`` at a copy of that folder works.  Vectorized matrices are
+cached under ``<root>/ssl_repro_cache/`` and written atomically.
+"""
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+ENV_VAR = "SSL_REPRO_DATA"
+
+
+class DatasetNotAvailable(FileNotFoundError):
+    """A dataset's source file is missing and may not (or could not) be downloaded."""
+
+
+def data_root(root=None):
+    """The data root: ``root``, else $SSL_REPRO_DATA, else scikit-learn's data home."""
+    if root is not None:
+        return Path(root).expanduser()
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    from sklearn.datasets import get_data_home
+    return Path(get_data_home())
+
+
+def missing(name, path, url, hint=""):
+    """The error for a missing source file: which file, where, and where to get it."""
+    text = (f"dataset {name!r}: expected file {path} is missing (data root: set {ENV_VAR} "
+            f"or pass root=). Download it from {url} and put it at {path}")
+    return DatasetNotAvailable(text + (f"; {hint}" if hint else ""))
+
+
+def download(url, path):
+    """Fetch ``url`` to ``path`` atomically (urllib; raises on any network failure)."""
+    from urllib.request import urlopen
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out, urlopen(url, timeout=60) as response:
+            while chunk := response.read(1 << 20):
+                out.write(chunk)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def fetch(name, path, url, allow_download, hint=""):
+    """``path`` if present; else download it when allowed; else a clear error."""
+    if path.exists():
+        return path
+    if allow_download:
+        try:
+            download(url, path)
+            return path
+        except OSError as exc:
+            raise missing(name, path, url, f"the download failed ({exc})") from exc
+    raise missing(name, path, url, hint)
+
+
+def cache_path(root, name):
+    return Path(root) / "ssl_repro_cache" / f"{name}.npz"
+
+
+def save_cached(path, X, y):
+    """Write X (CSR) and y to ``path`` atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem + ".", suffix=".npz")
+    os.close(fd)
+    try:
+        np.savez(tmp, data=X.data, indices=X.indices, indptr=X.indptr, shape=np.array(X.shape), y=y)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_cached(path):
+    """(X, y) from a cache file, or None if there is none."""
+    if not path.exists():
+        return None
+    with np.load(path) as f:
+        X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
+        return X, f["y"]
+
+
+def cached(root, name, build):
+    """(X, y) from the cache, else ``build()`` and cache it."""
+    path = cache_path(root, name)
+    hit = load_cached(path)
+    if hit is not None:
+        return hit + (str(path),)
+    X, y, source = build()
+    save_cached(path, X, y)
+    return X, y, source

@@ -1,0 +1,83 @@
+"""Text corpora vectorized by the package: pcmac (20 Newsgroups) and the SRAA UseNet sets.
+
+Vectorization (the papers do not publish theirs): message headers and
+signature blocks removed, then scikit-learn's ``TfidfVectorizer`` with
+words of two or more letters, English stop words dropped, words seen in at
+least two documents, log(1 + tf) * idf weights (``sublinear_tf``), rows
+scaled to unit L2 norm -- the "TFIDF, length normalized" representation of
+Sec. 3.1.3 of the tech report.  pcmac comes out with 7,467 features and
+49.4 nonzeros per row (Table 8: 7,511 and 54.58).
+"""
+import tarfile
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from .store import cached, fetch, missing
+
+PCMAC_GROUPS = ("comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware")
+SRAA_URL = "https://people.cs.umass.edu/~mccallum/data/sraa.tar.gz"
+#: SRAA's four folders; aut-avn: auto (+1) vs aviation, real-sim: real (+1) vs simulated.
+SRAA_GROUPS = ("realauto", "realaviation", "simauto", "simaviation")
+SRAA_POSITIVE = {"aut-avn": ("realauto", "simauto"), "real-sim": ("realauto", "realaviation")}
+
+
+def vectorize(texts):
+    """TF-IDF rows with unit norm (see module doc)."""
+    vec = TfidfVectorizer(min_df=2, sublinear_tf=True, stop_words="english",
+                          token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b", dtype=np.float64)
+    X = vec.fit_transform(texts).tocsr()
+    X.sort_indices()
+    return X
+
+
+def load_pcmac(root, download):
+    """pcmac: PC (+1) vs Mac hardware posts of 20 Newsgroups (all of bydate: 1,945 here)."""
+    from sklearn.datasets import fetch_20newsgroups
+
+    def build():
+        home = root / "20newsgroups"
+        try:
+            bunch = fetch_20newsgroups(data_home=str(home), subset="all", categories=list(PCMAC_GROUPS),
+                                       download_if_missing=download, shuffle=False,
+                                       remove=("headers", "footers"))
+        except OSError as exc:
+            raise missing("pcmac", home / "20news-bydate_py3.pkz",
+                          "https://ndownloader.figshare.com/files/5975967 (scikit-learn's "
+                          "fetch_20newsgroups)", f"scikit-learn said: {exc}") from exc
+        names = np.asarray(bunch.target_names)[bunch.target]
+        y = np.where(names == PCMAC_GROUPS[0], 1, -1).astype(np.int8)
+        return vectorize(bunch.data), y, str(home)
+
+    return cached(root, "pcmac", build)
+
+
+def read_sraa(path):
+    """Texts and group names from the SRAA tarball (``sraa/<group>/<message>``)."""
+    texts, groups = [], []
+    try:
+        with tarfile.open(path) as tar:
+            for member in sorted(tar.getmembers(), key=lambda m: m.name):
+                parts = member.name.strip("/").split("/")
+                if member.isfile() and len(parts) >= 2 and parts[-2] in SRAA_GROUPS:
+                    message = tar.extractfile(member).read().decode("latin-1")
+                    texts.append(message.partition("\n\n")[2] or message)  # drop the header block
+                    groups.append(parts[-2])
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise ValueError(f"{path} is not a readable SRAA tarball: {exc}") from exc
+    if not texts:
+        raise ValueError(f"{path} holds none of the SRAA folders {', '.join(SRAA_GROUPS)}")
+    return texts, np.asarray(groups)
+
+
+def load_sraa(name, root, download):
+    """aut-avn or real-sim from the SRAA tarball ``<root>/sraa/sraa.tar.gz``."""
+
+    def build():
+        path = fetch(name, root / "sraa" / "sraa.tar.gz", SRAA_URL, download,
+                     hint="for real-sim, LIBSVM's real-sim.bz2 in the same folder also works")
+        texts, groups = read_sraa(path)
+        y = np.where(np.isin(groups, SRAA_POSITIVE[name]), 1, -1).astype(np.int8)
+        return vectorize(texts), y, str(path)
+
+    return cached(root, name, build)

@@ -1,0 +1,96 @@
+"""Splits: deterministic, stratified, nested, disjoint; embedded datasets; registry."""
+import numpy as np
+import pytest
+
+from ssl_repro.data import DATASETS, load_dataset, make_split
+
+
+@pytest.fixture(scope="module")
+def text_like():
+    return load_dataset("text-like")
+
+
+def test_same_seed_same_split_other_seed_other_split(text_like):
+    a, b = make_split(text_like, 4, 64), make_split(text_like, 4, 64)
+    for part in ("labeled", "unlabeled", "test"):
+        assert np.array_equal(getattr(a, part), getattr(b, part))
+    c = make_split(text_like, 5, 64)
+    assert not np.array_equal(a.labeled, c.labeled) and not np.array_equal(a.test, c.test)
+
+
+def test_split_is_stratified_disjoint_and_sized_like_the_paper(text_like):
+    info = text_like.info
+    s = make_split(text_like, 0, 32)
+    parts = [s.labeled, s.unlabeled, s.test]
+    allrows = np.concatenate(parts)
+    assert np.unique(allrows).size == allrows.size == text_like.X.shape[0]
+    n_train = s.labeled.size + s.unlabeled.size
+    assert abs(n_train - info.n_train / (info.n_train + info.n_test) * text_like.X.shape[0]) <= 2
+    pos = np.mean(text_like.y > 0)
+    assert abs(np.mean(text_like.y[s.test] > 0) - pos) < 2 / s.test.size + 1e-12
+    assert s.r == np.mean(text_like.y[s.unlabeled] > 0)
+
+
+def test_labeled_sets_are_nested_along_the_learning_curve(text_like):
+    grid = text_like.info.label_grid
+    splits = [make_split(text_like, 2, n) for n in grid]
+    for small, large in zip(splits, splits[1:]):
+        assert set(small.labeled) <= set(large.labeled)
+        assert np.array_equal(small.test, large.test)
+    for s, n in zip(splits, grid):
+        assert s.labeled.size == n
+
+
+@pytest.mark.parametrize("n", [2, 3, 10])
+def test_both_classes_among_few_labels_even_for_skewed_classes(n):
+    ds = load_dataset("text-like")
+    skewed = type(ds)(ds.name, ds.X, np.where(np.arange(ds.y.size) % 10 == 0, 1, -1).astype(np.int8),
+                      ds.source, ds.info)
+    for seed in range(10):
+        s = make_split(skewed, seed, n)
+        assert set(skewed.y[s.labeled]) == {-1, 1}
+
+
+def test_transductive_split_has_no_test_rows_and_optional_unlabeled_subset():
+    ds = load_dataset("2moons")
+    info = DATASETS["kdd99-10"]
+    tds = type(ds)(ds.name, ds.X, ds.y, ds.source, info)
+    s = make_split(tds, 0, 10)
+    assert s.test.size == 0 and s.labeled.size + s.unlabeled.size == ds.X.shape[0]
+    half = make_split(tds, 0, 10, n_unlabeled=95)
+    assert half.unlabeled.size == 95 and set(half.unlabeled) <= set(s.unlabeled)
+
+
+def test_bad_split_sizes(text_like):
+    with pytest.raises(ValueError, match="n_labeled must be between 2"):
+        make_split(text_like, 0, 1)
+    with pytest.raises(ValueError, match="n_unlabeled must be between 1"):
+        make_split(text_like, 0, 10, n_unlabeled=10**9)
+
+
+@pytest.mark.parametrize("name", ["text-like", "g50c", "2moons", "2circles"])
+def test_embedded_datasets_are_deterministic_and_two_class(name):
+    a, b = load_dataset(name), load_dataset(name)
+    assert (a.X != b.X).nnz == 0 and np.array_equal(a.y, b.y)
+    assert set(np.unique(a.y)) == {-1, 1} and a.source == "embedded"
+    assert a.X.format == "csr" and a.X.dtype == np.float64 and a.X.has_sorted_indices
+
+
+def test_g50c_has_bayes_error_near_5_percent():
+    ds = load_dataset("g50c")
+    X = ds.X.toarray()
+    direction = np.ones(50) / np.sqrt(50)
+    bayes = np.mean(np.sign(X @ direction) != ds.y)
+    assert 0.02 < bayes < 0.09
+
+
+def test_unknown_dataset_lists_the_known_ones():
+    with pytest.raises(ValueError, match="unknown dataset 'ccatt'; known datasets: .*ccat.*pcmac"):
+        load_dataset("ccatt")
+
+
+def test_registry_matches_table_1_1():
+    assert DATASETS["aut-avn"].lam_u == 10 and DATASETS["ccat"].lam_u == 10 and DATASETS["gcat"].lam_u == 1
+    assert DATASETS["real-sim"].label_grid == (46, 91, 181, 362, 724, 1447)
+    assert DATASETS["full-gcat"].transductive and DATASETS["full-gcat"].transductive_labels == (100, 1000)
+    assert all(info.lam == 1e-3 for info in DATASETS.values())
