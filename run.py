@@ -1,0 +1,22 @@
+"""Run one job of the harness: ``python run.py dataset=pcmac method=da split=3 n_labeled=29``.
+
+Sweeps: ``python run.py +experiment=<name>`` (conf/experiment/) or
+``python run.py -m dataset=pcmac method=svm,tsvm_smax,da split=0,1,2``.
+Everything this calls lives in :mod:`ssl_repro.harness` and runs without Hydra.
+"""
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import OmegaConf
+
+from ssl_repro.harness.app import run_configured_job
+
+
+@hydra.main(config_path="conf", config_name="config", version_base=None)
+def main(cfg):
+    hydra_cfg = HydraConfig.get()
+    return run_configured_job(OmegaConf.to_container(cfg, resolve=True), hydra_cfg.runtime.output_dir,
+                              sweep_dir=hydra_cfg.sweep.dir if hydra_cfg.mode.name == "MULTIRUN" else None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""One job = (dataset, split, n_labeled, method, parameters) -> a result record.
+
+:func:`run_job` takes the job's configuration as a plain dict (what Hydra
+composes from ``conf/``), trains the method on the split and returns the
+record that goes into ``result.json``:
+
+dataset, method (the variant, e.g. ``tsvm-Smax``), split, n_labeled,
+n_unlabeled, n_test, r, lam, lam_u, test_error (NaN without test rows),
+transductive_error (on the unlabeled rows, against their true labels),
+objective (the method's reported objective: Eqn 18 for TSVM/DA, DA's
+minimum along its path; J with lambda' = 0 for svm/rls), objective_eqn18
+(J of Eqn 18 with the dataset's lambda', for every method), seconds
+(training wall time), diagnostics (the solver's record) and config.
+
+Unset ``lam``/``lam_u`` come from the dataset's configuration (Table 1.1),
+an unset ``r`` is the true positive fraction of the split's unlabeled rows,
+as in the paper.
+"""
+import time
+
+import numpy as np
+
+from ..data import load_dataset, make_split
+from ..estimators import ESTIMATORS, mask_labels
+from ..solvers import BiasedRows, transductive_objective
+
+#: Keys of a method's configuration that are not estimator parameters.
+METHOD_META = ("name", "variant")
+
+
+def estimator_for(method_cfg, lam, lam_u, r):
+    """The estimator of a method configuration, with unset lam/lam_u/r filled in."""
+    name = method_cfg["name"]
+    if name not in ESTIMATORS:
+        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(ESTIMATORS))}")
+    params = {k: v for k, v in method_cfg.items() if k not in METHOD_META}
+    defaults = {"lam": lam, "lam_u": lam_u, "r": r}
+    for key, value in defaults.items():
+        if key in params and params[key] is None:
+            params[key] = value
+    return ESTIMATORS[name](**params)
+
+
+def run_job(cfg):
+    """Train one job and return its result record (see module doc)."""
+    ds_cfg = cfg["dataset"]
+    paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
+    dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
+                           **paths)
+    split = make_split(dataset, int(cfg["split"]), int(cfg["n_labeled"]), cfg.get("n_unlabeled"))
+    lam = ds_cfg.get("lam", dataset.info.lam)
+    lam_u = ds_cfg.get("lam_u", dataset.info.lam_u)
+    method_cfg = dict(cfg["method"])
+    estimator = estimator_for(method_cfg, lam, lam_u, split.r)
+
+    X, y = dataset.X, dataset.y
+    everything = split.test.size == 0 and split.labeled.size + split.unlabeled.size == X.shape[0]
+    if everything:      # transductive on every row: no copy of a possibly huge matrix
+        X_fit, y_fit = X, mask_labels(y, split.labeled)
+    else:
+        train = np.concatenate([split.labeled, split.unlabeled])
+        X_fit = X[train]
+        y_fit = mask_labels(y[train], np.arange(split.labeled.size))
+    start = time.perf_counter()
+    estimator.fit(X_fit, y_fit)
+    seconds = time.perf_counter() - start
+
+    w = np.r_[estimator.coef_[0], estimator.intercept_]
+    op = BiasedRows(X)
+    o_l, o_u = op.matvec(w, split.labeled), op.matvec(w, split.unlabeled)
+
+    def error(outputs, rows):
+        # mask_labels made +1 the class classes_[1]: a positive output predicts +1
+        if rows.size == 0:
+            return float("nan")
+        return float(np.mean(np.where(outputs > 0, 1, -1) != y[rows]))
+
+    y_l = y[split.labeled].astype(np.float64)
+    return {
+        "dataset": dataset.name, "method": method_cfg.get("variant", method_cfg["name"]),
+        "split": split.seed, "n_labeled": int(split.labeled.size),
+        "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
+        "r": split.r, "lam": lam, "lam_u": lam_u,
+        "test_error": error(op.matvec(w, split.test), split.test),
+        "transductive_error": error(o_u, split.unlabeled),
+        "objective": float(estimator.diagnostics_.objective),
+        "objective_eqn18": transductive_objective(w, o_l, y_l, o_u, lam, lam_u),
+        "seconds": seconds,
+        "diagnostics": estimator.diagnostics_.as_dict(),
+        "data_source": dataset.source,
+        "config": cfg,
+    }

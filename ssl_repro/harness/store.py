@@ -1,0 +1,61 @@
+"""Job results on disk: one ``result.json`` per job, written atomically.
+
+A job is identified by its output directory (Hydra's ``dataset/variant/
+split=S/l=N`` sub-directory of the sweep) and its resolved configuration.
+A re-run of a sweep skips a job whose ``result.json`` exists with the same
+configuration, so an interrupted or crashed sweep recomputes only what is
+missing; a crashed job leaves no file, because the file only appears by an
+atomic rename once it is complete.
+"""
+import json
+import os
+import tempfile
+from pathlib import Path
+
+RESULT_FILE = "result.json"
+
+
+def write_result(directory, record):
+    """Write ``record`` as ``directory/result.json`` atomically (temp file + rename)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".result.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f, indent=1, default=_jsonable)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, directory / RESULT_FILE)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def finished_result(directory, config):
+    """The stored record if ``directory`` holds a result for exactly ``config``, else None."""
+    path = Path(directory) / RESULT_FILE
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text())
+    except (json.JSONDecodeError, OSError):
+        return None
+    return record if record.get("config") == config else None
+
+
+def iter_results(*roots):
+    """Every record under the given directories (recursively)."""
+    for root in roots:
+        for path in sorted(Path(root).rglob(RESULT_FILE)):
+            record = json.loads(path.read_text())
+            record["path"] = str(path)
+            yield record
+
+
+def _jsonable(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"cannot store {type(value).__name__} in result.json")
