@@ -49,7 +49,8 @@ def write_fake_sraa(path, per_group=6):
     with tarfile.open(path, "w:gz") as tar:
         for group, words in vocab.items():
             for i in range(per_group):
-                body = f"From: someone@example.com\nSubject: post {i}\n\n{words} message number {i} {words}\n"
+                body = (f"From: someone@example.com\nNewsgroups: rec.{group}\nSubject: post {i}\n\n"
+                        f"{words} message number {i} {words}\n")
                 data = body.encode("latin-1")
                 info = tarfile.TarInfo(f"sraa/{group}/{1000 + i}")
                 info.size = len(data)
@@ -63,7 +64,7 @@ def test_sraa_loaders_read_the_tarball(tmp_path, name, positive):
     ds = load_dataset(name, root=tmp_path, download=False)
     assert ds.X.shape[0] == 24 and np.sum(ds.y > 0) == 12
     np.testing.assert_allclose(np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1, 1.0)
-    assert load_dataset(name, root=tmp_path, download=False).source.endswith(f"{name}.npz")
+    assert f"ssl_repro_cache/{name}." in load_dataset(name, root=tmp_path, download=False).source
 
 
 def test_real_sim_from_libsvm_file(tmp_path):
@@ -153,3 +154,10 @@ def test_svmlin_pair_errors(tmp_path):
     lab.write_text("1\n-1\n")
     with pytest.raises(ValueError, match="expected 'id:value' pairs"):
         load_svmlin_pair(ex, lab)
+
+
+def test_usenet_headers_other_than_subject_are_dropped():
+    """The Newsgroups header names the class: it must not reach the features."""
+    from ssl_repro.data.text import subject_and_body
+    text = subject_and_body("From: a@b\nNewsgroups: rec.autos\nSubject: brakes\n\nmy car\n")
+    assert "rec.autos" not in text and "a@b" not in text and "brakes" in text and "my car" in text

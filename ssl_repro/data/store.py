@@ -8,6 +8,7 @@ cached under ``<root>/ssl_repro_cache/`` and written atomically.
 """
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -65,8 +66,12 @@ def fetch(name, path, url, allow_download, hint=""):
     raise missing(name, path, url, hint)
 
 
+#: Bumped whenever a loader's vectorization changes, so stale caches are not reused.
+CACHE_VERSION = 2
+
+
 def cache_path(root, name):
-    return Path(root) / "ssl_repro_cache" / f"{name}.npz"
+    return Path(root) / "ssl_repro_cache" / f"{name}.v{CACHE_VERSION}.npz"
 
 
 def save_cached(path, X, y):
@@ -98,5 +103,8 @@ def cached(root, name, build):
     if hit is not None:
         return hit + (str(path),)
     X, y, source = build()
-    save_cached(path, X, y)
+    try:
+        save_cached(path, X, y)
+    except OSError as exc:  # a read-only data root (e.g. shared/data): work without the cache
+        warnings.warn(f"could not cache {name} at {path}: {exc}", stacklevel=2)
     return X, y, source

@@ -1,0 +1,86 @@
+"""Collect ``result.json`` files into one tidy table, and summarize it like the paper's tables.
+
+    python -m ssl_repro.harness.aggregate DIR [DIR ...] --out OUT
+
+writes ``OUT/results.csv`` (one row per job), ``OUT/summary.csv`` (mean and
+standard deviation over splits per dataset x labels x method) and
+``OUT/summary.md`` (the same as markdown tables, "mean ± std", one table
+per metric: rows dataset x labels, columns methods).
+"""
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from .store import iter_results
+
+RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
+                  "test_error", "transductive_error", "objective", "objective_eqn18", "seconds")
+DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
+METRICS = ("test_error", "transductive_error", "objective", "objective_eqn18", "seconds")
+GROUP = ["dataset", "n_labeled", "method"]
+
+
+def collect(*dirs):
+    """One row per job found under ``dirs``."""
+    rows = []
+    for record in iter_results(*dirs):
+        row = {key: record.get(key) for key in RECORD_COLUMNS}
+        row.update({key: record["diagnostics"].get(key) for key in DIAGNOSTIC_COLUMNS})
+        row["path"] = record["path"]
+        rows.append(row)
+    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + ["path"]
+    return pd.DataFrame(rows, columns=columns).sort_values(GROUP + ["split"], ignore_index=True)
+
+
+def summarize(table):
+    """Mean, standard deviation (over splits) and count per dataset x labels x method."""
+    grouped = table.groupby(GROUP)[list(METRICS)]
+    summary = grouped.mean().add_suffix("_mean").join(grouped.std(ddof=1).add_suffix("_std"))
+    summary["n_splits"] = table.groupby(GROUP).size()
+    return summary.reset_index()
+
+
+def markdown(summary, metric, digits=4):
+    """A markdown table of ``metric``: rows dataset x labels, columns methods, 'mean ± std'."""
+    cells = summary.assign(cell=[
+        f"{m:.{digits}f} ± {s:.{digits}f}" if pd.notna(s) else f"{m:.{digits}f}"
+        for m, s in zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])])
+    wide = cells.pivot_table(index=["dataset", "n_labeled"], columns="method", values="cell", aggfunc="first")
+    header = "| dataset | labels | " + " | ".join(wide.columns) + " |"
+    lines = [header, "|" + "---|" * (len(wide.columns) + 2)]
+    for (dataset, n_labeled), row in wide.iterrows():
+        lines.append(f"| {dataset} | {n_labeled} | " + " | ".join(str(v) if pd.notna(v) else "" for v in row) + " |")
+    return "\n".join(lines)
+
+
+def write_tables(dirs, out):
+    """Write results.csv, summary.csv and summary.md into ``out``; return (table, summary)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = collect(*dirs)
+    if table.empty:
+        raise SystemExit(f"no result.json under {', '.join(map(str, dirs))}")
+    summary = summarize(table)
+    table.to_csv(out / "results.csv", index=False)
+    summary.to_csv(out / "summary.csv", index=False)
+    parts = [f"# Results from {', '.join(map(str, dirs))}\n",
+             "Mean ± standard deviation over splits.\n"]
+    for metric in METRICS:
+        parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
+    (out / "summary.md").write_text("".join(parts))
+    return table, summary
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ssl_repro.harness.aggregate", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dirs", nargs="+", help="sweep directories holding result.json files")
+    ap.add_argument("--out", required=True, help="folder for results.csv, summary.csv, summary.md")
+    args = ap.parse_args(argv)
+    table, summary = write_tables(args.dirs, args.out)
+    print(f"{len(table)} jobs, {len(summary)} groups -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""The papers' figures, drawn from the aggregated tables (PNG and PDF).
+
+    python -m ssl_repro.harness.plots --summary OUT/summary.csv --out FIGDIR
+
+draws, for every dataset in the summary, the test and transductive error
+learning curves with the SVM baseline (Figs 5-10 of 000, Figs 1.4-1.5 of
+004), the objective minima of TSVM and DA (Fig 4 of 000, Fig 1.3 of 004),
+training time vs labels (Fig 11 of 000, Fig 1.6 of 004) and, where fixed-T
+runs exist, the annealing ablation (Figs 12-13 of 000); plus the loss
+shapes: the TSVM loss (Fig 1 / Fig 1.1), the DA loss as T falls (Fig 2 /
+Fig 1.2) and B(nu) with its root (Fig 3 of 000).  Error bars are one
+standard deviation over splits.  Each function returns its Figure, whose
+plotted values are the summary's (tested).
+"""
+import argparse
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from scipy.optimize import brentq  # noqa: E402
+
+from ..solvers.balance import balance_function  # noqa: E402
+
+LABELS = {"test_error": "test error", "transductive_error": "transductive error (unlabeled rows)",
+          "objective": "minimum objective J (Eqn 18)", "seconds": "training time (s)"}
+
+
+def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
+    """One line per method: mean of ``metric`` vs number of labels, error bars = std over splits."""
+    rows = summary[summary["dataset"] == dataset]
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    for method in methods or sorted(rows["method"].unique()):
+        part = rows[rows["method"] == method].sort_values("n_labeled")
+        if part.empty:
+            continue
+        ax.errorbar(part["n_labeled"], part[f"{metric}_mean"], yerr=part[f"{metric}_std"].fillna(0.0),
+                    marker="o", ms=3, capsize=2, label=method)
+    ax.set_xscale("log")
+    ax.set_xlabel("number of labeled examples")
+    ax.set_ylabel(LABELS.get(metric, metric))
+    ax.set_title(title or f"{dataset}: {LABELS.get(metric, metric)}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def tsvm_loss_figure():
+    """Fig 1 (000) / Fig 1.1 (004): the unlabeled loss max(0, 1 - |o|)^2."""
+    o = np.linspace(-2.5, 2.5, 501)
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot(o, np.maximum(0.0, 1.0 - np.abs(o)) ** 2)
+    ax.set_xlabel("output o = w.x")
+    ax.set_ylabel("loss")
+    ax.set_title("L2 TSVM loss on an unlabeled example")
+    fig.tight_layout()
+    return fig
+
+
+def da_effective_loss(o, T, lam_u=1.0):
+    """Eqn 8's loss of one unlabeled example minimized over its p (no balance constraint),
+    shifted by T log 2 so that every T shares the baseline:
+    min_p lam_u [p a + (1-p) b] + T [p log p + (1-p) log(1-p)] + T log 2
+    = -T log((exp(-lam_u a/T) + exp(-lam_u b/T)) / 2),  a = max(0, 1 - o)^2, b = max(0, 1 + o)^2.
+    T -> 0 gives the TSVM loss lam_u min(a, b); large T the squared loss lam_u (a + b) / 2."""
+    a = lam_u * np.maximum(0.0, 1.0 - o) ** 2
+    b = lam_u * np.maximum(0.0, 1.0 + o) ** 2
+    return -T * (np.logaddexp(-a / T, -b / T) - np.log(2.0))
+
+
+def da_loss_figure(temperatures=(10.0, 1.0, 0.5, 0.1, 0.01)):
+    """Fig 2 (000) / Fig 1.2 (004): the DA loss deforming into the TSVM loss as T falls."""
+    o = np.linspace(-2.5, 2.5, 501)
+    fig, ax = plt.subplots(figsize=(4, 3))
+    for T in temperatures:
+        ax.plot(o, da_effective_loss(o, T), label=f"T = {T:g}")
+    ax.set_xlabel("output o = w.x")
+    ax.set_ylabel("effective loss")
+    ax.set_title("DA loss on an unlabeled example")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def balance_figure(T=1.0, r=0.15, n=200):
+    """Fig 3 (000): B(nu) = mean_j 1/(1 + exp((g_j - nu)/T)) - r for g_j in [-5, 5], with its root."""
+    g = np.linspace(-5.0, 5.0, n)
+    nus = np.linspace(-15.0, 15.0, 601)
+    values = [balance_function(g, nu, T, r)[0] for nu in nus]
+    root = brentq(lambda nu: balance_function(g, nu, T, r)[0], -50.0, 50.0, xtol=1e-12)
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot(nus, values)
+    ax.axhline(0.0, color="gray", lw=0.5)
+    ax.plot([root], [0.0], "o", color="red", label=f"root nu = {root:.3f}")
+    ax.set_xlabel("nu")
+    ax.set_ylabel("B(nu)")
+    ax.set_title(f"B(nu), T = {T:g}, r = {r:g}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def dataset_figures(summary, dataset):
+    """The figures of one dataset that its summary rows support, by file stem."""
+    methods = set(summary.loc[summary["dataset"] == dataset, "method"])
+    semi = sorted(m for m in methods if m.startswith(("tsvm", "da")) and "-T" not in m)
+    figures = {
+        f"{dataset}_test_error": metric_vs_labels(summary, dataset, "test_error"),
+        f"{dataset}_transductive_error": metric_vs_labels(summary, dataset, "transductive_error"),
+        f"{dataset}_seconds": metric_vs_labels(summary, dataset, "seconds", methods=semi or None),
+    }
+    if semi:
+        figures[f"{dataset}_objective"] = metric_vs_labels(summary, dataset, "objective", methods=semi)
+    fixed = sorted(m for m in methods if m.startswith("da-T"))
+    if fixed and "da" in methods:
+        for metric in ("objective", "test_error"):
+            figures[f"{dataset}_ablation_{metric}"] = metric_vs_labels(
+                summary, dataset, metric, methods=["da"] + fixed,
+                title=f"{dataset}: annealing vs fixed T ({LABELS[metric]})")
+    return figures
+
+
+def save(fig, out, stem):
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for ext in ("png", "pdf"):
+        fig.savefig(out / f"{stem}.{ext}", dpi=150)
+    plt.close(fig)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ssl_repro.harness.plots", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--summary", help="summary.csv written by ssl_repro.harness.aggregate")
+    ap.add_argument("--out", required=True, help="folder for the PNG and PDF files")
+    args = ap.parse_args(argv)
+    figures = {"fig_tsvm_loss": tsvm_loss_figure(), "fig_da_loss": da_loss_figure(),
+               "fig_balance_B_nu": balance_figure()}
+    if args.summary:
+        summary = pd.read_csv(args.summary)
+        for dataset in sorted(summary["dataset"].unique()):
+            figures.update(dataset_figures(summary, dataset))
+    for stem, fig in figures.items():
+        save(fig, args.out, stem)
+    print(f"{len(figures)} figures -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Every dataset x method configuration composes, and its metadata matches the registry."""
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from ssl_repro.data import DATASETS
+from ssl_repro.estimators import ESTIMATORS
+from ssl_repro.harness.runner import estimator_for
+
+CONF = Path(__file__).resolve().parents[1] / "conf"
+DATASET_NAMES = sorted(p.stem for p in (CONF / "dataset").glob("*.yaml"))
+METHOD_NAMES = sorted(p.stem for p in (CONF / "method").glob("*.yaml"))
+EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def hydra_conf():
+    with initialize_config_dir(config_dir=str(CONF), version_base=None):
+        yield
+
+
+def composed(overrides, hydra=False):
+    return compose("config", overrides=overrides, return_hydra_config=hydra)
+
+
+def test_every_registered_dataset_has_a_config():
+    assert DATASET_NAMES == sorted(DATASETS)
+
+
+@pytest.mark.parametrize("dataset", DATASET_NAMES)
+@pytest.mark.parametrize("method", METHOD_NAMES)
+def test_dataset_x_method_composes_into_an_estimator(dataset, method):
+    cfg = OmegaConf.to_container(composed([f"dataset={dataset}", f"method={method}"]), resolve=True)
+    info = DATASETS[dataset]
+    assert cfg["dataset"]["lam_u"] == info.lam_u and cfg["dataset"]["lam"] == info.lam
+    assert tuple(cfg["dataset"]["label_grid"]) == info.label_grid
+    assert cfg["dataset"]["transductive"] == info.transductive
+    est = estimator_for(cfg["method"], info.lam, info.lam_u, 0.3)
+    assert isinstance(est, ESTIMATORS[cfg["method"]["name"]])
+    params = est.get_params()
+    assert params["lam"] == info.lam
+    if "lam_u" in params:
+        assert params["lam_u"] == info.lam_u and params["r"] == 0.3
+
+
+def test_method_overrides_and_variants():
+    cfg = composed(["method=tsvm", "method.switches=max"])
+    assert cfg.method.variant == "tsvm-Smax" and cfg.method.switches == "max"
+    assert composed(["method=tsvm_s100"]).method.variant == "tsvm-S100"
+    cfg = composed(["method=da_fixed_t0001"])
+    assert cfg.method.fixed_temperature == 0.001 and cfg.method.variant == "da-T0.001"
+    est = estimator_for(OmegaConf.to_container(cfg.method, resolve=True), 1e-3, 1.0, 0.5)
+    assert est.fixed_temperature == 0.001
+
+
+def test_unknown_method_name_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: da, rls, svm, tsvm"):
+        estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_experiment_is_a_ready_multirun(experiment):
+    cfg = composed([f"+experiment={experiment}"], hydra=True)
+    assert cfg.hydra.mode.name == "MULTIRUN" and cfg.sweep_name == experiment
+    params = cfg.hydra.sweeper.params
+    for method in params.method.split(","):
+        assert method in METHOD_NAMES
+    labels = [int(x) for x in str(params.n_labeled).split(",")]
+    info = DATASETS[cfg.dataset.name]
+    assert set(labels) <= set(info.label_grid) | set(info.transductive_labels)
+
+
+def test_slurm_launcher_config_composes():
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=slurm",
+                    "hydra.launcher.partition=batch"], hydra=True)
+    assert cfg.hydra.launcher._target_.endswith("SlurmLauncher") and cfg.hydra.launcher.partition == "batch"
