@@ -73,6 +73,7 @@ def test_changed_configuration_is_recomputed_not_reused(tmp_path):
     write_result(tmp_path, record)
     assert finished_result(tmp_path, cfg) is not None
     assert finished_result(tmp_path, {**cfg, "split": 1}) is None
+    assert finished_result(tmp_path, {**cfg, "data_root": "/elsewhere", "solver_threads": 1}) is not None
 
 
 def test_aggregation_and_figures_agree(finished_sweep, tmp_path):

@@ -1,7 +1,8 @@
 """Job results on disk: one ``result.json`` per job, written atomically.
 
 A job is identified by its output directory (Hydra's ``dataset/variant/
-split=S/l=N`` sub-directory of the sweep) and its resolved configuration.
+split=S/l=N`` sub-directory of the sweep) and its resolved configuration
+(less the settings of :data:`PLACEMENT_KEYS`).
 A re-run of a sweep skips a job whose ``result.json`` exists with the same
 configuration, so an interrupted or crashed sweep recomputes only what is
 missing; a crashed job leaves no file, because the file only appears by an
@@ -13,6 +14,9 @@ import tempfile
 from pathlib import Path
 
 RESULT_FILE = "result.json"
+#: Settings that say where or how a job runs, not what it computes: a stored
+#: result still counts as finished when only these differ.
+PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name")
 
 
 def write_result(directory, record):
@@ -41,7 +45,13 @@ def finished_result(directory, config):
         record = json.loads(path.read_text())
     except (json.JSONDecodeError, OSError):
         return None
-    return record if record.get("config") == config else None
+    return record if _identity(record.get("config")) == _identity(config) else None
+
+
+def _identity(config):
+    if not isinstance(config, dict):
+        return config
+    return {k: v for k, v in config.items() if k not in PLACEMENT_KEYS}
 
 
 def iter_results(*roots):
