@@ -16,6 +16,7 @@ import argparse
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -40,6 +41,9 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
         ax.errorbar(part["n_labeled"], part[f"{metric}_mean"], yerr=part[f"{metric}_std"].fillna(0.0),
                     marker="o", ms=3, capsize=2, label=method)
     ax.set_xscale("log")
+    ax.set_xticks(sorted(rows["n_labeled"].unique()))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.set_xlabel("number of labeled examples")
     ax.set_ylabel(LABELS.get(metric, metric))
     ax.set_title(title or f"{dataset}: {LABELS.get(metric, metric)}")

@@ -113,9 +113,12 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             previous = beliefs
             beliefs = optimize_p(o[l:], lam_u, T, r)
             set_beliefs(loss, problem, lam_u, beliefs)
-            w, o, mfn = l2svm_mfn(loss, w, None if w is None else o, tau=TAU)
+            cold = w is None
+            w, o, mfn = l2svm_mfn(loss, w, None if cold else o, tau=TAU)
             info.add_mfn(mfn)
-            kl = kl_divergence(beliefs, previous)
+            # The first p comes from w = 0 (all outputs 0, so p = r = the
+            # initial p): no change yet says nothing about convergence.
+            kl = np.inf if cold else kl_divergence(beliefs, previous)
             value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
             info.objective_path.append((T, value))
             if value < best_value:
