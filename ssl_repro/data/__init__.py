@@ -13,7 +13,10 @@ Sources: aut-avn and real-sim from the SRAA tarball ``sraa/sraa.tar.gz``
 full-gcat from scikit-learn's RCV1 cache ``RCV1/``; pcmac from 20 Newsgroups
 ``20newsgroups/20news-bydate_py3.pkz``; kdd99 and kdd99-10 from
 ``kddcup99/kddcup.data.gz`` and ``kddcup99/kddcup.data_10_percent.gz``;
-33-vs-36 from ``33-vs-36/33-vs-36.svmlight`` (user-supplied); ``svmlight``
+33-vs-36 from ``33-vs-36/33-vs-36.svmlight`` (user-supplied); ``synthetic-<name>``
+(aut-avn, real-sim, ccat, gcat, 33-vs-36) are generated text-like stand-ins
+of those datasets' shapes, SYNTHETIC, for the experiments that cannot use
+the real data here; ``svmlight``
 from ``path=`` (a user's svmlight/LIBSVM file); ``svmlin`` from
 ``examples=`` and ``labels=`` (the reference software's two files; rows
 labelled 0 are the unlabeled rows); text-like, g50c, 2moons, 2circles are
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .embedded import GENERATORS
+from .embedded import GENERATORS, synthetic_like
 from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight
 from .kdd99 import load_kdd99
 from .rcv1 import TOPIC, load_rcv1
@@ -60,8 +63,9 @@ def load_dataset(name, root=None, download=True, **paths):
     """
     info = dataset_info(name)
     root = data_root(root)
-    if name in GENERATORS:
-        X, y = GENERATORS[name]()
+    if name in GENERATORS or name.startswith("synthetic-"):
+        generate = GENERATORS.get(name) or synthetic_like(name[len("synthetic-"):])
+        X, y = generate()
         X, source = sp.csr_matrix(X, dtype=np.float64), "embedded"
         X.sort_indices()
     elif name == "pcmac":

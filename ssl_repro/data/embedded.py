@@ -83,4 +83,14 @@ def two_circles(n_rows=200, noise=0.05, radii=(1.0, 0.5), seed=0):
     return X + rng.normal(scale=noise, size=X.shape), y
 
 
+def synthetic_like(name):
+    """Generator of the synthetic stand-in for ``name``: text-like data of its shape and class ratio."""
+    from .registry import DATASETS, SYNTHETIC_SHAPES
+    rows, features, nnz = SYNTHETIC_SHAPES[name]
+    r = DATASETS[name].r or 0.5
+    # distinct words per document ~ tokens for a large vocabulary; a little over to cover repeats
+    return lambda: text_like(n_rows=rows, n_features=features, pos_frac=r, doc_len=int(nnz * 1.2),
+                             topic_size=300, seed=1)
+
+
 GENERATORS = {"text-like": text_like, "g50c": g50c, "2moons": two_moons, "2circles": two_circles}
