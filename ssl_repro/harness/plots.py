@@ -1,6 +1,7 @@
 """The papers' figures, drawn from the aggregated tables (PNG and PDF).
 
     python -m ssl_repro.harness.plots --summary OUT/summary.csv --out FIGDIR
+    python -m ssl_repro.harness.plots --loss-shapes --out FIGDIR
 
 draws, for every dataset in the summary, the test and transductive error
 learning curves with the SVM baseline (Figs 5-10 of 000, Figs 1.4-1.5 of
@@ -139,10 +140,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m ssl_repro.harness.plots", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--summary", help="summary.csv written by ssl_repro.harness.aggregate")
+    ap.add_argument("--loss-shapes", action="store_true",
+                    help="draw the loss-shape figures (Figs 1-3 of 000), which need no results")
     ap.add_argument("--out", required=True, help="folder for the PNG and PDF files")
     args = ap.parse_args(argv)
-    figures = {"fig_tsvm_loss": tsvm_loss_figure(), "fig_da_loss": da_loss_figure(),
-               "fig_balance_B_nu": balance_figure()}
+    if not (args.summary or args.loss_shapes):
+        ap.error("give --summary, --loss-shapes or both")
+    figures = {}
+    if args.loss_shapes:
+        figures = {"fig_tsvm_loss": tsvm_loss_figure(), "fig_da_loss": da_loss_figure(),
+                   "fig_balance_B_nu": balance_figure()}
     if args.summary:
         summary = pd.read_csv(args.summary)
         for dataset in sorted(summary["dataset"].unique()):
