@@ -111,3 +111,22 @@ def test_loss_figures_show_the_papers_curves():
     root = marker.get_xdata()[0]
     g = np.linspace(-5, 5, 200)
     assert np.mean(1 / (1 + np.exp(g - root))) == pytest.approx(0.15, abs=1e-9)
+
+
+def test_job_on_the_reference_two_file_format_scores_nothing_it_cannot_know(tmp_path):
+    from ssl_repro.data import load_dataset
+    ds = load_dataset("text-like")
+    X = ds.X[:300].tocsr()
+    lines = [" ".join(f"{j + 1}:{float(v)!r}" for j, v in zip(X.indices[X.indptr[i]:X.indptr[i + 1]],
+                                                        X.data[X.indptr[i]:X.indptr[i + 1]])) for i in range(300)]
+    (tmp_path / "ex.svmlin").write_text("\n".join(lines) + "\n")
+    labels = np.where(np.arange(300) < 40, ds.y[:300], 0)
+    (tmp_path / "labels").write_text("\n".join(str(int(v)) for v in labels) + "\n")
+    cfg = {"dataset": {"name": "svmlin", "examples": str(tmp_path / "ex.svmlin"), "labels": str(tmp_path / "labels")},
+           "method": {"name": "tsvm", "variant": "tsvm-Smax", "lam": None, "lam_u": None, "r": None, "switches": "max"},
+           "split": 0, "n_labeled": 40}
+    record = run_job(cfg)
+    assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260 and record["n_test"] == 0
+    assert np.isnan(record["transductive_error"]) and np.isnan(record["test_error"])
+    assert record["r"] == pytest.approx(np.mean(labels[:40] > 0))
+    assert np.isfinite(record["objective"])

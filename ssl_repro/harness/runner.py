@@ -70,10 +70,12 @@ def run_job(cfg):
     o_l, o_u = op.matvec(w, split.labeled), op.matvec(w, split.unlabeled)
 
     def error(outputs, rows):
-        # mask_labels made +1 the class classes_[1]: a positive output predicts +1
-        if rows.size == 0:
+        # mask_labels made +1 the class classes_[1]: a positive output predicts +1.
+        # Rows of unknown truth (label 0, from an svmlin labels file) are not scored.
+        known = y[rows] != 0
+        if not known.any():
             return float("nan")
-        return float(np.mean(np.where(outputs > 0, 1, -1) != y[rows]))
+        return float(np.mean(np.where(outputs[known] > 0, 1, -1) != y[rows][known]))
 
     y_l = y[split.labeled].astype(np.float64)
     return {
