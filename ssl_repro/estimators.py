@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
+from .solvers.nabla import nabla_tsvm
 from .solvers.validation import check_positive
 
 UNLABELED = -1
@@ -199,8 +200,34 @@ class LinearDA(_LinearModel):
             max_outer=self.max_outer, max_inner=self.max_inner)
 
 
+class LinearNablaTSVM(_LinearModel):
+    """Linear nabla-TSVM of Chapelle & Zien in the primal (see :mod:`ssl_repro.solvers.nabla`).
+
+    Parameters
+    ----------
+    lam, lam_u, r : as for :class:`LinearTSVM`; the balance constraint makes
+        the mean unlabeled output 2r - 1.
+    steps, start_fraction : the C* schedule, ``steps`` values of lambda'
+        from ``start_fraction * lam_u`` up to ``lam_u``.
+    """
+
+    _semi_supervised = True
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, steps=10, start_fraction=0.01):
+        self.lam = lam
+        self.lam_u = lam_u
+        self.r = r
+        self.steps = steps
+        self.start_fraction = start_fraction
+
+    def _solve(self, problem, r):
+        return nabla_tsvm(problem, self.lam, self.lam_u, r, steps=self.steps,
+                          start_fraction=self.start_fraction)
+
+
 #: Estimator class per method name used by the harness and the benchmark.
-ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA}
+ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA,
+              "nabla_tsvm": LinearNablaTSVM}
 
 
 def mask_labels(y_pm1, labeled):

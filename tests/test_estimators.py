@@ -5,7 +5,7 @@ import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solver_problems import random_problem
-from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
+from ssl_repro.estimators import LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM, mask_labels
 
 
 class _HidingLabels:
@@ -35,13 +35,17 @@ class CheckedDA(_HidingLabels, LinearDA):
     pass
 
 
+class CheckedNabla(_HidingLabels, LinearNablaTSVM):
+    pass
+
+
 @parametrize_with_checks(
-    [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5)],
+    [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5), CheckedNabla(steps=2)],
     expected_failed_checks=lambda est: {
         # -1 marks unlabeled rows (sklearn.semi_supervised convention), so a
         # training set whose labels include -1 is read as partly unlabeled.
         "check_classifiers_classes": "labels -1/+1 read as unlabeled/+1 (sklearn.semi_supervised convention)",
-    } if isinstance(est, (LinearSVM, LinearRLS, CheckedTSVM, CheckedDA)) else {},
+    } if isinstance(est, (LinearSVM, LinearRLS, CheckedTSVM, CheckedDA, CheckedNabla)) else {},
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

@@ -1,0 +1,71 @@
+"""Linear nabla-TSVM: gradient, balance constraint, and the optimum of its convex special case."""
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime, minimize
+
+from solver_problems import augmented_dense, random_problem
+from ssl_repro.estimators import LinearNablaTSVM, mask_labels
+from ssl_repro.solvers import from_blocks
+from ssl_repro.solvers.nabla import BalancedObjective, nabla_tsvm
+
+
+@pytest.fixture(scope="module")
+def problem():
+    Xl, yl, Xu, yu = random_problem(0, l=12, u=60, d=15, sep=0.5)
+    return from_blocks(Xl, yl, Xu), Xl, yl, Xu
+
+
+def test_gradient_equals_finite_differences(problem):
+    prob, *_ = problem
+    obj = BalancedObjective(prob, 0.01, 2.0, 0.1)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        w = rng.normal(size=15) * 0.5
+        numeric = approx_fprime(w, lambda v: obj.value_and_gradient(v)[0], 1e-7)
+        np.testing.assert_allclose(obj.value_and_gradient(w)[1], numeric, rtol=1e-5, atol=1e-6)
+
+
+def test_value_matches_a_dense_evaluation(problem):
+    prob, Xl, yl, Xu = problem
+    obj = BalancedObjective(prob, 0.01, 2.0, 0.1)
+    w = np.random.default_rng(1).normal(size=15)
+    b = 0.1 - Xu.toarray().mean(axis=0) @ w
+    o_l, o_u = Xl @ w + b, Xu @ w + b
+    expected = (0.005 * w @ w + 0.5 * np.mean(np.maximum(0, 1 - yl * o_l) ** 2)
+                + np.mean(np.exp(-3 * o_u ** 2)))
+    assert obj.value_and_gradient(w)[0] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("r", [0.3, 0.5, None])
+def test_balance_constraint_holds(problem, r):
+    prob, Xl, yl, Xu = problem
+    wb, info = nabla_tsvm(prob, 0.01, 1.0, r)
+    target = np.mean(yl) if r is None else 2 * r - 1
+    o_u = augmented_dense(Xu) @ wb
+    assert o_u.mean() == pytest.approx(target, abs=1e-10)
+    assert info.levels[0] == pytest.approx(0.01) and info.levels[-1] == pytest.approx(1.0)
+    assert len(info.levels) == 10
+
+
+def test_convex_case_reaches_the_optimum_of_an_independent_solver(problem):
+    """With a vanishing unlabeled weight the problem is convex: BFGS on a dense copy agrees."""
+    prob, Xl, yl, Xu = problem
+    lam_u = 1e-12
+    wb, info = nabla_tsvm(prob, 0.01, lam_u, 0.5, steps=1, start_fraction=1.0)
+    A, mean_u = Xl.toarray(), Xu.toarray().mean(axis=0)
+
+    def dense(w):
+        b = 0.0 - mean_u @ w
+        return 0.005 * w @ w + 0.5 * np.mean(np.maximum(0, 1 - yl * (A @ w + b)) ** 2)
+
+    ref = minimize(dense, np.ones(15), method="BFGS", options={"gtol": 1e-10})
+    assert info.own_objective == pytest.approx(ref.fun, rel=1e-6)
+
+
+def test_estimator_fits_and_predicts():
+    Xl, yl, Xu, yu = random_problem(2, l=10, u=80, d=20, sep=0.5)
+    import scipy.sparse as sp
+    X = sp.vstack([Xl, Xu], format="csr")
+    est = LinearNablaTSVM(lam=1e-2, r=0.45).fit(X, mask_labels(np.r_[yl, yu], np.arange(10)))
+    assert est.diagnostics_.method == "nabla_tsvm" and est.predict(Xu).shape == (80,)
+    assert np.isfinite(est.diagnostics_.objective)
