@@ -4,7 +4,7 @@
         --methods svm,rls,tsvm-1,tsvm-max,da [--repeat 3] [--json OUT]
 
 Methods: ``svm``, ``rls``, ``tsvm-S`` (S a positive integer or ``max``),
-``da``, ``nabla`` (linear nabla-TSVM).  Each method runs in a fresh Python process (so its peak memory is
+``da``, ``nabla`` (linear nabla-TSVM), ``cccp`` (linear CCCP-TSVM).  Each method runs in a fresh Python process (so its peak memory is
 its own) that loads the data, warms the compiled kernels up on a tiny
 problem, then trains ``--repeat`` times.  Printed per method: median wall
 seconds of training, peak resident memory of that process (data included),
@@ -33,6 +33,7 @@ KEYS = ("seconds", "peak_mb", "objective", "transductive_error", "switches", "mf
 def run_method(method, problem, lam, lam_u, r):
     """Train one method on a Problem; returns (w, SolverInfo)."""
     from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
+    from ssl_repro.solvers.cccp import cccp_tsvm
     from ssl_repro.solvers.nabla import nabla_tsvm
     if method == "svm":
         return svm(problem, lam)
@@ -42,10 +43,12 @@ def run_method(method, problem, lam, lam_u, r):
         return deterministic_annealing(problem, lam, lam_u, r)
     if method == "nabla":
         return nabla_tsvm(problem, lam, lam_u, r)
+    if method == "cccp":
+        return cccp_tsvm(problem, lam, lam_u, r)
     if method.startswith("tsvm-"):
         s = method[len("tsvm-"):]
         return tsvm(problem, lam, lam_u, r, switches="max" if s == "max" else int(s))
-    raise SystemExit(f"unknown method {method!r}: use svm, rls, tsvm-S (S an integer or max), da, nabla")
+    raise SystemExit(f"unknown method {method!r}: use svm, rls, tsvm-S (S an integer or max), da, nabla, cccp")
 
 
 def measure_in_process(args, method):

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
+from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
 from .solvers.validation import check_positive
 
@@ -225,9 +226,37 @@ class LinearNablaTSVM(_LinearModel):
                           start_fraction=self.start_fraction)
 
 
+class LinearCCCPTSVM(_LinearModel):
+    """Linear CCCP-TSVM of Collobert et al. on the MFN core (see :mod:`ssl_repro.solvers.cccp`).
+
+    Parameters
+    ----------
+    lam, lam_u, r : as for :class:`LinearTSVM`; the balance constraint makes
+        the mean unlabeled output 2r - 1.  lam_u = 1 is 002's UC* = LC.
+    s : float < 1, default=0.0
+        Plateau of the squared-hinge ramp.
+    max_iter : int, default=100
+        Cap on CCCP iterations.
+    """
+
+    _semi_supervised = True
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, s=0.0, max_iter=100):
+        self.lam = lam
+        self.lam_u = lam_u
+        self.r = r
+        self.s = s
+        self.max_iter = max_iter
+
+    def _solve(self, problem, r):
+        w, info = cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
+        self.n_iter_ = len(info.levels)  # CCCP iterations run
+        return w, info
+
+
 #: Estimator class per method name used by the harness and the benchmark.
 ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA,
-              "nabla_tsvm": LinearNablaTSVM}
+              "nabla_tsvm": LinearNablaTSVM, "cccp_tsvm": LinearCCCPTSVM}
 
 
 def mask_labels(y_pm1, labeled):

@@ -5,7 +5,8 @@ import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solver_problems import random_problem
-from ssl_repro.estimators import LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM, mask_labels
+from ssl_repro.estimators import (LinearCCCPTSVM, LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM,
+                                  mask_labels)
 
 
 class _HidingLabels:
@@ -39,13 +40,18 @@ class CheckedNabla(_HidingLabels, LinearNablaTSVM):
     pass
 
 
+class CheckedCCCP(_HidingLabels, LinearCCCPTSVM):
+    pass
+
+
 @parametrize_with_checks(
-    [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5), CheckedNabla(steps=2)],
+    [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5), CheckedNabla(steps=2),
+     CheckedCCCP(max_iter=5)],
     expected_failed_checks=lambda est: {
         # -1 marks unlabeled rows (sklearn.semi_supervised convention), so a
         # training set whose labels include -1 is read as partly unlabeled.
         "check_classifiers_classes": "labels -1/+1 read as unlabeled/+1 (sklearn.semi_supervised convention)",
-    } if isinstance(est, (LinearSVM, LinearRLS, CheckedTSVM, CheckedDA, CheckedNabla)) else {},
+    } if isinstance(est, (LinearSVM, LinearRLS, CheckedTSVM, CheckedDA, CheckedNabla, CheckedCCCP)) else {},
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

@@ -56,7 +56,7 @@ def test_method_overrides_and_variants():
 
 
 def test_unknown_method_name_is_a_clear_error():
-    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: da, nabla_tsvm, rls, svm, tsvm"):
+    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, nabla_tsvm, rls, svm, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
 

@@ -108,3 +108,19 @@ def test_svm_and_rls_accept_explicit_costs():
     assert np.isfinite(info.objective)
     with pytest.raises(ValueError, match="cost must be 50"):
         rls(prob, 0.01, cost[:-1])
+
+
+def test_mfn_with_a_linear_term_equals_scipy_minimum():
+    """f(w) + v.w (used by CCCP's linearization and balance multiplier) is minimized exactly."""
+    X, y, _, _ = random_problem(8, l=60, d=30)
+    A = augmented_dense(X)
+    c = np.full(60, 1 / 60)
+    v = np.random.default_rng(2).normal(size=A.shape[1]) * 0.05
+    loss = SquaredHingeLoss(BiasedRows(X), np.arange(60, dtype=np.int64), y, c, 0.01, linear=v)
+    w, o, info = l2svm_mfn(loss)
+    res = minimize(lambda u: weighted_objective(u, A, y, c, 0.01) + v @ u, np.zeros(A.shape[1]),
+                   jac=lambda u: weighted_gradient(u, A, y, c, 0.01) + v, method="L-BFGS-B",
+                   options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000})
+    assert info.converged
+    assert loss.value(w, o) == pytest.approx(res.fun, rel=1e-6)
+    assert np.linalg.norm(loss.gradient(w, o)) < 1e-6

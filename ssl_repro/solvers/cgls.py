@@ -19,7 +19,7 @@ class CGLSInfo:
     residual_norm: float
 
 
-def cgls(op, rows, y, c, lam, beta, o, tol, max_iter):
+def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     """Run Table 2 from the seed ``beta``.
 
     Parameters
@@ -40,6 +40,11 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter):
         epsilon: stop when ||r|| < epsilon ||z||.
     max_iter : int
         cgitermax.
+    linear : float array (op.n_weights,) or None
+        Optional vector v moved to the right-hand side:
+        [lambda I + X^T C X] beta = X^T C Y - v (the minimizer of the
+        weighted least squares plus v . beta).  The iteration is Table 2's,
+        with v subtracted wherever the residual is formed.
 
     Returns
     -------
@@ -50,7 +55,8 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter):
     beta = beta.copy()
     o = o.copy()
     z = c * (y - o)
-    r = op.rmatvec(z, rows) - lam * beta
+    shift = 0.0 if linear is None else linear
+    r = op.rmatvec(z, rows) - lam * beta - shift
     p = r.copy()
     omega1 = r @ r
     converged = False
@@ -64,7 +70,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter):
         o += gamma * q
         z -= gamma * cq
         omega2 = omega1
-        r = op.rmatvec(z, rows) - lam * beta
+        r = op.rmatvec(z, rows) - lam * beta - shift
         omega1 = r @ r
         if omega1 < tol * tol * (z @ z):
             converged = True

@@ -9,7 +9,7 @@ the walk is vectorized with cumulative sums, which gives the same result.
 import numpy as np
 
 
-def line_search(w, w_bar, o, o_bar, y, c, lam):
+def line_search(w, w_bar, o, o_bar, y, c, lam, linear=None):
     """Return delta* = argmin_{delta >= 0} f(w + delta (w_bar - w)) (Table 3).
 
     Parameters
@@ -18,6 +18,7 @@ def line_search(w, w_bar, o, o_bar, y, c, lam):
     o, o_bar : outputs of the pseudo-rows at ``w`` and ``w_bar``
     y, c : labels (+1/-1) and costs of the pseudo-rows
     lam : regularization lambda
+    linear : optional linear term v of f (adds v . (w_bar - w) to phi')
     """
     dw = w_bar - w
     do = o_bar - o
@@ -25,6 +26,9 @@ def line_search(w, w_bar, o, o_bar, y, c, lam):
     ca = np.where(active, c, 0.0)
     L = lam * (w @ dw) + ca @ ((o - y) * do)
     R = lam * (w_bar @ dw) + ca @ ((o_bar - y) * do)
+    if linear is not None:
+        L += linear @ dw
+        R += linear @ dw
     if L >= 0.0:
         # phi'(0) >= 0: no descent along wbar - w (never the case for a Newton
         # point), so the minimizer over delta >= 0 is 0.

@@ -35,6 +35,9 @@ class SquaredHingeLoss:
     owner : int array (n_pseudo,) or None
         ``owner[k]`` is the position in ``rows`` of pseudo-row k; ``None``
         means pseudo-row k is ``rows[k]``.
+    linear : float array (n_weights,) or None
+        Optional linear term: the objective becomes f(w) + linear . w
+        (CCCP's linearized concave part and balance multiplier use it).
     """
 
     op: object
@@ -43,6 +46,7 @@ class SquaredHingeLoss:
     c: np.ndarray
     lam: float
     owner: np.ndarray | None = None
+    linear: np.ndarray | None = None
 
     def pseudo_outputs(self, o):
         """Outputs of the pseudo-rows from outputs ``o`` of the distinct rows."""
@@ -55,14 +59,16 @@ class SquaredHingeLoss:
     def value(self, w, o):
         """f(w), given the outputs ``o`` = X[rows] w of the distinct rows."""
         margin = np.maximum(0.0, 1.0 - self.y * self.pseudo_outputs(o))
-        return 0.5 * self.lam * (w @ w) + 0.5 * (self.c @ (margin * margin))
+        value = 0.5 * self.lam * (w @ w) + 0.5 * (self.c @ (margin * margin))
+        return value if self.linear is None else value + self.linear @ w
 
     def gradient(self, w, o):
         """lambda w + sum_{i in j(w)} c_i (o_i - y_i) x_i (Sec. 2)."""
         po = self.pseudo_outputs(o)
         act = self.y * po < 1.0
         coef = np.where(act, self.c * (po - self.y), 0.0)
-        return self.lam * w + self.op.rmatvec(self.distinct_sum(coef), self.rows)
+        grad = self.lam * w + self.op.rmatvec(self.distinct_sum(coef), self.rows)
+        return grad if self.linear is None else grad + self.linear
 
     def hessian_vector(self, v, active_pseudo):
         """(lambda I + X_j^T C_j X_j) v on the active set (generalized Hessian)."""

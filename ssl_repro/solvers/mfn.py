@@ -66,7 +66,8 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     while info.newton_iterations < max_newton_iter:
         info.newton_iterations += 1
         pos, target, cost, act = loss.active_system(o)
-        w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, lam, w, o[pos], tol, max_cg)
+        w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, lam, w, o[pos], tol, max_cg,
+                                    loss.linear)
         info.cg_iterations += cg.iterations
         o_bar = np.empty_like(o)
         o_bar[pos] = o_bar_act
@@ -84,7 +85,7 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
             tol = TOL
             continue
         delta = line_search(w, w_bar, loss.pseudo_outputs(o), loss.pseudo_outputs(o_bar),
-                            loss.y, loss.c, lam)
+                            loss.y, loss.c, lam, loss.linear)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
     return w, o, info
