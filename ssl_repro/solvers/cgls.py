@@ -55,8 +55,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     beta = beta.copy()
     o = o.copy()
     z = c * (y - o)
-    shift = 0.0 if linear is None else linear
-    r = op.rmatvec(z, rows) - lam * beta - shift
+    r = _residual(op, rows, z, lam, beta, linear)
     p = r.copy()
     omega1 = r @ r
     converged = False
@@ -70,7 +69,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
         o += gamma * q
         z -= gamma * cq
         omega2 = omega1
-        r = op.rmatvec(z, rows) - lam * beta - shift
+        r = _residual(op, rows, z, lam, beta, linear)
         omega1 = r @ r
         if omega1 < tol * tol * (z @ z):
             converged = True
@@ -78,3 +77,12 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
         p *= omega1 / omega2
         p += r
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
+
+
+def _residual(op, rows, z, lam, beta, linear):
+    """r = X^T z - lambda beta (- v): the negative gradient of the quadratic (Table 2)."""
+    r = op.rmatvec(z, rows)
+    r -= lam * beta
+    if linear is not None:
+        r -= linear
+    return r
