@@ -53,7 +53,12 @@ def balance_function(g, nu, T, r):
 
 def optimize_p(o_unlabeled, lam_u, T, r, tol=TOL, max_iter=MAX_ITER):
     """Table 6: solve mean(p) = r for nu and return the :class:`Beliefs`."""
-    g = unlabeled_loss_gap(o_unlabeled, lam_u)
+    return beliefs_for_gaps(unlabeled_loss_gap(o_unlabeled, lam_u), T, r, tol, max_iter)
+
+
+def beliefs_for_gaps(g, T, r, tol=TOL, max_iter=MAX_ITER):
+    """p_j = 1/(1 + exp((g_j - nu)/T)) with nu the root of mean(p) = r (Table 6's hybrid
+    Newton/bisection); any loss gaps g (e.g. the kernel losses of 001's Eqn 8)."""
     shift = T * np.log((1.0 - r) / r)
     lo, hi = g.min() - shift, g.max() - shift
     nu = 0.5 * (lo + hi)

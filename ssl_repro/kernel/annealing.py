@@ -1,0 +1,65 @@
+"""Deterministic annealing for semi-supervised kernel machines (001, Table 1, Eqns 4-8).
+
+Alternates the f-step (:class:`FStep`: the weighted kernel problem for
+fixed p) and the p-step (p_j = 1/(1 + exp((g_j - nu)/T)) with
+g_j = lambda' [V(f_j) - V(-f_j)] and mean(p) = r, Eqn 8, solved by the
+linear core's hybrid Newton/bisection), stops the inner loop on the KL
+divergence between successive p and lowers T by R = 1.5 from T = 10 until
+the entropy of p is below the threshold (Table 1); the (alpha, bias) with
+the lowest transductive objective J_0 (Eqn 1 of 001: the loss of the best
+label per unlabeled point) along the path is returned.
+"""
+import numpy as np
+
+from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, kl_divergence
+from ..solvers.validation import check_fraction, check_positive
+from .fstep import FStep, loss_value
+
+T0, RATE, EPS, MAX_OUTER, MAX_INNER = 10.0, 1.5, 1e-6, 30, 100
+
+
+def transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
+    """Eqn 1 of 001 for f = K alpha + b: labels of unlabeled points chosen to minimize the loss."""
+    f = fstep.K @ alpha + bias
+    l, u = labeled.size, unlabeled.size
+    best = np.minimum(loss_value(fstep.loss, f[unlabeled]), loss_value(fstep.loss, -f[unlabeled]))
+    return float(0.5 * fstep.lam * alpha @ fstep.K @ alpha
+                 + loss_value(fstep.loss, y * f[labeled]).sum() / l + lam_u * best.sum() / u)
+
+
+def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0, rate=RATE,
+              eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
+    """DA (001 Table 1) on the Gram matrix ``K`` of all training points.
+
+    ``labeled``/``unlabeled`` index K's rows, ``y`` holds +1/-1 for the
+    labeled ones.  Returns (alpha, bias, info dict with ``objective`` (min
+    J_0 on the path), ``path`` [(T, J_0)], ``temperatures``).
+    """
+    lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)
+    fstep = FStep(K, lam, loss)
+    l, u = labeled.size, unlabeled.size
+    points = np.concatenate([labeled, unlabeled, unlabeled])
+    labels = np.concatenate([y, np.ones(u), -np.ones(u)])
+    beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
+    alpha, bias = None, 0.0
+    best = (np.inf, None, 0.0)
+    path, temperatures = [], []
+    T = T0
+    for _ in range(max_outer):
+        if entropy(beliefs) <= u * eps:
+            break
+        temperatures.append(T)
+        for inner in range(max_inner):
+            costs = np.concatenate([np.full(l, 1.0 / l), lam_u * beliefs.p / u, lam_u * beliefs.q / u])
+            alpha, bias = fstep.solve(points, labels, costs, alpha)
+            f = K @ alpha + bias
+            gaps = lam_u * (loss_value(loss, f[unlabeled]) - loss_value(loss, -f[unlabeled]))
+            previous, beliefs = beliefs, beliefs_for_gaps(gaps, T, r)
+            value = transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
+            path.append((T, value))
+            if value < best[0]:
+                best = (value, alpha, bias)
+            if kl_divergence(beliefs, previous) <= u * eps:
+                break
+        T /= rate
+    return best[1], best[2], {"objective": best[0], "path": path, "temperatures": temperatures}

@@ -1,0 +1,104 @@
+"""The f-step of 001: minimize over alpha, for fixed per-point label weights,
+
+    lambda/2 alpha' K alpha + sum_k c_k V(y_k f_k),   f = K alpha,
+
+where a point appears once per label it carries (labeled points once,
+unlabeled points with +1 (weight lambda' p_j / u) and -1 (weight
+lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
+
+- ``"sqr"``: V = (1 - t)^2 / 2.  The two labels of a point merge into one
+  target (weighted mean label) with the summed weight, and the minimizer is
+  alpha = (K + lambda W^-1)^-1 target (Eqn 7 of 001, C = W^-1).  With
+  fixed weights (the DA case: 1/l and lambda'/u) the factorization is
+  computed once and each step is a pair of triangular solves.
+- ``"l2"``: V = max(0, 1 - t)^2 / 2, by the finite Newton method of 001
+  Sec. 3.1: solve the squared-loss system on the active pseudo-points
+  (lambda I + W_A K) alpha = W_A t, then the exact line search of the
+  linear core (Table 3 of 000) in the metric of K (through its Cholesky
+  factor R: ||R alpha||^2 = alpha' K alpha).
+- ``"l1"``: V = max(0, 1 - t), a weighted kernel SVM: scikit-learn's SVC on
+  the precomputed Gram of the pseudo-points with C = 1 and sample weights
+  c_k / lambda.  SVC adds an unregularized bias, a small departure from
+  Eqn 6 that 001's SVM-based l1 implementation shares.
+"""
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve, lu_factor, lu_solve
+
+from ..solvers.line_search import line_search
+
+JITTER = 1e-10
+MAX_NEWTON_ITER = 50
+
+
+def loss_value(loss, t):
+    """V(t) for the three losses."""
+    if loss == "l1":
+        return np.maximum(0.0, 1.0 - t)
+    if loss == "l2":
+        return 0.5 * np.maximum(0.0, 1.0 - t) ** 2
+    return 0.5 * (1.0 - t) ** 2
+
+
+class FStep:
+    """Solves the f-step on a fixed Gram matrix ``K`` (n x n) for one loss and lambda."""
+
+    def __init__(self, K, lam, loss):
+        if loss not in ("l1", "l2", "sqr"):
+            raise ValueError(f"loss must be 'l1', 'l2' or 'sqr', got {loss!r}")
+        self.K, self.lam, self.loss = K, lam, loss
+        self.n = K.shape[0]
+        self._factor = None
+        if loss == "l2":
+            self._R = np.linalg.cholesky(K + JITTER * np.eye(self.n)).T
+
+    def solve(self, points, y, c, alpha=None):
+        """alpha minimizing the f-step objective; ``points`` index K's rows, one per pseudo-point."""
+        if self.loss == "sqr":
+            return self._solve_squared(points, y, c)
+        if self.loss == "l2":
+            return self._solve_newton(points, y, c, np.zeros(self.n) if alpha is None else alpha)
+        return self._solve_svm(points, y, c)
+
+    def objective(self, alpha, points, y, c, bias=0.0):
+        f = self.K @ alpha + bias
+        return 0.5 * self.lam * alpha @ self.K @ alpha + c @ loss_value(self.loss, y * f[points])
+
+    def _merge(self, points, y, c):
+        weight = np.bincount(points, weights=c, minlength=self.n)
+        target = np.bincount(points, weights=c * y, minlength=self.n)
+        return weight, np.divide(target, weight, out=np.zeros(self.n), where=weight > 0)
+
+    def _solve_squared(self, points, y, c):
+        weight, target = self._merge(points, y, c)
+        key = weight.tobytes()
+        if self._factor is None or self._factor[0] != key:
+            # (K + lambda W^-1) alpha = target, written as (W K + lambda I) alpha = W target
+            # so that zero weights are allowed; factored once per weight vector.
+            self._factor = (key, lu_factor(weight[:, None] * self.K + self.lam * np.eye(self.n)))
+        return lu_solve(self._factor[1], weight * target), 0.0
+
+    def _solve_newton(self, points, y, c, alpha):
+        K, lam, R = self.K, self.lam, self._R
+        f = K @ alpha
+        for _ in range(MAX_NEWTON_ITER):
+            active = y * f[points] < 1.0
+            weight, target = self._merge(points[active], y[active], c[active])
+            alpha_bar = np.linalg.solve(lam * np.eye(self.n) + weight[:, None] * K, weight * target)
+            f_bar = K @ alpha_bar
+            if np.array_equal(y * f_bar[points] < 1.0, active):
+                return alpha_bar, 0.0
+            # line search on 1/2 sum c (y - f)^2 over the active set: V = max(0,1-t)^2/2 with cost c
+            delta = line_search(R @ alpha, R @ alpha_bar, f[points], f_bar[points], y, c, lam)
+            alpha = alpha + delta * (alpha_bar - alpha)
+            f = K @ alpha
+        return alpha, 0.0
+
+    def _solve_svm(self, points, y, c):
+        from sklearn.svm import SVC
+        keep = c > 0
+        pts, lab, wts = points[keep], y[keep], c[keep] / self.lam
+        svm = SVC(C=1.0, kernel="precomputed", tol=1e-6)
+        svm.fit(self.K[np.ix_(pts, pts)], lab, sample_weight=wts)
+        alpha = np.zeros(self.n)
+        np.add.at(alpha, pts[svm.support_], svm.dual_coef_[0])
+        return alpha, float(svm.intercept_[0])
