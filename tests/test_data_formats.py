@@ -3,42 +3,65 @@ source format, written by the test; bad files fail with clear messages."""
 import bz2
 import gzip
 import io
+import json
 import tarfile
+from pathlib import Path
 
 import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from ssl_repro.data import DatasetNotAvailable, load_dataset, load_svmlin_pair, make_split
+from ssl_repro.data import DatasetNotAvailable, data_root, load_dataset, load_svmlin_pair, make_split
 
 
-def write_fake_rcv1(root, n=30):
-    """What sklearn's fetch_rcv1 caches: RCV1/{samples,sample_id,sample_topics,topics_names}_py3.pkl."""
+N_RCV1_TRAIN = 23149      # fetch_rcv1's training portion: the first 23,149 documents
+
+
+@pytest.fixture(scope="module")
+def fake_rcv1(tmp_path_factory):
+    """What sklearn's fetch_rcv1 caches under <data_home>/RCV1 (read in sklearn/datasets/_rcv1.py):
+    samples_py3.pkl (CSR X), sample_id_py3.pkl (uint32 ids), sample_topics_py3.pkl (sparse uint8
+    documents x topics), topics_names_py3.pkl (object array of sorted topic codes), all joblib dumps.
+    Three documents more than the training portion, so ccat and full-ccat differ."""
+    root = tmp_path_factory.mktemp("rcv1_root")
     rng = np.random.default_rng(0)
+    n = N_RCV1_TRAIN + 3
     folder = root / "RCV1"
-    folder.mkdir(parents=True)
-    X = sp.random(n, 47236, density=0.002, random_state=rng, format="csr")
+    folder.mkdir()
+    X = sp.random(n, 47236, density=2e-5, random_state=rng, format="csr")
     topics = np.array(["C15", "CCAT", "ECAT", "GCAT"], dtype=object)
     y = sp.csr_array((rng.random((n, 4)) < 0.4).astype(np.uint8))
     joblib.dump(X, folder / "samples_py3.pkl")
     joblib.dump(np.arange(n, dtype=np.uint32), folder / "sample_id_py3.pkl")
     joblib.dump(y, folder / "sample_topics_py3.pkl")
     joblib.dump(topics, folder / "topics_names_py3.pkl")
-    return X, y.toarray()
+    return root, X, y.toarray()
 
 
-@pytest.mark.parametrize("name, column", [("ccat", 1), ("gcat", 3), ("full-ccat", 1), ("full-gcat", 3)])
-def test_rcv1_loaders_read_scikit_learns_cache(tmp_path, name, column):
-    X, topics = write_fake_rcv1(tmp_path)
-    ds = load_dataset(name, root=tmp_path, download=False)
-    assert ds.X.shape == X.shape
-    np.testing.assert_array_equal(ds.y, np.where(topics[:, column] > 0, 1, -1))
+@pytest.mark.parametrize("name, column, rows", [("ccat", 1, N_RCV1_TRAIN), ("gcat", 3, N_RCV1_TRAIN),
+                                                ("full-ccat", 1, N_RCV1_TRAIN + 3),
+                                                ("full-gcat", 3, N_RCV1_TRAIN + 3)])
+def test_rcv1_loaders_read_scikit_learns_cache(fake_rcv1, name, column, rows):
+    root, X, topics = fake_rcv1
+    ds = load_dataset(name, root=root, download=False)
+    assert ds.X.shape == (rows, 47236) and ds.X.nnz == X[:rows].nnz and ds.X.has_sorted_indices
+    np.testing.assert_array_equal(ds.y, np.where(topics[:rows, column] > 0, 1, -1))
+    assert ds.source == str(root / "RCV1")
 
 
-def test_rcv1_missing_cache_names_the_file(tmp_path):
-    with pytest.raises(DatasetNotAvailable, match=r"RCV1/samples_py3\.pkl.*fetch_rcv1"):
+def test_rcv1_missing_cache_names_every_file_and_the_url(tmp_path):
+    with pytest.raises(DatasetNotAvailable, match=r"RCV1/samples_py3\.pkl.*RCV1/topics_names_py3\.pkl.*"
+                                                  r"lewis04a.*fetch_rcv1"):
         load_dataset("ccat", root=tmp_path, download=False)
+
+
+def test_rcv1_corrupt_cache_fails_clearly(tmp_path):
+    (tmp_path / "RCV1").mkdir()
+    for name in ("samples", "sample_id", "sample_topics", "topics_names"):
+        (tmp_path / "RCV1" / f"{name}_py3.pkl").write_bytes(b"not a pickle")
+    with pytest.raises(ValueError, match=r"RCV1 cache in .*RCV1 is not readable"):
+        load_dataset("gcat", root=tmp_path, download=False)
 
 
 def write_fake_sraa(path, per_group=6):
@@ -47,6 +70,10 @@ def write_fake_sraa(path, per_group=6):
              "simauto": "engine racing lap tire game", "simaviation": "simulator cockpit flight game"}
     path.parent.mkdir(parents=True, exist_ok=True)
     with tarfile.open(path, "w:gz") as tar:
+        for folder in ["sraa", *(f"sraa/{group}" for group in vocab)]:
+            info = tarfile.TarInfo(folder)
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(info)
         for group, words in vocab.items():
             for i in range(per_group):
                 body = (f"From: someone@example.com\nNewsgroups: rec.{group}\nSubject: post {i}\n\n"
@@ -73,6 +100,22 @@ def test_real_sim_from_libsvm_file(tmp_path):
     (tmp_path / "sraa" / "real-sim.bz2").write_bytes(bz2.compress(text.encode()))
     ds = load_dataset("real-sim", root=tmp_path, download=False)
     assert ds.X.shape == (4, 3) and list(ds.y) == [1, -1, 1, -1]
+
+
+def test_unreadable_cache_is_rebuilt_with_a_warning(tmp_path):
+    write_fake_sraa(tmp_path / "sraa" / "sraa.tar.gz")
+    first = load_dataset("aut-avn", root=tmp_path, download=False)
+    cache = next((tmp_path / "ssl_repro_cache").glob("aut-avn.*.npz"))
+    cache.write_bytes(b"truncated")
+    with pytest.warns(UserWarning, match="unreadable cache"):
+        rebuilt = load_dataset("aut-avn", root=tmp_path, download=False)
+    assert rebuilt.source.endswith("sraa.tar.gz") and (rebuilt.X != first.X).nnz == 0
+    assert load_dataset("aut-avn", root=tmp_path, download=False).source == str(cache)
+
+
+def test_real_sim_missing_names_both_sources(tmp_path):
+    with pytest.raises(DatasetNotAvailable, match=r"real-sim\.bz2.*csie\.ntu\.edu\.tw.*sraa\.tar\.gz"):
+        load_dataset("real-sim", root=tmp_path, download=False)
 
 
 def test_sraa_missing_and_corrupt(tmp_path):
@@ -102,6 +145,14 @@ def test_kdd99_wrong_column_count(tmp_path):
     with gzip.open(tmp_path / "kddcup99" / "kddcup.data.gz", "wt") as f:
         f.write("1,2,3\n4,5,6\n")
     with pytest.raises(ValueError, match="expected 42 comma-separated columns"):
+        load_dataset("kdd99", root=tmp_path, download=False)
+
+
+def test_kdd99_non_numeric_feature_fails_clearly(tmp_path):
+    (tmp_path / "kddcup99").mkdir()
+    row = "0,tcp,http,SF,oops,5450," + ",".join(["0"] * 35) + ",normal."
+    (tmp_path / "kddcup99" / "kddcup.data.gz").write_bytes(gzip.compress((row + "\n").encode()))
+    with pytest.raises(ValueError, match="not a readable KDD'99 file.*oops"):
         load_dataset("kdd99", root=tmp_path, download=False)
 
 
@@ -161,3 +212,47 @@ def test_usenet_headers_other_than_subject_are_dropped():
     from ssl_repro.data.text import subject_and_body
     text = subject_and_body("From: a@b\nNewsgroups: rec.autos\nSubject: brakes\n\nmy car\n")
     assert "rec.autos" not in text and "a@b" not in text and "brakes" in text and "my car" in text
+
+
+def write_svmlin_pair(folder, n=40, n_known=12):
+    """A features-only file and a labels file (+1/-1 on the first n_known rows, 0 after)."""
+    rng = np.random.default_rng(1)
+    ex, lab = folder / "examples.svmlin", folder / "labels"
+    ex.write_text("".join(f"{j + 1}:{rng.random():.3f} {j + 3}:1\n" for j in rng.integers(0, 5, size=n)))
+    y = np.where(np.arange(n) < n_known, np.where(np.arange(n) % 3 == 0, 1, -1), 0)
+    lab.write_text("".join(f"{v:+d}\n" if v else "0\n" for v in y))
+    return ex, lab, y
+
+
+def test_svmlin_split_draws_nested_labels_from_the_labeled_rows(tmp_path):
+    ex, lab, y = write_svmlin_pair(tmp_path)
+    ds = load_dataset("svmlin", examples=ex, labels=lab)
+    known = np.flatnonzero(y != 0)
+    full = make_split(ds, seed=0, n_labeled=known.size)
+    assert np.array_equal(full.labeled, known) and np.array_equal(full.unlabeled, np.flatnonzero(y == 0))
+    assert full.r == pytest.approx(np.mean(y[known] > 0))
+    small, smaller = make_split(ds, seed=3, n_labeled=6), make_split(ds, seed=3, n_labeled=3)
+    assert set(smaller.labeled) <= set(small.labeled) <= set(known)
+    assert set(y[smaller.labeled]) == {-1, 1}
+    assert set(small.unlabeled) == set(range(y.size)) - set(small.labeled) and small.test.size == 0
+    with pytest.raises(ValueError, match="n_labeled must be between 2 and 12"):
+        make_split(ds, seed=0, n_labeled=13)
+
+
+def test_info_cli_on_a_svmlin_pair(tmp_path, capsys):
+    from ssl_repro.data.__main__ import main
+    ex, lab, y = write_svmlin_pair(tmp_path)
+    main(["info", "svmlin", "--examples", str(ex), "--labels", str(lab)])
+    out = json.loads(capsys.readouterr().out)
+    assert out["rows"] == 40 and out["rows_without_label"] == 28 and out["features"] == 7
+    assert out["positive_fraction"] == round(float(np.mean(y[y != 0] > 0)), 4)
+
+
+def test_data_root_argument_then_environment_then_sklearn_home(tmp_path, monkeypatch):
+    from sklearn.datasets import get_data_home
+    monkeypatch.setenv("SSL_REPRO_DATA", str(tmp_path / "env"))
+    assert data_root(tmp_path / "arg") == tmp_path / "arg"
+    assert data_root() == tmp_path / "env"
+    monkeypatch.delenv("SSL_REPRO_DATA")
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path / "skl"))
+    assert data_root() == Path(get_data_home()) == tmp_path / "skl"

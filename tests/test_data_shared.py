@@ -1,29 +1,47 @@
-"""pcmac and kdd99-10 loaded for real from shared/data, cached, and split as the papers did."""
-import shutil
+"""pcmac and kdd99-10 loaded for real from shared/data (each once per session), cached, and split
+as the papers did; missing and corrupt files of these loaders fail clearly."""
+import json
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ssl_repro.data import DATASETS, load_dataset, make_split
-
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-@pytest.fixture(scope="module")
-def root(tmp_path_factory):
-    """A data root holding links to the shared files (shared/ itself is read-only)."""
-    if not SHARED_DATA.exists():
-        pytest.skip(f"{SHARED_DATA} not present (shared/ must sit beside the repository)")
-    root = tmp_path_factory.mktemp("data_root")
-    for folder in ("20newsgroups", "kddcup99"):
-        (root / folder).symlink_to(SHARED_DATA / folder)
-    return root
+from ssl_repro.data import DATASETS, DatasetNotAvailable, load_dataset, make_split
+from ssl_repro.data.__main__ import main as data_cli
 
 
-def test_pcmac_loads_with_the_papers_shape_and_is_cached(root):
-    ds = load_dataset("pcmac", root=root, download=False)
+def timed_load(name, root):
+    start = time.perf_counter()
+    ds = load_dataset(name, root=root, download=False)
+    return ds, time.perf_counter() - start
+
+
+@pytest.fixture(scope="session")
+def pcmac(shared_data_root):
+    return timed_load("pcmac", shared_data_root)
+
+
+@pytest.fixture(scope="session")
+def kdd99_10(shared_data_root):
+    return timed_load("kdd99-10", shared_data_root)
+
+
+def assert_csr_rows(ds):
+    assert ds.X.format == "csr" and ds.X.dtype == np.float64 and ds.X.has_sorted_indices
+    assert ds.y.dtype == np.int8 and set(np.unique(ds.y)) == {-1, 1}
+
+
+def assert_cached_copy(ds, cold_seconds, root):
+    again, seconds = timed_load(ds.name, root)
+    assert f"ssl_repro_cache/{ds.name}." in again.source and ds.source != again.source
+    assert (again.X != ds.X).nnz == 0 and np.array_equal(again.y, ds.y)
+    assert seconds < cold_seconds
+
+
+def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, shared_data_root):
+    ds, cold = pcmac
+    assert_csr_rows(ds)
+    assert ds.source.endswith("20newsgroups/20news-bydate_py3.pkz")
     assert ds.X.shape[0] == 1945
     assert 7000 < ds.X.shape[1] < 10000           # Table 8: 7,511
     assert 45 < ds.X.nnz / ds.X.shape[0] < 75     # Table 8: 54.58
@@ -31,27 +49,29 @@ def test_pcmac_loads_with_the_papers_shape_and_is_cached(root):
     norms = np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1
     assert np.mean(norms == 0) < 0.01          # a few posts are all header/stop words
     np.testing.assert_allclose(norms[norms > 0], 1.0)
-    again = load_dataset("pcmac", root=root, download=False)
-    assert "ssl_repro_cache/pcmac." in again.source
-    assert (again.X != ds.X).nnz == 0 and np.array_equal(again.y, ds.y)
+    assert_cached_copy(ds, cold, shared_data_root)
 
 
-def test_kdd99_10_percent_loads_and_is_cached(root):
-    start = time.perf_counter()
-    ds = load_dataset("kdd99-10", root=root, download=False)
-    assert ds.X.shape[0] == 494021
-    assert 100 < ds.X.shape[1] < 130
+def test_kdd99_10_percent_loads_and_is_cached(kdd99_10, shared_data_root):
+    ds, cold = kdd99_10
+    assert_csr_rows(ds)
+    assert ds.X.shape == (494021, 38 + 3 + 66 + 11)     # numeric + protocol + service + flag
     assert round(float(np.mean(ds.y > 0)), 3) == 0.803
-    assert ds.X.nnz / ds.X.shape[0] < 20 and ds.X.data.min() >= 0 and ds.X.data.max() <= 1
-    cold = time.perf_counter() - start
-    start = time.perf_counter()
-    again = load_dataset("kdd99-10", root=root, download=False)
-    assert "ssl_repro_cache/kdd99-10." in again.source and time.perf_counter() - start < cold
-    assert np.array_equal(again.y, ds.y)
+    assert 12 < ds.X.nnz / ds.X.shape[0] < 13 and ds.X.data.min() > 0 and ds.X.data.max() <= 1
+    np.testing.assert_array_equal(ds.X[:, 38:].sum(axis=1).A1, 3)    # one category per column
+    assert_cached_copy(ds, cold, shared_data_root)
 
 
-def test_pcmac_splits_follow_the_paper(root):
-    ds = load_dataset("pcmac", root=root, download=False)
+def test_info_cli_reports_the_loaded_dataset(pcmac, shared_data_root, capsys):
+    data_cli(["info", "pcmac", "--root", str(shared_data_root), "--no-download"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["rows"] == 1945 and out["features"] == pcmac[0].X.shape[1] and out["nonzeros"] == pcmac[0].X.nnz
+    assert out["positive_fraction"] == round(982 / 1945, 4) and "ssl_repro_cache" in out["source"]
+    assert out["load_seconds"] >= 0
+
+
+def test_pcmac_splits_follow_the_paper(pcmac):
+    ds = pcmac[0]
     info = DATASETS["pcmac"]
     split = make_split(ds, seed=3, n_labeled=info.label_grid[-1])
     assert abs(split.labeled.size + split.unlabeled.size - 1460 / 1946 * 1945) <= 2
@@ -59,15 +79,28 @@ def test_pcmac_splits_follow_the_paper(root):
     assert split.r == pytest.approx(np.mean(ds.y[split.unlabeled] > 0))
 
 
-def test_missing_shared_file_names_file_and_url(tmp_path):
-    with pytest.raises(FileNotFoundError, match=r"kddcup\.data_10_percent\.gz.*https://kdd\.ics\.uci\.edu"):
+def test_kdd99_10_transductive_split_uses_every_row(kdd99_10):
+    ds = kdd99_10[0]
+    split = make_split(ds, seed=0, n_labeled=ds.info.transductive_labels[0])
+    assert split.test.size == 0 and split.labeled.size == 1000
+    assert split.labeled.size + split.unlabeled.size == ds.X.shape[0]
+    assert abs(np.mean(ds.y[split.labeled] > 0) - 0.803) < 0.002
+
+
+def test_missing_shared_files_name_file_folder_and_url(tmp_path):
+    with pytest.raises(DatasetNotAvailable, match=r"kddcup\.data_10_percent\.gz.*folder .*kddcup99.*"
+                                                  r"https://kdd\.ics\.uci\.edu"):
         load_dataset("kdd99-10", root=tmp_path, download=False)
-    with pytest.raises(FileNotFoundError, match="20news-bydate_py3.pkz"):
+    with pytest.raises(DatasetNotAvailable, match=r"20news-bydate_py3\.pkz.*folder .*20newsgroups.*figshare"):
         load_dataset("pcmac", root=tmp_path, download=False)
 
 
-def test_corrupt_kdd_file_fails_clearly(tmp_path):
+def test_corrupt_shared_files_fail_clearly(tmp_path):
     (tmp_path / "kddcup99").mkdir()
     (tmp_path / "kddcup99" / "kddcup.data_10_percent.gz").write_bytes(b"\x1f\x8b not really gzip")
     with pytest.raises(ValueError, match="not a readable KDD'99 file"):
         load_dataset("kdd99-10", root=tmp_path, download=False)
+    (tmp_path / "20newsgroups").mkdir()
+    (tmp_path / "20newsgroups" / "20news-bydate_py3.pkz").write_bytes(b"not zlib")
+    with pytest.raises(ValueError, match=r"20news-bydate_py3\.pkz is not a readable"):
+        load_dataset("pcmac", root=tmp_path, download=False)

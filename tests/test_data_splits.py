@@ -31,6 +31,24 @@ def test_split_is_stratified_disjoint_and_sized_like_the_paper(text_like):
     assert s.r == np.mean(text_like.y[s.unlabeled] > 0)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_every_class_keeps_the_papers_train_fraction(text_like, seed):
+    s = make_split(text_like, seed, 16)
+    frac = text_like.info.n_train / (text_like.info.n_train + text_like.info.n_test)
+    train = np.concatenate([s.labeled, s.unlabeled])
+    for cls in (-1, 1):
+        n_class = np.sum(text_like.y == cls)
+        assert np.sum(text_like.y[train] == cls) == round(n_class * frac)
+        assert np.sum(text_like.y[s.test] == cls) == n_class - round(n_class * frac)
+
+
+def test_a_single_class_cannot_be_split(text_like):
+    one = type(text_like)(text_like.name, text_like.X, np.ones_like(text_like.y), text_like.source,
+                          text_like.info)
+    with pytest.raises(ValueError, match="both classes, got 4000 positive and 0 negative"):
+        make_split(one, 0, 16)
+
+
 def test_labeled_sets_are_nested_along_the_learning_curve(text_like):
     grid = text_like.info.label_grid
     splits = [make_split(text_like, 2, n) for n in grid]
@@ -84,9 +102,18 @@ def test_g50c_has_bayes_error_near_5_percent():
     assert 0.02 < bayes < 0.09
 
 
-def test_unknown_dataset_lists_the_known_ones():
+def test_unknown_dataset_lists_the_known_ones(capsys):
     with pytest.raises(ValueError, match="unknown dataset 'ccatt'; known datasets: .*ccat.*pcmac"):
         load_dataset("ccatt")
+    from ssl_repro.data.__main__ import main
+    with pytest.raises(SystemExit) as exit_info:
+        main(["info", "ccatt"])
+    assert exit_info.value.code == 2 and "known datasets: 2circles" in capsys.readouterr().err
+
+
+def test_unknown_file_argument_is_refused():
+    with pytest.raises(TypeError, match="unknown argument.*pth.*path="):
+        load_dataset("svmlight", pth="x.svm")
 
 
 def test_registry_matches_table_1_1():
@@ -94,3 +121,15 @@ def test_registry_matches_table_1_1():
     assert DATASETS["real-sim"].label_grid == (46, 91, 181, 362, 724, 1447)
     assert DATASETS["full-gcat"].transductive and DATASETS["full-gcat"].transductive_labels == (100, 1000)
     assert all(info.lam == 1e-3 for info in DATASETS.values())
+
+
+def test_split_indices_are_the_recorded_ones():
+    """Splits depend on numpy's PCG64 permutation and stable sorts only: these indices were
+    recorded once and must come out the same on every machine (a change here changes every split)."""
+    import scipy.sparse as sp
+    from ssl_repro.data import Dataset
+    y = np.where(np.arange(100) % 4 == 0, 1, -1).astype(np.int8)
+    ds = Dataset("text-like", sp.csr_matrix((100, 1)), y, "test", DATASETS["text-like"])
+    s = make_split(ds, 0, 4)
+    assert s.labeled.tolist() == [11, 14, 84, 86] and s.test[:6].tolist() == [1, 4, 9, 17, 20, 29]
+    assert make_split(ds, 7, 4).labeled.tolist() == [3, 18, 40, 82]

@@ -50,7 +50,10 @@ class Dataset:
 
 
 def _load_real_sim(root, download):
-    if (root / "sraa" / "sraa.tar.gz").exists() or not (root / "sraa" / "real-sim.bz2").exists() and download:
+    """real-sim from the SRAA tarball if present (or if nothing is and downloads are allowed),
+    else from LIBSVM's real-sim.bz2 (whose error, if it is missing too, names both)."""
+    tarball, libsvm = root / "sraa" / "sraa.tar.gz", root / "sraa" / "real-sim.bz2"
+    if tarball.exists() or (download and not libsvm.exists()):
         return load_sraa("real-sim", root, download)
     return load_libsvm_real_sim(root, download)
 
@@ -62,6 +65,10 @@ def load_dataset(name, root=None, download=True, **paths):
     ``examples=`` and ``labels=`` for ``svmlin``.
     """
     info = dataset_info(name)
+    unknown = set(paths) - {"path", "examples", "labels"}
+    if unknown:
+        raise TypeError(f"load_dataset got unknown argument(s) {', '.join(sorted(unknown))}; "
+                        f"files are given as path= (svmlight, 33-vs-36) or examples= and labels= (svmlin)")
     root = data_root(root)
     if name in GENERATORS or name.startswith("synthetic-"):
         generate = GENERATORS.get(name) or synthetic_like(name[len("synthetic-"):])

@@ -16,15 +16,21 @@ def main(argv=None):
     info.add_argument("--root", default=None, help="data root (default: $SSL_REPRO_DATA or sklearn's data home)")
     info.add_argument("--no-download", action="store_true", help="fail instead of downloading a missing file")
     info.add_argument("--path", help="the file of 'svmlight' / '33-vs-36'")
+    info.add_argument("--examples", help="the features file of 'svmlin'")
+    info.add_argument("--labels", help="the labels file of 'svmlin' (+1/-1, 0 = unlabeled)")
     args = ap.parse_args(argv)
-    paths = {"path": args.path} if args.path else {}
+    paths = {k: getattr(args, k) for k in ("path", "examples", "labels") if getattr(args, k)}
     start = time.perf_counter()
-    ds = load_dataset(args.name, root=args.root, download=not args.no_download, **paths)
+    try:
+        ds = load_dataset(args.name, root=args.root, download=not args.no_download, **paths)
+    except (OSError, ValueError) as exc:
+        ap.exit(2, f"{ap.prog} info: error: {exc}\n")
     seconds = time.perf_counter() - start
     print(json.dumps({
         "name": ds.name, "rows": ds.X.shape[0], "features": ds.X.shape[1], "nonzeros": int(ds.X.nnz),
         "nonzeros_per_row": round(ds.X.nnz / max(ds.X.shape[0], 1), 2),
-        "positive_fraction": round(float(np.mean(ds.y > 0)), 4), "source": ds.source,
+        "positive_fraction": round(float(np.mean(ds.y[ds.y != 0] > 0)), 4),
+        "rows_without_label": int(np.sum(ds.y == 0)), "source": ds.source,
         "load_seconds": round(seconds, 2)}, indent=1))
 
 

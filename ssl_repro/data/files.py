@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
 from .store import DatasetNotAvailable, fetch
+from .text import SRAA_URL
 
 LIBSVM_REAL_SIM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/real-sim.bz2"
 
@@ -68,7 +69,8 @@ def load_svmlin_pair(examples, labels):
 
 def load_libsvm_real_sim(root, download):
     """real-sim as vectorized by LIBSVM (the same SRAA data), ``<root>/sraa/real-sim.bz2``."""
-    path = fetch("real-sim", root / "sraa" / "real-sim.bz2", LIBSVM_REAL_SIM, download)
+    path = fetch("real-sim", root / "sraa" / "real-sim.bz2", LIBSVM_REAL_SIM, download,
+                 hint=f"or put the SRAA tarball at {root / 'sraa' / 'sraa.tar.gz'} ({SRAA_URL})")
     X, y = read_svmlight(path, "real-sim")
     return X, y, str(path)
 

@@ -3,9 +3,15 @@
 lambda = 0.001 everywhere; lambda' = 10 for aut-avn and ccat (and
 full-ccat), 1 otherwise (Sec. 1.5 of 004, Sec. 4 of 000).  ``r`` is the
 paper's positive ratio; the harness uses the true positive fraction of a
-split's unlabeled rows, as the paper did.  Label grids double from about
-0.125% of l+u (the paper's grids: aut-avn 45 ... 1424 of 35,588 rows); the
-grids of pcmac, 33-vs-36 and the embedded sets follow the same fractions.
+split's unlabeled rows, as the paper did.
+
+Label grids (the learning curves of Figs 1.3-1.6 of 004) double from
+0.125% to 4% of l+u on the SRAA sets (aut-avn 45 ... 1424 of 35,588;
+real-sim 46 ... 1447 of 36,155) and from 0.25% to 8% on ccat and gcat
+(44 ... 1389 of 17,332).  pcmac and 33-vs-36, whose grids the papers do not
+list, use the SRAA fractions of their l+u (:func:`_grid`): pcmac 2, 4, 7,
+15, 29, 58 of 1,460; 33-vs-36 52 ... 1654 of 41,346.  The embedded sets
+have small grids of their own (text-like 16 ... 128 of 3,000).
 """
 from dataclasses import dataclass
 

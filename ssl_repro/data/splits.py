@@ -18,9 +18,13 @@ A split is a function of (dataset, seed, n_labeled) only:
    the remaining rows; by default all of them are unlabeled.
 
 A dataset read from the reference software's pair of files (labels 0 for
-unlabeled rows) keeps the split those files define: labeled rows are the
-non-zero ones, the others unlabeled, no test rows, and r is estimated from
-the labeled rows (the truth of the unlabeled rows is unknown).
+unlabeled rows, truth unknown) has no test rows.  Its labeled rows are
+taken from the rows the labels file labels: all of them when
+``n_labeled`` is their count, else the first ``n_labeled`` of their
+stratified order for ``seed`` (nested as above), the other labeled rows
+joining the unlabeled ones (their truth known, so they can be scored).
+The 0 rows are always unlabeled.  r is the positive fraction of the rows
+the file labels, since the truth of the 0 rows is unknown.
 
 Everything uses stable sorts and numpy's PCG64 generator, so the same seed
 gives the same split on every machine.
@@ -63,31 +67,52 @@ def _interleave(rng, pos, neg):
     return rows[np.argsort(keys, kind="stable")]
 
 
+def _classes(y, rows, name):
+    """``rows`` split by class (+1 rows, -1 rows); both must be present."""
+    pos, neg = rows[y[rows] > 0], rows[y[rows] < 0]
+    if not pos.size or not neg.size:
+        raise ValueError(f"{name}: a split needs labeled rows of both classes, got {pos.size} positive "
+                         f"and {neg.size} negative")
+    return pos, neg
+
+
+def _pick(order, n_labeled, n_unlabeled, rng, name, extra=()):
+    """Labeled rows: the first ``n_labeled`` of ``order``; unlabeled: the others and ``extra``."""
+    most = order.size if len(extra) else order.size - 1    # leave one unlabeled row at least
+    if not 2 <= n_labeled <= most:
+        raise ValueError(f"n_labeled must be between 2 and {most} for {name}, got {n_labeled}")
+    rest = np.concatenate([order[n_labeled:], np.asarray(extra, dtype=order.dtype)])
+    if n_unlabeled is not None:
+        if not 1 <= n_unlabeled <= rest.size:
+            raise ValueError(f"n_unlabeled must be between 1 and {rest.size} for {name}, got {n_unlabeled}")
+        rest = rng.permutation(rest)[:n_unlabeled]
+    return np.sort(order[:n_labeled]).astype(np.int64), np.sort(rest).astype(np.int64)
+
+
+def _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled):
+    """The split of a dataset whose labels file marks unlabeled rows with 0 (see module doc)."""
+    y = dataset.y
+    rng = np.random.default_rng(seed)
+    known = np.flatnonzero(y != 0)
+    order = _interleave(rng, *_classes(y, known, dataset.name))
+    labeled, unlabeled = _pick(order, n_labeled, n_unlabeled, rng, dataset.name, extra=np.flatnonzero(y == 0))
+    return Split(labeled, unlabeled, np.zeros(0, dtype=np.int64), int(seed), float(np.mean(y[known] > 0)))
+
+
 def make_split(dataset, seed, n_labeled, n_unlabeled=None):
     """The split ``seed`` of ``dataset`` with ``n_labeled`` labeled rows (see module doc)."""
     y = dataset.y
     if np.any(y == 0):
-        labeled, unlabeled = np.flatnonzero(y != 0), np.flatnonzero(y == 0)
-        return Split(labeled, unlabeled, np.zeros(0, dtype=np.int64), int(seed),
-                     float(np.mean(y[labeled] > 0)))
+        return _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled)
     rng = np.random.default_rng(seed)
     frac = train_fraction(dataset.info)
     train_parts, test_parts = [], []
-    for cls in (1, -1):
-        rows = rng.permutation(np.flatnonzero(y == cls))
+    for rows in _classes(y, np.arange(y.size), dataset.name):
+        rows = rng.permutation(rows)
         n_train = int(round(rows.size * frac))
         train_parts.append(rows[:n_train])
         test_parts.append(rows[n_train:])
     order = _interleave(rng, train_parts[0], train_parts[1])
-    if not 2 <= n_labeled < order.size:
-        raise ValueError(f"n_labeled must be between 2 and {order.size - 1} for {dataset.name}, got {n_labeled}")
-    labeled = np.sort(order[:n_labeled])
-    rest = order[n_labeled:]
-    if n_unlabeled is not None:
-        if not 1 <= n_unlabeled <= rest.size:
-            raise ValueError(f"n_unlabeled must be between 1 and {rest.size} for {dataset.name}, got {n_unlabeled}")
-        rest = rng.permutation(rest)[:n_unlabeled]
-    unlabeled = np.sort(rest)
-    test = np.sort(np.concatenate(test_parts))
-    return Split(labeled.astype(np.int64), unlabeled.astype(np.int64), test.astype(np.int64),
-                 int(seed), float(np.mean(y[unlabeled] > 0)))
+    labeled, unlabeled = _pick(order, n_labeled, n_unlabeled, rng, dataset.name)
+    test = np.sort(np.concatenate(test_parts)).astype(np.int64)
+    return Split(labeled, unlabeled, test, int(seed), float(np.mean(y[unlabeled] > 0)))

@@ -9,6 +9,7 @@ cached under ``<root>/ssl_repro_cache/`` and written atomically.
 import os
 import tempfile
 import warnings
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -31,10 +32,12 @@ def data_root(root=None):
     return Path(get_data_home())
 
 
-def missing(name, path, url, hint=""):
-    """The error for a missing source file: which file, where, and where to get it."""
-    text = (f"dataset {name!r}: expected file {path} is missing (data root: set {ENV_VAR} "
-            f"or pass root=). Download it from {url} and put it at {path}")
+def missing(name, paths, url, hint=""):
+    """The error for missing source file(s): which files, where, and where to get them."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    where = ", ".join(str(p) for p in paths)
+    text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}; data root: "
+            f"set {ENV_VAR} or pass root=). Download from {url}")
     return DatasetNotAvailable(text + (f"; {hint}" if hint else ""))
 
 
@@ -67,7 +70,7 @@ def fetch(name, path, url, allow_download, hint=""):
 
 
 #: Bumped whenever a loader's vectorization changes, so stale caches are not reused.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 def cache_path(root, name):
@@ -88,12 +91,16 @@ def save_cached(path, X, y):
 
 
 def load_cached(path):
-    """(X, y) from a cache file, or None if there is none."""
+    """(X, y) from a cache file; None if there is none or it is unreadable (it is then rebuilt)."""
     if not path.exists():
         return None
-    with np.load(path) as f:
-        X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
-        return X, f["y"]
+    try:
+        with np.load(path) as f:
+            X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
+            return X, f["y"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        warnings.warn(f"ignoring the unreadable cache {path} ({exc}); rebuilding it", stacklevel=3)
+        return None
 
 
 def cached(root, name, build):

@@ -1,0 +1,25 @@
+"""Fixtures shared by the test modules: the public datasets copied beside the repository."""
+from pathlib import Path
+
+import pytest
+
+#: ``shared/data`` beside the repository: read-only copies of public datasets (see its README).
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data_dir():
+    """The read-only shared data folder; tests that need it skip where it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"{SHARED_DATA} is absent (the shared data folder must sit beside the repository)")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def shared_data_root(shared_data_dir, tmp_path_factory):
+    """A writable data root whose dataset folders link to the shared ones, so caches go to a tmp dir."""
+    root = tmp_path_factory.mktemp("shared_data_root")
+    for folder in shared_data_dir.iterdir():
+        if folder.is_dir() and folder.name != "ssl_repro_cache":
+            (root / folder.name).symlink_to(folder)
+    return root
