@@ -14,8 +14,11 @@ from ssl_repro.harness.app import run_configured_job
 @hydra.main(config_path="conf", config_name="config", version_base=None)
 def main(cfg):
     hydra_cfg = HydraConfig.get()
+    multirun = hydra_cfg.mode.name == "MULTIRUN"
+    launcher = hydra_cfg.launcher
+    parallel = launcher.get("n_jobs") if multirun and "joblib" in str(launcher.get("_target_", "")) else None
     return run_configured_job(OmegaConf.to_container(cfg, resolve=True), hydra_cfg.runtime.output_dir,
-                              sweep_dir=hydra_cfg.sweep.dir if hydra_cfg.mode.name == "MULTIRUN" else None)
+                              sweep_dir=hydra_cfg.sweep.dir if multirun else None, parallel_jobs=parallel)
 
 
 if __name__ == "__main__":

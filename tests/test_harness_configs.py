@@ -1,4 +1,5 @@
 """Every dataset x method configuration composes, and its metadata matches the registry."""
+import os
 from pathlib import Path
 
 import pytest
@@ -72,8 +73,31 @@ def test_every_experiment_is_a_ready_multirun(experiment):
     assert set(labels) <= set(info.label_grid) | set(info.transductive_labels)
 
 
-def test_slurm_launcher_config_composes():
+def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    import submitit
+    from hydra_plugins.hydra_submitit_launcher.config import BaseQueueConf
     cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=slurm",
                     "hydra.launcher.partition=batch"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("SlurmLauncher") and cfg.hydra.launcher.partition == "batch"
+    # What SlurmLauncher.launch does up to sbatch (its parameter mapping), on a machine without SLURM:
+    # a stand-in srun on PATH lets submitit build the job script that would be submitted.
+    (tmp_path / "srun").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "srun").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    params = OmegaConf.to_container(cfg.hydra.launcher, resolve=True)
+    executor = submitit.AutoExecutor(cluster="slurm", folder=tmp_path / "submitit",
+                                     slurm_max_num_timeout=params.pop("max_num_timeout"))
+    base = set(OmegaConf.structured(BaseQueueConf).keys())
+    executor.update_parameters(**{k if k in base else f"slurm_{k}": v for k, v in params.items()
+                                  if k not in ("_target_", "submitit_folder")})
+    script = executor._executor._make_submission_file_text("python run.py", "0")
+    for line in ("#SBATCH --cpus-per-task=2", "#SBATCH --partition=batch", "#SBATCH --time=240",
+                 "#SBATCH --mem=16GB", "export OMP_NUM_THREADS=2"):
+        assert line in script
+
+
+def test_ray_launcher_config_composes():
+    pytest.importorskip("hydra_plugins.hydra_ray_launcher")
+    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=ray_cluster"], hydra=True)
+    assert cfg.hydra.launcher._target_.endswith("RayLauncher") and cfg.hydra.launcher.ray.remote.num_cpus == 2

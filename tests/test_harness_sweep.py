@@ -1,5 +1,11 @@
-"""A small multirun end to end: jobs, crash and resume, aggregation, figures."""
+"""A small multirun end to end: jobs, progress, a killed sweep resumed, aggregation, figures.
+
+The sweeps run ``python run.py -m`` in a subprocess on the embedded text-like
+data with 300 unlabeled rows and one solver thread, so each job takes well
+under a second.
+"""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,52 +15,83 @@ import pytest
 
 from ssl_repro.harness import plots
 from ssl_repro.harness.aggregate import write_tables
+from ssl_repro.harness.app import job_threads
 from ssl_repro.harness.runner import run_job
 from ssl_repro.harness.store import finished_result, write_result
 
 REPO = Path(__file__).resolve().parents[1]
+SMALL = ["dataset=text-like", "n_unlabeled=300", "solver_threads=1"]
+GRID = ["method=svm,rls,tsvm_smax", "split=0,1", "n_labeled=16,32"]
+
+#: A Hydra callback that kills its own process (SIGKILL: no clean-up at all)
+#: when the k-th job has ended: a sweep interrupted outright.
+KILLER = '''
+import os, signal
+from hydra.experimental.callback import Callback
+
+class KillAfter(Callback):
+    def __init__(self, jobs):
+        self.jobs, self.ended = jobs, 0
+
+    def on_job_end(self, config, job_return, **kwargs):
+        self.ended += 1
+        if self.ended == self.jobs:
+            os.kill(os.getpid(), signal.SIGKILL)
+'''
 
 
-def sweep(tmp_path, *overrides):
-    cmd = [sys.executable, str(REPO / "run.py"), "-m", "dataset=text-like", f"results_dir={tmp_path}",
-           "sweep_name=test", "hydra.job_logging.root.level=INFO", *overrides]
-    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+def sweep(results_dir, *overrides, env=None):
+    cmd = [sys.executable, str(REPO / "run.py"), "-m", *SMALL, f"results_dir={results_dir}", "sweep_name=test",
+           *overrides]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, env=env)
+    proc.log = proc.stdout + proc.stderr
+    return proc
+
+
+def results_of(root):
+    return sorted((Path(root) / "test").rglob("result.json"))
 
 
 @pytest.fixture(scope="module")
 def finished_sweep(tmp_path_factory):
     root = tmp_path_factory.mktemp("sweep")
-    proc = sweep(root, "method=svm,tsvm_smax,da", "split=0,1", "n_labeled=16,32")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return root
+    proc = sweep(root, *GRID)
+    assert proc.returncode == 0, proc.log[-3000:]
+    return root, proc.log
 
 
-def results_of(root):
-    return sorted((root / "test").rglob("result.json"))
-
-
-def test_sweep_writes_one_complete_result_per_job(finished_sweep):
-    paths = results_of(finished_sweep)
+def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_sweep):
+    root, log = finished_sweep
+    paths = results_of(root)
     assert len(paths) == 3 * 2 * 2
-    record = json.loads(paths[0].read_text())
+    record = json.loads(next(p for p in paths if "tsvm-Smax" in str(p)).read_text())
     for key in ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "test_error",
                 "transductive_error", "objective", "objective_eqn18", "seconds", "diagnostics", "config"):
         assert key in record
     assert record["diagnostics"]["mfn_calls"] >= 1 and record["config"]["dataset"]["name"] == "text-like"
+    assert record["n_unlabeled"] == 300 and record["config"]["split"] in (0, 1)
+    assert "12 jobs, 0 already done, 12 to run" in log
+    assert "1/12 jobs done, 11 remaining" in log and "12/12 jobs done, 0 remaining" in log
+    assert log.count("running (1 solver thread)") == 12
+    history = [json.loads(line) for line in (root / "test" / ".sweep" / "history.jsonl").read_text().splitlines()]
+    assert history[-1]["jobs"] == 12 and history[-1]["done_after"] == 12 and history[-1]["seconds"] > 0
 
 
-def test_rerun_after_interruption_computes_only_the_missing_jobs(finished_sweep):
-    paths = results_of(finished_sweep)
-    removed = paths[:3]
-    kept_mtimes = {p: p.stat().st_mtime_ns for p in paths[3:]}
-    for p in removed:
-        p.unlink()
-    proc = sweep(finished_sweep, "method=svm,tsvm_smax,da", "split=0,1", "n_labeled=16,32")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    log = proc.stdout + proc.stderr
-    assert log.count(": running") == 3 and log.count("already done, skipped") == 9
-    assert all(p.exists() for p in removed)
-    assert {p: p.stat().st_mtime_ns for p in paths[3:]} == kept_mtimes
+def test_sweep_killed_outright_resumes_with_only_the_missing_jobs(tmp_path):
+    (tmp_path / "killer.py").write_text(KILLER)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    grid = ["method=svm,rls", "split=0,1,2", "n_labeled=16"]
+    proc = sweep(tmp_path, *grid, "+hydra.callbacks.killer._target_=killer.KillAfter",
+                 "+hydra.callbacks.killer.jobs=4", env=env)
+    assert proc.returncode == -9, proc.log[-3000:]          # killed by the signal, mid-sweep
+    survivors = {p: p.stat().st_mtime_ns for p in results_of(tmp_path)}
+    assert len(survivors) == 4
+    proc = sweep(tmp_path, *grid)
+    assert proc.returncode == 0, proc.log[-3000:]
+    assert "6 jobs, 4 already done, 2 to run" in proc.log
+    assert proc.log.count(": running") == 2 and proc.log.count("already done, skipped") == 4
+    assert len(results_of(tmp_path)) == 6
+    assert {p: p.stat().st_mtime_ns for p in survivors} == survivors   # finished results untouched
 
 
 def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
@@ -62,8 +99,27 @@ def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
     assert proc.returncode != 0 and "n_labeled must be between 2" in proc.stderr
     assert [p.parent.name for p in results_of(tmp_path)] == ["l=16"]
     assert not list(tmp_path.rglob(".result.*"))
-    proc = sweep(tmp_path, "method=svm", "split=0", "n_labeled=16")
-    assert proc.returncode == 0 and "already done, skipped" in proc.stdout + proc.stderr
+
+
+def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp_path):
+    cmd = [sys.executable, str(REPO / "run.py"), "-m", "dataset=text-like", "n_unlabeled=300",
+           "method=svm", "split=0,1", "n_labeled=16", f"results_dir={tmp_path}", "sweep_name=test",
+           "hydra/launcher=local"]          # n_jobs = 2, solver_threads unset: cores // 2 each
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-3000:]
+    threads = job_threads(None, parallel_jobs=2)
+    assert "Joblib.Parallel(n_jobs=2" in log
+    assert log.count(f"running ({threads} solver thread") == 2 and "2/2 jobs done, 0 remaining" in log
+    assert len(results_of(tmp_path)) == 2
+
+
+def test_failed_write_keeps_the_old_result_and_leaves_no_temp_file(tmp_path):
+    write_result(tmp_path, {"test_error": 0.25})
+    with pytest.raises(TypeError, match="cannot store object"):
+        write_result(tmp_path, {"test_error": 0.5, "oops": object()})   # fails half way through the dump
+    assert json.loads((tmp_path / "result.json").read_text()) == {"test_error": 0.25}
+    assert [p.name for p in tmp_path.iterdir()] == ["result.json"]
 
 
 def test_changed_configuration_is_recomputed_not_reused(tmp_path):
@@ -77,21 +133,25 @@ def test_changed_configuration_is_recomputed_not_reused(tmp_path):
 
 
 def test_aggregation_and_figures_agree(finished_sweep, tmp_path):
-    table, summary = write_tables([finished_sweep / "test"], tmp_path)
+    root, _ = finished_sweep
+    table, summary = write_tables([root / "test"], tmp_path)
     assert len(table) == 12 and set(summary["n_splits"]) == {2}
-    assert (tmp_path / "summary.md").read_text().count("| text-like | 16 |") == 5
-    row = summary[(summary.method == "da") & (summary.n_labeled == 16)].iloc[0]
-    part = table[(table.method == "da") & (table.n_labeled == 16)]
+    assert (tmp_path / "summary.md").read_text().count("| text-like | 16 |") == 5   # one per metric
+    row = summary[(summary.method == "tsvm-Smax") & (summary.n_labeled == 16)].iloc[0]
+    part = table[(table.method == "tsvm-Smax") & (table.n_labeled == 16)]
     assert row["test_error_mean"] == pytest.approx(part["test_error"].mean())
     assert row["test_error_std"] == pytest.approx(part["test_error"].std(ddof=1))
-    fig = plots.metric_vs_labels(summary, "text-like", "transductive_error")
-    ax = fig.axes[0]
-    for bars in ax.containers:  # one errorbar container per method
-        line = bars.lines[0]
-        expected = summary[summary.method == bars.get_label()].sort_values("n_labeled")
-        np.testing.assert_allclose(line.get_xdata().astype(float), expected["n_labeled"])
-        np.testing.assert_allclose(line.get_ydata().astype(float), expected["transductive_error_mean"])
-    assert {bars.get_label() for bars in ax.containers} == {"svm", "tsvm-Smax", "da"}
+    for metric in ("transductive_error", "objective", "seconds"):
+        fig = plots.metric_vs_labels(summary, "text-like", metric)
+        ax = fig.axes[0]
+        assert {bars.get_label() for bars in ax.containers} == {"svm", "rls", "tsvm-Smax"}
+        for bars in ax.containers:  # one errorbar container per method: line, caps, bars
+            line, _, (segments,) = bars.lines
+            expected = summary[summary.method == bars.get_label()].sort_values("n_labeled")
+            np.testing.assert_allclose(line.get_xdata().astype(float), expected["n_labeled"])
+            np.testing.assert_allclose(line.get_ydata().astype(float), expected[f"{metric}_mean"])
+            half_heights = [(seg[1, 1] - seg[0, 1]) / 2 for seg in segments.get_segments()]
+            np.testing.assert_allclose(half_heights, expected[f"{metric}_std"])
     figures = plots.dataset_figures(summary, "text-like")
     assert {"text-like_test_error", "text-like_objective", "text-like_seconds"} <= set(figures)
     for stem, figure in figures.items():

@@ -1,5 +1,12 @@
-"""The experiment harness: one job (runner), the results store, aggregation and figures.
+"""The experiment harness, one module per job.
 
-Everything here is importable and testable without Hydra; ``run.py`` is
-the thin Hydra entry point around :func:`ssl_repro.harness.runner.run_job`.
+- :mod:`.runner`: one job (dataset, split, labels, method) -> its result record;
+- :mod:`.store`: result.json files, written atomically, and which jobs are finished;
+- :mod:`.app`: what ``run.py`` does with a composed config (skip or run, threads, logging);
+- :mod:`.progress`: a sweep's jobs, done and remaining (a Hydra callback);
+- :mod:`.aggregate`: result files -> tidy table, summary and markdown tables;
+- :mod:`.plots`: the papers' figures from the summary.
+
+Everything here is importable and testable without Hydra's app; ``run.py``
+is the thin Hydra entry point around :func:`ssl_repro.harness.runner.run_job`.
 """

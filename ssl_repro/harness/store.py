@@ -6,7 +6,8 @@ split=S/l=N`` sub-directory of the sweep) and its resolved configuration
 A re-run of a sweep skips a job whose ``result.json`` exists with the same
 configuration, so an interrupted or crashed sweep recomputes only what is
 missing; a crashed job leaves no file, because the file only appears by an
-atomic rename once it is complete.
+atomic rename once it is complete (a job killed outright may leave a hidden
+``.result.*.tmp``, which nothing reads and the job's next run deletes).
 """
 import json
 import os
@@ -14,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 RESULT_FILE = "result.json"
+TEMP_PREFIX = ".result."
 #: Settings that say where or how a job runs, not what it computes: a stored
 #: result still counts as finished when only these differ.
 PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name")
@@ -21,19 +23,35 @@ PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "swe
 
 def write_result(directory, record):
     """Write ``record`` as ``directory/result.json`` atomically (temp file + rename)."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".result.", suffix=".tmp")
+    write_json(Path(directory) / RESULT_FILE, record)
+
+
+def write_json(path, obj):
+    """Write ``obj`` as JSON to ``path`` atomically: a temp file beside it, fsync, rename.
+
+    Readers see the old file or the complete new one, never a part; on any
+    error (or an unserializable value) the temp file is removed and ``path``
+    is left as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(record, f, indent=1, default=_jsonable)
+            json.dump(obj, f, indent=1, default=_jsonable)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, directory / RESULT_FILE)
+        os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temp_files(directory):
+    """Delete temp files a killed job left in its own ``directory`` (never a finished result)."""
+    for path in Path(directory).glob(f"{TEMP_PREFIX}*.tmp"):
+        path.unlink(missing_ok=True)
 
 
 def finished_result(directory, config):
