@@ -1,0 +1,165 @@
+"""scikit-learn estimators for the kernel methods of 001 (RBF kernel DA and kernel JTSVM).
+
+Same label convention as :mod:`ssl_repro.estimators`: ``-1`` marks an
+unlabeled row, the labeled rows carry two other class values and
+``classes_[1]`` is the paper's +1 class (use :func:`~ssl_repro.estimators.mask_labels`
+for +1/-1 data).  ``fit`` builds the RBF Gram matrix of all training rows
+(dense, O(n^2) memory: meant for the small data sets of 001's experiments),
+so sparse input is densified.
+
+After ``fit``: ``dual_coef_`` (alpha, one per training row), ``intercept_``
+(the bias, nonzero only for the l1 loss), ``support_vectors_`` (the
+training rows), ``sigma_`` (the RBF width used), ``classes_``,
+``diagnostics_`` (a :class:`~ssl_repro.solvers.SolverInfo`: ``objective`` is
+the kernel form of Eqn 18, ``own_objective`` 001's Eqn 1 in the method's
+loss; see :mod:`ssl_repro.kernel.diagnostics`) and ``transduction_``.
+There is no ``coef_``: outputs come from :meth:`decision_function`.
+"""
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .kernel.diagnostics import train_kernel
+from .kernel.gram import default_sigma, rbf_gram
+from .solvers.validation import check_positive
+
+#: The unlabeled marker (ssl_repro.estimators.UNLABELED, not imported so that
+#: ssl_repro.estimators can import this module to register the estimators).
+UNLABELED = -1
+
+
+class _KernelModel(ClassifierMixin, BaseEstimator):
+    """Shared plumbing; subclasses set ``_method`` and implement ``_options()``."""
+
+    _method = None
+
+    def __init__(self, lam, lam_u, r, loss, sigma, sigma_factor):
+        self.lam = lam
+        self.lam_u = lam_u
+        self.r = r
+        self.loss = loss
+        self.sigma = sigma
+        self.sigma_factor = sigma_factor
+
+    def fit(self, X, y):
+        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
+                             ensure_all_finite=True)
+        X = X.toarray() if hasattr(X, "toarray") else X
+        check_classification_targets(y)
+        unlabeled_mask = (y == UNLABELED) if np.issubdtype(y.dtype, np.number) else np.zeros(y.shape[0], bool)
+        classes = np.unique(y[~unlabeled_mask])
+        if classes.size != 2:
+            raise ValueError(f"{type(self).__name__} needs exactly two classes among the labeled rows; "
+                             f"got {classes.tolist()[:10]} (use -1 only for unlabeled rows)")
+        if not unlabeled_mask.any():
+            raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
+        if self.loss not in ("l1", "l2", "sqr"):
+            raise ValueError(f"loss must be 'l1', 'l2' or 'sqr', got {self.loss!r}")
+        self.classes_ = classes
+        labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)
+        y_pm1 = np.where(y[labeled] == classes[1], 1.0, -1.0)
+        if self.sigma is not None:
+            self.sigma_ = check_positive(self.sigma, "sigma")
+        else:
+            self.sigma_ = check_positive(self.sigma_factor, "sigma_factor") * default_sigma(X)
+        r = float(np.mean(y_pm1 > 0)) if self.r is None else self.r
+        K = rbf_gram(X, self.sigma_)
+        alpha, bias, self.diagnostics_ = train_kernel(
+            self._method, K, labeled, y_pm1, unlabeled, check_positive(self.lam, "lambda"),
+            check_positive(self.lam_u, "lambda'"), r, loss=self.loss, **self._options())
+        self.dual_coef_ = alpha[None, :]
+        self.intercept_ = np.array([bias])
+        self.support_vectors_ = X
+        transduction = y.copy()
+        transduction[unlabeled] = classes[(K[unlabeled] @ alpha + bias > 0).astype(int)]
+        self.transduction_ = transduction
+        return self
+
+    def decision_function(self, X):
+        """f(x) = sum_i alpha_i K(x, x_i) + b; positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        X = X.toarray() if hasattr(X, "toarray") else X
+        return rbf_gram(X, self.sigma_, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where the output is positive."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class KernelDA(_KernelModel):
+    """Deterministic annealing for a semi-supervised RBF kernel machine (001, Table 1).
+
+    Parameters
+    ----------
+    lam : float, default=1e-3
+        lambda, weight of the RKHS norm (lambda/2 alpha' K alpha).
+    lam_u : float, default=1.0
+        lambda', the weight of the unlabeled loss.
+    r : float in (0, 1) or None, default=None
+        Mean belief p on the unlabeled points (Eqn 5); ``None`` estimates it
+        from the labeled rows.
+    loss : {"l1", "l2", "sqr"}, default="l2"
+        Hinge (weighted SVC per fixed p), quadratic hinge (finite Newton) or
+        squared loss (Eqn 7).
+    sigma : float or None, default=None
+        RBF width (K = exp(-||x - z||^2 / (2 sigma^2))); ``None`` uses
+        ``sigma_factor`` times the median pairwise distance of the training rows.
+    sigma_factor : float, default=1.0
+        001's grid is sigma_factor in {1/8, ..., 8}.
+    T0, anneal_rate, eps, max_outer, max_inner :
+        Table 1 of 001: starting temperature 10, T /= 1.5, thresholds 1e-6
+        (per unlabeled point), iteration caps.
+    """
+
+    _method = "da"
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
+                 T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100):
+        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor)
+        self.T0 = T0
+        self.anneal_rate = anneal_rate
+        self.eps = eps
+        self.max_outer = max_outer
+        self.max_inner = max_inner
+
+    def _options(self):
+        return {"T0": self.T0, "rate": self.anneal_rate, "eps": self.eps,
+                "max_outer": self.max_outer, "max_inner": self.max_inner}
+
+
+class KernelJTSVM(_KernelModel):
+    """The kernel TSVM baseline of 001 (Joachims' label switching) with the l1 or l2 loss.
+
+    Parameters
+    ----------
+    lam, lam_u, r, sigma, sigma_factor : as for :class:`KernelDA`; r is the
+        fraction of unlabeled points labeled ``classes_[1]``.
+    loss : {"l1", "l2"}, default="l2"
+        001's JTSVM baselines use the hinge and the quadratic hinge
+        ("sqr" also runs: label switching with the squared loss).
+    switches : int >= 1 or "max", default=1
+        Label pairs switched per retraining (1 = Joachims, "max" = every qualifying pair).
+    """
+
+    _method = "jtsvm"
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0, switches=1):
+        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor)
+        self.switches = switches
+
+    def _options(self):
+        # "max": every qualifying pair, as LinearTSVM(switches="max")
+        return {"switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
+
+
+#: Estimator class per method name, to merge into :data:`ssl_repro.estimators.ESTIMATORS`.
+KERNEL_ESTIMATORS = {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}

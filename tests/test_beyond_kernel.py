@@ -1,0 +1,181 @@
+"""Kernel DA / JTSVM beyond tests/test_kernel_da.py: the hinge f-step against an independent dual QP,
+the balance of DA's p and JTSVM's labels, the kernel form of Eqn 18, and the scikit-learn estimators."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.base import clone
+
+import ssl_repro.kernel.annealing as annealing
+import ssl_repro.kernel.fstep as fstep_module
+import ssl_repro.kernel.jtsvm as jtsvm_module
+from ssl_repro.data.embedded import two_circles, two_moons
+from ssl_repro.estimators import mask_labels
+from ssl_repro.estimators_beyond import KERNEL_ESTIMATORS, KernelDA, KernelJTSVM
+from ssl_repro.kernel import FStep, default_sigma, kernel_da, rbf_gram
+from ssl_repro.kernel.diagnostics import kernel_eqn18, train_kernel
+
+
+@pytest.fixture(scope="module")
+def moons():
+    X, y = two_moons(n_rows=50, seed=3)
+    labeled = np.array([np.flatnonzero(y > 0)[0], np.flatnonzero(y < 0)[0]])
+    unlabeled = np.setdiff1d(np.arange(50), labeled)
+    return X, y.astype(float), labeled, unlabeled, rbf_gram(X, default_sigma(X) / 4)
+
+
+def test_hinge_fstep_closes_the_duality_gap_of_an_independent_dual(moons):
+    """Weak duality: the SVC step's primal value is at most the optimum of the dual QP (solved by SLSQP)
+    plus libsvm's tolerance.  Dual: max sum b - b'Qb/(2 lambda), 0 <= b_k <= c_k, sum b_k y_k = 0."""
+    X, y, labeled, unlabeled, K = moons
+    rng = np.random.default_rng(0)
+    unlabeled = unlabeled[:20]      # 42 dual variables keep SLSQP quick
+    u, lam = unlabeled.size, 0.05
+    p = rng.random(u)
+    points = np.r_[labeled, unlabeled, unlabeled]
+    labels = np.r_[y[labeled], np.ones(u), -np.ones(u)]
+    c = np.r_[np.full(2, 0.5), p / u, (1 - p) / u]
+    step = FStep(K, lam, "l1")
+    alpha, bias = step.solve(points, labels, c)
+    primal = step.objective(alpha, points, labels, c, bias)
+    # in b = c * z with z in [0, 1] (c ~ 1/u would leave SLSQP badly scaled), objective scaled by 1/sum(c)
+    Q = (labels[:, None] * labels[None, :]) * K[np.ix_(points, points)]
+    Qc, scale = c[:, None] * Q * c[None, :] / lam, 1.0 / c.sum()
+    ref = minimize(lambda z: -scale * (c @ z - z @ Qc @ z / 2), np.full(c.size, 0.5),
+                   jac=lambda z: -scale * (c - Qc @ z), method="SLSQP", bounds=[(0.0, 1.0)] * c.size,
+                   constraints=[{"type": "eq", "fun": lambda z: scale * (c * z) @ labels,
+                                 "jac": lambda z: scale * c * labels}],
+                   options={"ftol": 1e-15, "maxiter": 5000})
+    assert ref.success
+    dual = -ref.fun / scale
+    assert dual <= primal + 1e-9
+    assert primal - dual <= 1e-3 * max(1.0, abs(primal))
+    # and the expansion SVC returns is the dual's f = K (b * y) / lambda on the points
+    f_ref = K[:, points] @ (c * ref.x * labels) / lam
+    np.testing.assert_allclose(K @ alpha, f_ref, atol=5e-2 * np.abs(f_ref).max())
+
+
+@pytest.mark.parametrize("loss", ["l1", "l2", "sqr"])
+def test_every_p_step_of_da_meets_the_balance(moons, monkeypatch, loss):
+    X, y, labeled, unlabeled, K = moons
+    means = []
+
+    def recording(gaps, T, r):
+        beliefs = beliefs_for_gaps(gaps, T, r)
+        means.append(beliefs.p.mean())
+        return beliefs
+    beliefs_for_gaps = annealing.beliefs_for_gaps
+    monkeypatch.setattr(annealing, "beliefs_for_gaps", recording)
+    kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.3, loss=loss, max_outer=8)
+    assert len(means) > 3
+    np.testing.assert_allclose(means, 0.3, atol=1e-9)
+
+
+@pytest.mark.parametrize("loss", ["l1", "l2"])
+def test_jtsvm_switches_keep_the_number_of_positive_labels(moons, monkeypatch, loss):
+    X, y, labeled, unlabeled, K = moons
+    counts = []
+
+    def recording(labels, o, max_pairs):
+        counts.append(int((labels > 0).sum()))
+        return switch_pairs(labels, o, max_pairs)
+    switch_pairs = jtsvm_module.switch_pairs
+    monkeypatch.setattr(jtsvm_module, "switch_pairs", recording)
+    _, _, info = jtsvm_module.kernel_jtsvm(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.3, loss=loss)
+    assert len(counts) > 1 and len(set(counts)) == 1
+    assert counts[0] == round(0.3 * unlabeled.size)
+
+
+@pytest.mark.xfail(strict=True, reason="FStep keys its cached factor on the bytes of the merged weights; "
+                   "lambda' p/u + lambda' (1-p)/u differs from lambda'/u in the last bit, so DA (sqr) "
+                   "refactors at every step (issue 5 report)")
+def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
+    """001, Eqn 7: (G + lambda C)^-1 does not depend on p, so one factorization serves the whole run."""
+    X, y, labeled, unlabeled, K = moons
+    calls = []
+    lu_factor = fstep_module.lu_factor
+    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    _, _, info = kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="sqr", max_outer=5)
+    assert len(info["path"]) > 1
+    assert len(calls) == 1
+
+
+def test_kernel_eqn18_is_the_linear_objective_in_the_rkhs(moons):
+    X, y, labeled, unlabeled, K = moons
+    alpha = np.random.default_rng(1).normal(size=K.shape[0]) * 0.1
+    f = K @ alpha + 0.2
+    expected = (0.5 * 0.03 * alpha @ K @ alpha + 0.5 * np.mean(np.maximum(0, 1 - y[labeled] * f[labeled]) ** 2)
+                + 0.5 * 2.0 * np.mean(np.maximum(0, 1 - np.abs(f[unlabeled])) ** 2))
+    assert kernel_eqn18(K, alpha, 0.2, labeled, y[labeled], unlabeled, 0.03, 2.0) == pytest.approx(expected, rel=1e-12)
+
+
+def test_train_kernel_reports_both_objectives(moons):
+    X, y, labeled, unlabeled, K = moons
+    alpha, bias, info = train_kernel("da", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l2", max_outer=6)
+    # with the quadratic hinge V = max(0, 1 - t)^2 / 2, 001's Eqn 1 is exactly Eqn 18
+    assert info.own_objective == pytest.approx(info.objective, rel=1e-12)
+    assert info.own_objective == min(v for _, v in info.objective_path)
+    assert info.levels[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
+    assert info.positive_fraction == np.mean(K[unlabeled] @ alpha + bias > 0)
+    _, _, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
+    assert info_j.switches >= 0 and np.isfinite(info_j.objective) and info_j.levels == []
+    with pytest.raises(ValueError, match="kernel method must be"):
+        train_kernel("nabla", K, labeled, y[labeled], unlabeled, 1e-2)
+
+
+def test_estimator_equals_the_solver_and_predicts_out_of_sample(moons):
+    X, y, labeled, unlabeled, K = moons
+    y_fit = mask_labels(y, labeled)
+    est = KernelDA(lam=1e-2, r=0.5, loss="l1", sigma_factor=0.25, max_outer=6).fit(X, y_fit)
+    alpha, bias, info = train_kernel("da", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1", max_outer=6)
+    np.testing.assert_allclose(est.dual_coef_[0], alpha, atol=1e-10)
+    assert est.intercept_[0] == pytest.approx(bias, abs=1e-10)
+    assert est.sigma_ == pytest.approx(default_sigma(X) / 4)
+    np.testing.assert_allclose(est.decision_function(X), K @ alpha + bias, atol=1e-9)
+    assert np.array_equal(est.transduction_[unlabeled], (K[unlabeled] @ alpha + bias > 0).astype(int))
+    assert np.array_equal(est.transduction_[labeled], y_fit[labeled])
+    # sparse input, an explicit width, and clone
+    same = clone(est).set_params(sigma=est.sigma_).fit(sp.csr_matrix(X), y_fit)
+    np.testing.assert_allclose(same.dual_coef_, est.dual_coef_, atol=1e-10)
+    X_new = X[:5] + 0.01
+    np.testing.assert_allclose(est.decision_function(X_new), rbf_gram(X_new, est.sigma_, X) @ alpha + bias, atol=1e-9)
+    assert set(est.predict(X_new)) <= {0, 1}
+
+
+def test_jtsvm_estimator_and_bad_input(moons):
+    X, y, labeled, unlabeled, K = moons
+    y_fit = mask_labels(y, labeled)
+    est = KernelJTSVM(lam=1e-2, r=0.5, loss="l2", sigma_factor=0.25, switches="max").fit(X, y_fit)
+    assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
+    assert KERNEL_ESTIMATORS == {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}
+    with pytest.raises(ValueError, match="loss must be"):
+        KernelDA(loss="huber").fit(X, y_fit)
+    with pytest.raises(ValueError, match="transductive"):
+        KernelDA().fit(X, (y > 0).astype(int))
+    with pytest.raises(ValueError, match="exactly two classes"):
+        KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))
+
+
+def test_da_hinge_succeeds_on_two_circles_from_two_labels():
+    """001 Table 2's success (every unlabeled point right) for DA (l1), at a point of the paper's grid
+    (lambda = 1e-3, sigma = default / 8).  On this project's 2MOONS (noise 0.1) two points sit in the other
+    moon (leave-one-out 1-NN errs twice), so no success there is expected; see tests/test_kernel_da.py
+    for DA (l2) separating the moons to > 95%."""
+    X, y = two_circles()
+    labeled = np.array([np.flatnonzero(y > 0)[0], np.flatnonzero(y < 0)[0]])
+    est = KernelDA(lam=1e-3, r=0.5, loss="l1", sigma_factor=1 / 8).fit(X, mask_labels(y, labeled))
+    assert np.array_equal(est.transduction_, (y > 0).astype(int))
+
+
+def test_kernel_solvers_run_with_one_blas_thread(moons, monkeypatch):
+    from threadpoolctl import threadpool_info
+    import ssl_repro.kernel.diagnostics as diagnostics
+    X, y, labeled, unlabeled, K = moons
+    seen = []
+
+    def probe(*args, **kwargs):
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        return np.zeros(K.shape[0]), 0.0, {"objective": 0.0}
+    monkeypatch.setitem(diagnostics.KERNEL_SOLVERS, "da", probe)
+    train_kernel("da", K, labeled, y[labeled], unlabeled, 1e-2)
+    assert seen and set(seen) == {1}
