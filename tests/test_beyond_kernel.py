@@ -86,9 +86,6 @@ def test_jtsvm_switches_keep_the_number_of_positive_labels(moons, monkeypatch, l
     assert counts[0] == round(0.3 * unlabeled.size)
 
 
-@pytest.mark.xfail(strict=True, reason="FStep keys its cached factor on the bytes of the merged weights; "
-                   "lambda' p/u + lambda' (1-p)/u differs from lambda'/u in the last bit, so DA (sqr) "
-                   "refactors at every step (issue 5 report)")
 def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     """001, Eqn 7: (G + lambda C)^-1 does not depend on p, so one factorization serves the whole run."""
     X, y, labeled, unlabeled, K = moons
@@ -98,6 +95,44 @@ def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     _, _, info = kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="sqr", max_outer=5)
     assert len(info["path"]) > 1
     assert len(calls) == 1
+
+
+
+def test_squared_loss_step_refactors_when_the_weights_really_change(moons, monkeypatch):
+    """JTSVM raises lambda' level by level: each new weight vector needs a new factor, and every solve
+    equals a dense solve with the weights of that call; a change of a relative 1e-9 (far above
+    rounding) refactors too, while weights equal up to rounding (DA's split p/u + (1-p)/u) do not."""
+    X, y, labeled, unlabeled, K = moons
+    calls = []
+    lu_factor = fstep_module.lu_factor
+    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    lam, n, l, u = 1e-2, K.shape[0], labeled.size, unlabeled.size
+    step = FStep(K, lam, "sqr")
+
+    def dense(points, labels, c):
+        """sum_k c_k (y_k - f_{i_k})^2 / 2 + lam/2 a'Ka is minimal where (W K + lam I) a = sum_k c_k y_k e_{i_k}."""
+        W, b = np.zeros(n), np.zeros(n)
+        for i, label, cost in zip(points, labels, c):
+            W[i] += cost
+            b[i] += cost * label
+        return np.linalg.solve(W[:, None] * K + lam * np.eye(n), b)
+
+    def check(points, labels, c, factors):
+        alpha, bias = step.solve(points, labels, c)
+        assert bias == 0.0 and len(calls) == factors
+        np.testing.assert_allclose(alpha, dense(points, labels, c), rtol=1e-8, atol=1e-10 * np.abs(alpha).max())
+
+    check(labeled, y[labeled], np.full(l, 1.0 / l), 1)            # labeled only: zero weights elsewhere
+    points = np.r_[labeled, unlabeled]
+    labels = np.r_[y[labeled], np.where(np.arange(u) % 3 == 0, 1.0, -1.0)]
+    for factors, level in enumerate([1e-5, 1.5e-5, 0.1, 1.0], start=2):
+        check(points, labels, np.r_[np.full(l, 1.0 / l), np.full(u, level / u)], factors)
+    check(points, -labels, np.r_[np.full(l, 1.0 / l), np.full(u, 1.0 / u)], 5)   # labels switched: same factor
+    nudged = np.r_[np.full(l, 1.0 / l), np.full(u, 1.0 / u)] * (1 + 1e-9)
+    check(points, labels, nudged, 6)
+    p = np.random.default_rng(2).random(u)
+    check(np.r_[labeled, unlabeled, unlabeled], np.r_[y[labeled], np.ones(u), -np.ones(u)],
+          np.r_[np.full(l, 1.0 / l), p / u, (1 - p) / u] * (1 + 1e-9), 6)
 
 
 def test_kernel_eqn18_is_the_linear_objective_in_the_rkhs(moons):

@@ -10,7 +10,11 @@ lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
   target (weighted mean label) with the summed weight, and the minimizer is
   alpha = (K + lambda W^-1)^-1 target (Eqn 7 of 001, C = W^-1).  With
   fixed weights (the DA case: 1/l and lambda'/u) the factorization is
-  computed once and each step is a pair of triangular solves.
+  computed once and each step is a pair of triangular solves.  The cached
+  factor is reused while the merged weights agree with those it was built
+  for to a relative 1e-12 (WEIGHT_RTOL): DA's lambda' p/u + lambda' (1-p)/u
+  equals lambda'/u only up to rounding, while a real change (JTSVM's next
+  lambda' level, a point labeled or not) refactors.
 - ``"l2"``: V = max(0, 1 - t)^2 / 2, by the finite Newton method of 001
   Sec. 3.1: solve the squared-loss system on the active pseudo-points
   (lambda I + W_A K) alpha = W_A t, then the exact line search of the
@@ -28,6 +32,13 @@ from scipy.linalg import cho_factor, cho_solve, lu_factor, lu_solve
 from ..solvers.line_search import line_search
 
 JITTER = 1e-10
+#: Merged squared-loss weights within this relative difference of the cached
+#: factor's weights reuse it.  The weights differ by rounding only (a few ulps:
+#: p/u + (1-p)/u vs 1/u); a relative 1e-12 perturbation of W is of the order of
+#: the backward error of the LU factorization itself, so reusing the factor
+#: costs no accuracy.  Exactly zero weights (unlabeled points carrying no
+#: label) must stay exactly zero: atol = 0.
+WEIGHT_RTOL = 1e-12
 MAX_NEWTON_ITER = 50
 
 
@@ -71,11 +82,10 @@ class FStep:
 
     def _solve_squared(self, points, y, c):
         weight, target = self._merge(points, y, c)
-        key = weight.tobytes()
-        if self._factor is None or self._factor[0] != key:
+        if self._factor is None or not np.allclose(weight, self._factor[0], rtol=WEIGHT_RTOL, atol=0.0):
             # (K + lambda W^-1) alpha = target, written as (W K + lambda I) alpha = W target
-            # so that zero weights are allowed; factored once per weight vector.
-            self._factor = (key, lu_factor(weight[:, None] * self.K + self.lam * np.eye(self.n)))
+            # so that zero weights are allowed; factored once per weight vector (up to rounding).
+            self._factor = (weight, lu_factor(weight[:, None] * self.K + self.lam * np.eye(self.n)))
         return lu_solve(self._factor[1], weight * target), 0.0
 
     def _solve_newton(self, points, y, c, alpha):
