@@ -133,3 +133,16 @@ def test_split_indices_are_the_recorded_ones():
     s = make_split(ds, 0, 4)
     assert s.labeled.tolist() == [11, 14, 84, 86] and s.test[:6].tolist() == [1, 4, 9, 17, 20, 29]
     assert make_split(ds, 7, 4).labeled.tolist() == [3, 18, 40, 82]
+
+
+@pytest.mark.parametrize("name", ["2moons", "2circles"])
+def test_toy_clusters_do_not_touch(name):
+    """001's Table 2 success (every unlabeled point right) presumes separated clusters: the closest
+    pair across classes is farther apart than the longest edge of either class's minimum spanning tree."""
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from scipy.spatial.distance import cdist
+    ds = load_dataset(name)
+    X, y = ds.X.toarray(), ds.y
+    between = cdist(X[y > 0], X[y < 0]).min()
+    within = max(minimum_spanning_tree(cdist(X[y == c], X[y == c])).toarray().max() for c in (1, -1))
+    assert between > 1.2 * within
