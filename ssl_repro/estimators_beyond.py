@@ -5,7 +5,10 @@ unlabeled row, the labeled rows carry two other class values and
 ``classes_[1]`` is the paper's +1 class (use :func:`~ssl_repro.estimators.mask_labels`
 for +1/-1 data).  ``fit`` builds the RBF Gram matrix of all training rows
 (dense, O(n^2) memory: meant for the small data sets of 001's experiments),
-so sparse input is densified.
+so sparse input is densified; more than ``max_rows`` training rows (default
+:data:`MAX_ROWS` = 10000) is refused with an error naming the size, rather than
+exhausting the memory.  :meth:`decision_function` works through blocks of
+rows, so scoring a large test set needs memory for one block only.
 
 After ``fit``: ``dual_coef_`` (alpha, one per training row), ``intercept_``
 (the bias, nonzero only for the l1 loss), ``support_vectors_`` (the
@@ -28,24 +31,47 @@ from .solvers.validation import check_positive
 #: ssl_repro.estimators can import this module to register the estimators).
 UNLABELED = -1
 
+#: Default limit on the training rows (l + u) of a kernel method.  The Gram
+#: matrix K is n x n float64 (0.8 GB at n = 10000) and the f-steps hold several
+#: matrices of that order at once (the l2 step a Cholesky factor and a system
+#: matrix, the sqr step an LU factor, the l1 step the (l + 2u)^2 Gram of the
+#: pseudo-points, 4x K), so 10000 rows peak at an estimated 4-5 GB; 001's
+#: kernel experiments train on about 1100 rows (l + u of its Table 3).
+MAX_ROWS = 10_000
+
+#: Rows per block in :meth:`_KernelModel.decision_function`.
+BLOCK_ROWS = 1024
+
+
+def check_kernel_rows(n_rows, max_rows, what):
+    """Raise a ValueError naming the size when ``n_rows`` training rows exceed ``max_rows``."""
+    if max_rows is not None and n_rows > max_rows:
+        gigabytes = 8.0 * n_rows * n_rows / 1e9
+        raise ValueError(
+            f"{what}: {n_rows} training rows exceed the kernel methods' limit of max_rows={max_rows}: "
+            f"they build the dense {n_rows} x {n_rows} Gram matrix ({gigabytes:.1f} GB for K alone, several "
+            f"times that while solving); use fewer rows (e.g. n_unlabeled) or, with the memory, raise max_rows")
+
 
 class _KernelModel(ClassifierMixin, BaseEstimator):
     """Shared plumbing; subclasses set ``_method`` and implement ``_options()``."""
 
     _method = None
 
-    def __init__(self, lam, lam_u, r, loss, sigma, sigma_factor):
+    def __init__(self, lam, lam_u, r, loss, sigma, sigma_factor, max_rows):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
         self.loss = loss
         self.sigma = sigma
         self.sigma_factor = sigma_factor
+        self.max_rows = max_rows
 
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
                              ensure_all_finite=True)
+        check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__)
         X = X.toarray() if hasattr(X, "toarray") else X
         check_classification_targets(y)
         unlabeled_mask = (y == UNLABELED) if np.issubdtype(y.dtype, np.number) else np.zeros(y.shape[0], bool)
@@ -78,11 +104,19 @@ class _KernelModel(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """f(x) = sum_i alpha_i K(x, x_i) + b; positive means ``classes_[1]``."""
+        """f(x) = sum_i alpha_i K(x, x_i) + b; positive means ``classes_[1]``.
+
+        Computed per block of :data:`BLOCK_ROWS` rows (densified one block at a time).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
-        X = X.toarray() if hasattr(X, "toarray") else X
-        return rbf_gram(X, self.sigma_, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+        X = X.tocsr() if hasattr(X, "tocsr") else X
+        out = np.empty(X.shape[0])
+        for start in range(0, X.shape[0], BLOCK_ROWS):
+            block = X[start:start + BLOCK_ROWS]
+            block = block.toarray() if hasattr(block, "toarray") else block
+            out[start:start + BLOCK_ROWS] = rbf_gram(block, self.sigma_, self.support_vectors_) @ self.dual_coef_[0]
+        return out + self.intercept_[0]
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where the output is positive."""
@@ -118,13 +152,16 @@ class KernelDA(_KernelModel):
     T0, anneal_rate, eps, max_outer, max_inner :
         Table 1 of 001: starting temperature 10, T /= 1.5, thresholds 1e-6
         (per unlabeled point), iteration caps.
+    max_rows : int or None, default=MAX_ROWS (10000)
+        Most training rows ``fit`` accepts (the Gram matrix is dense n x n);
+        ``None``: no limit.
     """
 
     _method = "da"
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
-                 T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100):
-        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor)
+                 T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100, max_rows=MAX_ROWS):
+        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor, max_rows)
         self.T0 = T0
         self.anneal_rate = anneal_rate
         self.eps = eps
@@ -148,12 +185,15 @@ class KernelJTSVM(_KernelModel):
         ("sqr" also runs: label switching with the squared loss).
     switches : int >= 1 or "max", default=1
         Label pairs switched per retraining (1 = Joachims, "max" = every qualifying pair).
+    max_rows : int or None, default=MAX_ROWS (10000)
+        As for :class:`KernelDA`.
     """
 
     _method = "jtsvm"
 
-    def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0, switches=1):
-        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor)
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0, switches=1,
+                 max_rows=MAX_ROWS):
+        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor, max_rows)
         self.switches = switches
 
     def _options(self):
@@ -161,5 +201,5 @@ class KernelJTSVM(_KernelModel):
         return {"switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
 
 
-#: Estimator class per method name, to merge into :data:`ssl_repro.estimators.ESTIMATORS`.
+#: Estimator class per method name, merged into :data:`ssl_repro.estimators.ESTIMATORS` (the harness's registry).
 KERNEL_ESTIMATORS = {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}

@@ -191,6 +191,22 @@ def test_jtsvm_estimator_and_bad_input(moons):
         KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))
 
 
+
+def test_estimators_are_registered_refuse_too_many_rows_and_predict_by_blocks(moons, monkeypatch):
+    import ssl_repro.estimators_beyond as beyond
+    from ssl_repro.estimators import ESTIMATORS
+    X, y, labeled, unlabeled, K = moons
+    assert ESTIMATORS["kernel_da"] is KernelDA and ESTIMATORS["kernel_jtsvm"] is KernelJTSVM
+    y_fit = mask_labels(y, labeled)
+    with pytest.raises(ValueError, match=r"KernelJTSVM: 50 training rows exceed the kernel methods' limit of "
+                                         r"max_rows=49: they build the dense 50 x 50 Gram matrix"):
+        KernelJTSVM(max_rows=49).fit(sp.csr_matrix(X), y_fit)
+    est = KernelDA(lam=1e-2, r=0.5, loss="sqr", max_rows=None, max_outer=3).fit(X, y_fit)
+    whole = est.decision_function(X)
+    monkeypatch.setattr(beyond, "BLOCK_ROWS", 7)
+    np.testing.assert_allclose(est.decision_function(sp.csc_matrix(X)), whole, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(whole, rbf_gram(X, est.sigma_) @ est.dual_coef_[0] + est.intercept_[0], atol=1e-9)
+
 def test_da_hinge_succeeds_on_two_circles_from_two_labels():
     """001 Table 2's success (every unlabeled point right) for DA (l1), at a point of the paper's grid
     (lambda = 1e-3, sigma = default / 8).  On this project's 2MOONS (noise 0.1) two points sit in the other
