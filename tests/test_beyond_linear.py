@@ -34,15 +34,6 @@ def linearized_ramp(A_l, y_l, A_u, w_at, lam, lam_u, s):
     return value
 
 
-#: Known defects of the committed ssl_repro/solvers/cccp.py (issue 5 report): these tests pass with
-#: the proposed fix and fail without it, so strict xfail flips to an error once the fix lands.
-STOP_RULE = pytest.mark.xfail(strict=True, reason="cccp.py stops when the flat set repeats, but the tangent "
-                              "of the squared-hinge ramp moves with t inside the flat set")
-BALANCE_SEARCH = pytest.mark.xfail(strict=True, reason="cccp.py's multiplier search returns its last iterate "
-                                   "and asks for |residual| <= 1e-9, below the MFN solves' accuracy")
-
-
-@STOP_RULE
 @pytest.mark.parametrize("s", [0.0, 0.2])
 def test_cccp_stops_at_the_optimum_of_its_own_linearization(data, s):
     """When the linearization stops changing, w minimizes the convex problem linearized at w."""
@@ -59,7 +50,6 @@ def test_cccp_stops_at_the_optimum_of_its_own_linearization(data, s):
     np.testing.assert_allclose(w, ref.x, atol=1e-4)
 
 
-@BALANCE_SEARCH
 def test_uc_star_equals_lc_with_the_labeled_mean_as_target(data):
     """002's defaults: lambda' = 1 (UC* = LC) and mean unlabeled output = mean labeled label,
     to cccp.py's documented BALANCE_TOL."""

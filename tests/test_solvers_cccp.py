@@ -5,7 +5,7 @@ from scipy.optimize import minimize
 
 from solver_problems import augmented_dense, random_problem
 from ssl_repro.solvers import from_blocks, objective_of_weights
-from ssl_repro.solvers.cccp import cccp_tsvm
+from ssl_repro.solvers.cccp import BALANCE_TOL, cccp_tsvm
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def test_ramp_objective_never_rises_and_balance_holds(problem, s):
     assert len(values) >= 2
     assert all(b <= a + 1e-10 for a, b in zip(values, values[1:]))
     A_l, A_u = augmented_dense(Xl), augmented_dense(Xu)
-    assert (A_u @ w).mean() == pytest.approx(2 * 0.4 - 1, abs=1e-8)
+    assert (A_u @ w).mean() == pytest.approx(2 * 0.4 - 1, abs=BALANCE_TOL)
     assert info.own_objective == pytest.approx(ramp(A_l, yl, A_u, w, 0.01, 1.0, s), rel=1e-10)
     assert info.objective == pytest.approx(objective_of_weights(prob, w, 0.01, 1.0), rel=1e-12)
 
@@ -41,11 +41,13 @@ def test_with_s_zero_the_ramp_is_the_tsvm_loss_plus_one(problem):
     assert info.own_objective == pytest.approx(info.objective + 0.5, rel=1e-10)
 
 
-def test_a_cccp_step_is_the_optimum_of_its_convex_problem(problem):
-    """Stop after one step and compare with SLSQP on the same linearized, constrained problem."""
+@pytest.mark.parametrize("r", [0.3, 0.4])
+def test_a_cccp_step_is_the_optimum_of_its_convex_problem(problem, r):
+    """Stop after one step and compare with SLSQP on the same linearized, constrained problem
+    (the multiplier search ends on a solve within BALANCE_TOL or between two bracketing ones)."""
     prob, Xl, yl, Xu = problem
-    lam, lam_u, s, target = 0.01, 1.0, 0.0, 2 * 0.4 - 1
-    w1, info = cccp_tsvm(prob, lam, lam_u, 0.4, s=s, max_iter=1)
+    lam, lam_u, s, target = 0.01, 1.0, 0.0, 2 * r - 1
+    w1, info = cccp_tsvm(prob, lam, lam_u, r, s=s, max_iter=1)
     from ssl_repro.solvers import train_svm
     w0, _ = train_svm(Xl, yl, lam=lam)
     A_l, A_u = augmented_dense(Xl), augmented_dense(Xu)
@@ -64,6 +66,7 @@ def test_a_cccp_step_is_the_optimum_of_its_convex_problem(problem):
     ref = minimize(convex, w0, method="SLSQP", constraints=[{"type": "eq", "fun": lambda w: (A_u @ w).mean() - target}],
                    options={"ftol": 1e-14, "maxiter": 1000})
     assert ref.success
+    assert (A_u @ w1).mean() == pytest.approx(target, abs=BALANCE_TOL)
     assert convex(w1) == pytest.approx(ref.fun, rel=1e-6)
     np.testing.assert_allclose(w1, ref.x, atol=1e-4)
 
