@@ -1,10 +1,10 @@
 """scikit-learn estimators for the paper's methods.
 
-Labels follow :mod:`sklearn.semi_supervised`: rows labelled ``-1`` are
-unlabeled; the labeled rows carry exactly two other class values (which
-therefore cannot include -1).  ``classes_[1]`` plays the role of the +1
-class of the paper.  Every estimator accepts CSR, CSC or dense input; CSR
-float64 input is used without a copy.
+Labels follow :mod:`sklearn.semi_supervised` (see
+:mod:`ssl_repro.estimator_base`): rows labelled ``-1`` are unlabeled, and
+``classes_[1]`` plays the role of the +1 class of the paper.  Every
+estimator accepts CSR, CSC or dense input; CSR float64 input is used
+without a copy.
 
 After ``fit``: ``coef_`` (1, n_features), ``intercept_`` (1,) (the bias,
 regularized like every weight, as in the paper), ``classes_``,
@@ -13,59 +13,35 @@ semi-supervised ones, ``transduction_`` (a label for every training row:
 the given label for labeled rows, the prediction for unlabeled ones).
 """
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.extmath import safe_sparse_dot
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimators_beyond import KERNEL_ESTIMATORS  # imports nothing from this module
+from .estimator_base import UNLABELED, BinaryClassifier
+from .estimators_beyond import KERNEL_ESTIMATORS
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
 from .solvers.validation import check_positive
 
-UNLABELED = -1
 
-
-class _LinearModel(ClassifierMixin, BaseEstimator):
-    """Shared fit/predict plumbing; subclasses implement ``_solve(problem, r)``."""
+class _LinearModel(BinaryClassifier):
+    """Shared fit plumbing; subclasses implement ``_solve(problem, r)``."""
 
     _semi_supervised = False
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
                              ensure_all_finite=True)
-        check_classification_targets(y)
         X = X.tocsr() if hasattr(X, "tocsr") else X
-        unlabeled = _unlabeled_mask(y)
-        classes = np.unique(y[~unlabeled])
-        if classes.size < 2:
-            found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
-            raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")
-        if classes.size > 2:
-            raise ValueError(f"Only binary classification is supported: the labeled rows of "
-                             f"{type(self).__name__} hold {classes.size} classes "
-                             f"{classes.tolist()[:10]} (use -1 only for unlabeled rows)")
-        self.classes_ = classes
-        y_pm1 = np.where(y[~unlabeled] == classes[1], 1.0, -1.0)
+        unlabeled, y_pm1 = self._read_labels(y)
         problem = from_mask(X, y_pm1, ~unlabeled)
-        r = self._fraction(y_pm1)
+        r = self._fraction(y_pm1) if self._semi_supervised else None
         w, self.diagnostics_ = self._solve(problem, r)
         self.coef_ = w[None, :-1].copy()
         self.intercept_ = w[-1:].copy()
         if self._semi_supervised:
-            transduction = np.empty(y.shape[0], dtype=classes.dtype)
-            transduction[~unlabeled] = y[~unlabeled]
-            o_u = problem.op.matvec(w, problem.unlabeled)
-            transduction[unlabeled] = classes[(o_u > 0).astype(int)]
-            self.transduction_ = transduction
+            self.transduction_ = self._transduction(y, unlabeled, problem.op.matvec(w, problem.unlabeled))
         return self
 
     def decision_function(self, X):
@@ -73,25 +49,6 @@ class _LinearModel(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
         return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
-
-    def predict(self, X):
-        """Class labels: ``classes_[1]`` where the output is positive."""
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
-
-    def _fraction(self, y_pm1):
-        if not self._semi_supervised:
-            return None
-        if self.r is None:
-            # The paper: r "may also be estimated from the labeled examples".
-            return float(np.mean(y_pm1 > 0))
-        return self.r
-
-
-def _unlabeled_mask(y):
-    if np.issubdtype(np.asarray(y).dtype, np.number):
-        return np.asarray(y) == UNLABELED
-    return np.zeros(len(y), dtype=bool)
 
 
 class LinearSVM(_LinearModel):

@@ -19,17 +19,12 @@ loss; see :mod:`ssl_repro.kernel.diagnostics`) and ``transduction_``.
 There is no ``coef_``: outputs come from :meth:`decision_function`.
 """
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .estimator_base import BinaryClassifier
 from .kernel.diagnostics import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
 from .solvers.validation import check_positive
-
-#: The unlabeled marker (ssl_repro.estimators.UNLABELED, not imported so that
-#: ssl_repro.estimators can import this module to register the estimators).
-UNLABELED = -1
 
 #: Default limit on the training rows (l + u) of a kernel method.  The Gram
 #: matrix K is n x n float64 (0.8 GB at n = 10000) and the f-steps hold several
@@ -53,7 +48,7 @@ def check_kernel_rows(n_rows, max_rows, what):
             f"times that while solving); use fewer rows (e.g. n_unlabeled) or, with the memory, raise max_rows")
 
 
-class _KernelModel(ClassifierMixin, BaseEstimator):
+class _KernelModel(BinaryClassifier):
     """Shared plumbing; subclasses set ``_method`` and implement ``_options()``."""
 
     _method = None
@@ -73,34 +68,24 @@ class _KernelModel(ClassifierMixin, BaseEstimator):
                              ensure_all_finite=True)
         check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__)
         X = X.toarray() if hasattr(X, "toarray") else X
-        check_classification_targets(y)
-        unlabeled_mask = (y == UNLABELED) if np.issubdtype(y.dtype, np.number) else np.zeros(y.shape[0], bool)
-        classes = np.unique(y[~unlabeled_mask])
-        if classes.size != 2:
-            raise ValueError(f"{type(self).__name__} needs exactly two classes among the labeled rows; "
-                             f"got {classes.tolist()[:10]} (use -1 only for unlabeled rows)")
+        unlabeled_mask, y_pm1 = self._read_labels(y)
         if not unlabeled_mask.any():
             raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
         if self.loss not in ("l1", "l2", "sqr"):
             raise ValueError(f"loss must be 'l1', 'l2' or 'sqr', got {self.loss!r}")
-        self.classes_ = classes
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)
-        y_pm1 = np.where(y[labeled] == classes[1], 1.0, -1.0)
         if self.sigma is not None:
             self.sigma_ = check_positive(self.sigma, "sigma")
         else:
             self.sigma_ = check_positive(self.sigma_factor, "sigma_factor") * default_sigma(X)
-        r = float(np.mean(y_pm1 > 0)) if self.r is None else self.r
         K = rbf_gram(X, self.sigma_)
         alpha, bias, self.diagnostics_ = train_kernel(
             self._method, K, labeled, y_pm1, unlabeled, check_positive(self.lam, "lambda"),
-            check_positive(self.lam_u, "lambda'"), r, loss=self.loss, **self._options())
+            check_positive(self.lam_u, "lambda'"), self._fraction(y_pm1), loss=self.loss, **self._options())
         self.dual_coef_ = alpha[None, :]
         self.intercept_ = np.array([bias])
         self.support_vectors_ = X
-        transduction = y.copy()
-        transduction[unlabeled] = classes[(K[unlabeled] @ alpha + bias > 0).astype(int)]
-        self.transduction_ = transduction
+        self.transduction_ = self._transduction(y, unlabeled_mask, K[unlabeled] @ alpha + bias)
         return self
 
     def decision_function(self, X):
@@ -117,16 +102,6 @@ class _KernelModel(ClassifierMixin, BaseEstimator):
             block = block.toarray() if hasattr(block, "toarray") else block
             out[start:start + BLOCK_ROWS] = rbf_gram(block, self.sigma_, self.support_vectors_) @ self.dual_coef_[0]
         return out + self.intercept_[0]
-
-    def predict(self, X):
-        """Class labels: ``classes_[1]`` where the output is positive."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 class KernelDA(_KernelModel):

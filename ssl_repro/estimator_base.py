@@ -1,0 +1,64 @@
+"""What every estimator of the package shares: the label convention, r, transduction and predict.
+
+Labels follow :mod:`sklearn.semi_supervised`: rows labelled ``-1``
+(:data:`UNLABELED`) are unlabeled; the labeled rows carry exactly two other
+class values (which therefore cannot include -1).  ``classes_[1]`` plays
+the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
+the labels with :meth:`BinaryClassifier._read_labels`) and
+``decision_function`` (positive means ``classes_[1]``).
+"""
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+
+UNLABELED = -1
+
+
+def unlabeled_mask(y):
+    """The rows of ``y`` marked unlabeled (``-1``); none when the labels are not numbers."""
+    y = np.asarray(y)
+    if np.issubdtype(y.dtype, np.number):
+        return y == UNLABELED
+    return np.zeros(y.shape[0], dtype=bool)
+
+
+class BinaryClassifier(ClassifierMixin, BaseEstimator):
+    """Label handling, ``predict`` and tags shared by the linear and the kernel estimators."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _read_labels(self, y):
+        """Set ``classes_`` from the labeled rows; return (unlabeled mask, their +1/-1 labels)."""
+        check_classification_targets(y)
+        unlabeled = unlabeled_mask(y)
+        classes = np.unique(y[~unlabeled])
+        if classes.size < 2:
+            found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
+            raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")
+        if classes.size > 2:
+            raise ValueError(f"Only binary classification is supported: the labeled rows of "
+                             f"{type(self).__name__} hold {classes.size} classes "
+                             f"{classes.tolist()[:10]} (use -1 only for unlabeled rows)")
+        self.classes_ = classes
+        return unlabeled, np.where(y[~unlabeled] == classes[1], 1.0, -1.0)
+
+    def _fraction(self, y_pm1):
+        """r: the parameter, or (``r=None``) the positive fraction of the labeled rows, which the
+        paper says r "may also be estimated from"."""
+        return float(np.mean(y_pm1 > 0)) if self.r is None else self.r
+
+    def _transduction(self, y, unlabeled, outputs_unlabeled):
+        """A label for every training row: the given one, or the prediction for unlabeled rows."""
+        transduction = np.empty(y.shape[0], dtype=self.classes_.dtype)
+        transduction[~unlabeled] = y[~unlabeled]
+        transduction[unlabeled] = self.classes_[(outputs_unlabeled > 0).astype(int)]
+        return transduction
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where the output is positive."""
+        positive = self.decision_function(X) > 0      # first: it raises NotFittedError before fit
+        return self.classes_[positive.astype(int)]
