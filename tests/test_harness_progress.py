@@ -42,7 +42,7 @@ def test_expansion_is_the_product_with_the_command_line_taking_precedence():
 def test_job_directories_and_configurations_equal_hydras_own(loader):
     arguments = ["+experiment=learning_curve_pcmac", "results_dir=/r"]
     master = compose("config", overrides=arguments, return_hydra_config=True)
-    assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 5 * 10 * 6
+    assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * 6
     jobs = expand_sweep(master.hydra.sweeper.params,
                         arguments + ["method=tsvm_s1,tsvm_smax", "method.lam_u_growth=2"])
     counting = CountingLoader(loader)
