@@ -69,6 +69,10 @@ def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_s
                 "transductive_error", "objective", "objective_eqn18", "seconds", "diagnostics", "config"):
         assert key in record
     assert record["diagnostics"]["mfn_calls"] >= 1 and record["config"]["dataset"]["name"] == "text-like"
+    # objective: the method's own (RLS: least squares); objective_eqn18: the common yardstick (Eqn 18)
+    rls = json.loads(next(p for p in paths if "/rls/" in str(p)).read_text())
+    assert rls["objective"] == rls["diagnostics"]["own_objective"] != rls["objective_eqn18"]
+    assert record["objective"] == pytest.approx(record["objective_eqn18"], rel=1e-12)
     assert record["n_unlabeled"] == 300 and record["config"]["split"] in (0, 1)
     assert "12 jobs, 0 already done, 12 to run" in log
     assert "1/12 jobs done, 11 remaining" in log and "12/12 jobs done, 0 remaining" in log

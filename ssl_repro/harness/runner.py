@@ -7,11 +7,13 @@ record that goes into ``result.json``:
 dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
 n_labeled, n_unlabeled, n_test, r, lam, lam_u, test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
-labels), objective (the method's objective in its own loss: Eqn 18 for
-TSVM/DA, DA's minimum along its path; J with lambda' = 0 for svm/rls; for
-the kernel methods 001's Eqn 1 in their loss V, ``diagnostics.own_objective``,
-DA's minimum along its path), objective_eqn18 (J of Eqn 18 with the
-dataset's lambda and lambda', for every method: the common yardstick),
+labels), objective (``diagnostics.own_objective``, the objective the method
+itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path; J with
+lambda' = 0 for svm; the least-squares objective for rls; J_nabla for
+nabla-TSVM; J_ramp for CCCP-TSVM; 001's Eqn 1 in their loss V for the
+kernel methods, DA's minimum along its path), objective_eqn18 (J of Eqn 18
+with the dataset's lambda and lambda', for every method: the common
+yardstick),
 seconds (training wall time), diagnostics (the solver's record) and config.
 
 Linear methods (``coef_``): outputs w.x + b on the rows of the dataset's
@@ -112,10 +114,8 @@ def run_job(cfg):
     y_l = y[split.labeled].astype(np.float64)
     if kernel:
         o_l, o_u, o_t, eqn18 = _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u)
-        objective = estimator.diagnostics_.own_objective
     else:
         o_l, o_u, o_t, eqn18 = _linear_outputs(estimator, X, split, y_l, lam, lam_u)
-        objective = estimator.diagnostics_.objective
 
     def error(outputs, rows):
         # mask_labels made +1 the class classes_[1]: a positive output predicts +1.
@@ -132,7 +132,7 @@ def run_job(cfg):
         "r": split.r, "lam": lam, "lam_u": lam_u,
         "test_error": error(o_t, split.test),
         "transductive_error": error(o_u, split.unlabeled),
-        "objective": float(objective),
+        "objective": float(estimator.diagnostics_.own_objective),
         "objective_eqn18": float(eqn18),
         "seconds": seconds,
         "diagnostics": estimator.diagnostics_.as_dict(),
