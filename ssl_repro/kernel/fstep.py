@@ -27,7 +27,7 @@ lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
   Eqn 6 that 001's SVM-based l1 implementation shares.
 """
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, lu_factor, lu_solve
+from scipy.linalg import lu_factor, lu_solve
 
 from ..solvers.line_search import line_search
 
