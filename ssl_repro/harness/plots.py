@@ -5,16 +5,30 @@
 
 draws, for every dataset in the summary, the test and transductive error
 learning curves with the SVM baseline (Figs 5-10 of 000, Figs 1.4-1.5 of
-004), the Eqn 18 objective minima of TSVM and DA (Fig 4 of 000, Fig 1.3 of
-004; nabla-TSVM and CCCP-TSVM beside them where they ran),
-training time vs labels (Fig 11 of 000, Fig 1.6 of 004) and, where fixed-T
-runs exist, the annealing ablation (Figs 12-13 of 000); plus the loss
-shapes: the TSVM loss (Fig 1 / Fig 1.1), the DA loss as T falls (Fig 2 /
-Fig 1.2) and B(nu) with its root (Fig 3 of 000).  Error bars are one
-standard deviation over splits.  Each function returns its Figure, whose
-plotted values are the summary's (tested).
+004), the Eqn 18 objective minima of the semi-supervised methods (Fig 4 of
+000, Fig 1.3 of 004), training time vs labels (Fig 11 of 000, Fig 1.6 of
+004) and, where fixed-T runs exist, the annealing ablation with its times
+(Figs 12-13 of 000); plus the loss shapes: the TSVM loss (Fig 1 / Fig 1.1),
+the DA loss as T falls (Fig 2 / Fig 1.2) and B(nu) with its root (Fig 3 of
+000).  Each function returns its Figure, whose plotted values are the
+summary's (tested).
+
+Conventions, the same in every figure:
+
+- one colour, marker and line style per method (:func:`method_style`);
+- error bars are one standard deviation over splits, drawn only when a
+  point has more than one split (a one-split figure says so in its title);
+- a curve equal to one drawn before it (e.g. RLS and SVM make the same
+  predictions when every labeled row is a support vector; TSVM S=1 and
+  S=max often reach the same labels) is still drawn, dashed over the
+  other so that both colours show, and its legend entry names the curve
+  it coincides with;
+- no figure with fewer than two label counts or without a finite value:
+  such results are tables (``summary.md``), not curves.
 """
 import argparse
+import textwrap
+import zlib
 from pathlib import Path
 
 import matplotlib
@@ -32,27 +46,88 @@ LABELS = {"test_error": "test error", "transductive_error": "transductive error 
           "objective": "objective in the method's own loss", "objective_eqn18": "minimum objective J (Eqn 18)",
           "seconds": "training time (s)"}
 
+#: Colour, marker and line style of each method (record ``method`` names), fixed across figures.
+METHOD_STYLES = {
+    "svm": ("tab:gray", "s", "-"),
+    "rls": ("tab:brown", "x", "--"),
+    "tsvm-S1": ("tab:purple", "v", "--"),
+    "tsvm-S10": ("tab:cyan", "<", "-."),
+    "tsvm-S100": ("tab:olive", ">", ":"),
+    "tsvm-Smax": ("tab:blue", "o", "-"),
+    "da": ("tab:red", "D", "-"),
+    "da-T1": ("tab:orange", "^", "--"),
+    "da-T0.1": ("tab:pink", "P", "-."),
+    "da-T0.001": ("black", "*", ":"),
+    "nabla_tsvm": ("tab:green", "p", "-"),
+    "cccp_tsvm": ("goldenrod", "h", "-"),
+}
+#: Colours and markers for methods not in METHOD_STYLES, picked by a hash of the name (stable).
+FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray", "indigo", "sienna", "darkcyan")
+FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+
+#: Methods whose Eqn 18 minima Fig 4 (000) / Fig 1.3 (004) compare: the semi-supervised linear
+#: methods that run at the dataset's lambda' (not the fixed-temperature ablation, not baselines).
+OBJECTIVE_PREFIXES = ("tsvm", "da", "nabla", "cccp")
+
+
+def method_style(method):
+    """(colour, marker, linestyle) of ``method``, the same in every figure."""
+    if method in METHOD_STYLES:
+        return METHOD_STYLES[method]
+    h = zlib.crc32(method.encode())
+    return FALLBACK_COLOURS[h % len(FALLBACK_COLOURS)], FALLBACK_MARKERS[(h // 8) % len(FALLBACK_MARKERS)], "-"
+
+
+def drawable(summary, dataset, metric, methods=None):
+    """Whether ``metric`` of ``dataset`` makes a curve: finite means at two or more label counts."""
+    rows = summary[summary["dataset"] == dataset]
+    if methods is not None:
+        rows = rows[rows["method"].isin(methods)]
+    finite = rows[np.isfinite(rows[f"{metric}_mean"].astype(float))]
+    return finite["n_labeled"].nunique() >= 2
+
 
 def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
     """One line per method: mean of ``metric`` vs number of labels, error bars = std over splits."""
     rows = summary[summary["dataset"] == dataset]
-    fig, ax = plt.subplots(figsize=(5, 3.6))
-    for method in methods or sorted(rows["method"].unique()):
+    one_split = bool((rows["n_splits"] <= 1).all()) if "n_splits" in rows else False
+    fig, ax = plt.subplots(figsize=(5.4, 3.8))
+    drawn, handles, names = {}, [], []
+    for method in methods or sorted(rows["method"].unique(), key=_draw_order):
         part = rows[rows["method"] == method].sort_values("n_labeled")
         if part.empty:
             continue
-        ax.errorbar(part["n_labeled"], part[f"{metric}_mean"], yerr=part[f"{metric}_std"].fillna(0.0),
-                    marker="o", ms=3, capsize=2, label=method)
+        x, mean = part["n_labeled"].to_numpy(), part[f"{metric}_mean"].to_numpy(float)
+        std = part[f"{metric}_std"].to_numpy(float)
+        twin = next((m for m, (xs, ys) in drawn.items()
+                     if np.array_equal(xs, x) and np.allclose(ys, mean, rtol=1e-9, atol=0.0, equal_nan=True)), None)
+        colour, marker, style = method_style(method)
+        bars = ax.errorbar(x, mean, yerr=None if one_split else np.nan_to_num(std),
+                           color=colour, marker=marker, ms=4, capsize=2, lw=1.2,
+                           linestyle="--" if twin else style, zorder=2 if style == "-" and not twin else 3,
+                           label=method)
+        drawn[method] = (x, mean)
+        handles.append(bars)
+        names.append(f"{method} (= {twin})" if twin else method)
     ax.set_xscale("log")
     ax.set_xticks(sorted(rows["n_labeled"].unique()))
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.set_xlabel("number of labeled examples")
     ax.set_ylabel(LABELS.get(metric, metric))
-    ax.set_title(title or f"{dataset}: {LABELS.get(metric, metric)}")
-    ax.legend(fontsize=7)
+    text = title or f"{dataset}: {LABELS.get(metric, metric)}"
+    if one_split:
+        text += " (one split)"
+    ax.set_title("\n".join(textwrap.wrap(text, 48)), fontsize=10)
+    ax.legend(handles, names, fontsize=7)
     fig.tight_layout()
     return fig
+
+
+def _draw_order(method):
+    """The order of METHOD_STYLES (baselines first), so that a twin names the baseline it equals."""
+    order = list(METHOD_STYLES)
+    return (order.index(method) if method in order else len(order), method)
 
 
 def tsvm_loss_figure():
@@ -111,24 +186,30 @@ def balance_figure(T=1.0, r=0.15, n=200):
 
 
 def dataset_figures(summary, dataset):
-    """The figures of one dataset that its summary rows support, by file stem."""
+    """The figures of one dataset that its summary rows support, by file stem.
+
+    Fixed-temperature runs (``da-T...``) appear only in the ablation figures;
+    a metric with fewer than two label counts gets no figure (see the module
+    docstring).
+    """
     methods = set(summary.loc[summary["dataset"] == dataset, "method"])
-    # the linear semi-supervised methods, whose Eqn 18 values are comparable (not the fixed-T ablation)
-    semi = sorted(m for m in methods if m.startswith(("tsvm", "da", "nabla", "cccp")) and "-T" not in m)
-    figures = {
-        f"{dataset}_test_error": metric_vs_labels(summary, dataset, "test_error"),
-        f"{dataset}_transductive_error": metric_vs_labels(summary, dataset, "transductive_error"),
-        f"{dataset}_seconds": metric_vs_labels(summary, dataset, "seconds", methods=semi or None),
+    fixed = sorted((m for m in methods if m.startswith("da-T")), key=_draw_order)
+    main = sorted((m for m in methods if m not in fixed), key=_draw_order)
+    semi = [m for m in main if m.startswith(OBJECTIVE_PREFIXES)]
+    panels = {
+        "test_error": ("test_error", main, None),
+        "transductive_error": ("transductive_error", main, None),
+        "seconds": ("seconds", semi or main, None),
+        "objective": ("objective_eqn18", semi, None),
     }
-    if semi:
-        figures[f"{dataset}_objective"] = metric_vs_labels(summary, dataset, "objective_eqn18", methods=semi)
-    fixed = sorted(m for m in methods if m.startswith("da-T"))
     if fixed and "da" in methods:
-        for stem, metric in (("objective", "objective_eqn18"), ("test_error", "test_error")):
-            figures[f"{dataset}_ablation_{stem}"] = metric_vs_labels(
-                summary, dataset, metric, methods=["da"] + fixed,
-                title=f"{dataset}: annealing vs fixed T ({LABELS[metric]})")
-    return figures
+        for stem, metric in (("objective", "objective_eqn18"), ("test_error", "test_error"),
+                             ("seconds", "seconds")):
+            panels[f"ablation_{stem}"] = (metric, ["da"] + fixed,
+                                          f"{dataset}: annealing vs fixed T, {LABELS[metric]}")
+    return {f"{dataset}_{stem}": metric_vs_labels(summary, dataset, metric, methods=chosen, title=title)
+            for stem, (metric, chosen, title) in panels.items()
+            if chosen and drawable(summary, dataset, metric, chosen)}
 
 
 def save(fig, out, stem):

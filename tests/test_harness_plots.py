@@ -1,0 +1,80 @@
+"""Figure conventions of ssl_repro.harness.plots: fixed styles, twins named, no degenerate figures."""
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from ssl_repro.harness import plots
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def summary_of(curves, n_splits=3, dataset="toy"):
+    """A summary table with one row per (method, labels); ``curves`` maps method -> {labels: mean}."""
+    rows = []
+    for method, points in curves.items():
+        for n_labeled, mean in points.items():
+            row = {"dataset": dataset, "method": method, "n_labeled": n_labeled, "n_splits": n_splits}
+            for metric in plots.LABELS:
+                row[f"{metric}_mean"] = mean
+                row[f"{metric}_std"] = 0.01 if n_splits > 1 else np.nan
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def legend_entries(fig):
+    legend = fig.axes[0].get_legend()
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def colour_of(fig, method):
+    container = next(c for c in fig.axes[0].containers if c.get_label() == method)
+    return container.lines[0].get_color()
+
+
+def test_a_method_keeps_its_colour_and_marker_whatever_else_is_drawn():
+    summary = summary_of({"da": {2: 0.3, 4: 0.2}, "svm": {2: 0.5, 4: 0.4}, "tsvm-Smax": {2: 0.35, 4: 0.3},
+                          "cccp_tsvm": {2: 0.4, 4: 0.35}})
+    alone = plots.metric_vs_labels(summary, "toy", "test_error", methods=["da"])
+    crowded = plots.metric_vs_labels(summary, "toy", "test_error")
+    assert colour_of(alone, "da") == colour_of(crowded, "da") == plots.method_style("da")[0]
+    colours = [colour_of(crowded, m) for m in ("da", "svm", "tsvm-Smax", "cccp_tsvm")]
+    assert len(set(colours)) == 4
+    assert plots.method_style("some-new-method") == plots.method_style("some-new-method")
+
+
+def test_a_curve_equal_to_an_earlier_one_is_named_as_its_twin():
+    summary = summary_of({"svm": {2: 0.5, 4: 0.4}, "rls": {2: 0.5, 4: 0.4}, "da": {2: 0.3, 4: 0.2}})
+    fig = plots.metric_vs_labels(summary, "toy", "test_error")
+    assert legend_entries(fig) == ["svm", "rls (= svm)", "da"]
+    rls = next(c for c in fig.axes[0].containers if c.get_label() == "rls")
+    assert rls.lines[0].get_linestyle() == "--" and rls.lines[0].get_zorder() > 2
+
+
+def test_one_split_has_no_error_bars_and_says_so():
+    summary = summary_of({"da": {2: 0.3, 4: 0.2}}, n_splits=1)
+    fig = plots.metric_vs_labels(summary, "toy", "seconds")
+    (container,) = fig.axes[0].containers
+    assert not container.has_yerr
+    assert "one split" in fig.axes[0].get_title()
+
+
+def test_single_label_counts_and_missing_values_get_tables_not_figures():
+    one_point = summary_of({"svm": {1000: 0.1}, "da": {1000: 0.05}})
+    assert plots.dataset_figures(one_point, "toy") == {}
+    curves = summary_of({"svm": {2: 0.5, 4: 0.4}, "da": {2: 0.3, 4: 0.2}})
+    curves["test_error_mean"] = np.nan       # a transductive data set: no test rows
+    stems = set(plots.dataset_figures(curves, "toy"))
+    assert "toy_test_error" not in stems and {"toy_transductive_error", "toy_objective"} <= stems
+
+
+def test_ablation_figures_include_the_fixed_temperature_times():
+    summary = summary_of({"da": {2: 0.3, 4: 0.2}, "da-T1": {2: 0.32, 4: 0.25}, "da-T0.1": {2: 0.4, 4: 0.3}})
+    figures = plots.dataset_figures(summary, "toy")
+    assert {"toy_ablation_objective", "toy_ablation_test_error", "toy_ablation_seconds"} <= set(figures)
+    assert legend_entries(figures["toy_ablation_seconds"]) == ["da", "da-T1", "da-T0.1"]
+    assert "da-T1" not in legend_entries(figures["toy_objective"])
