@@ -1,13 +1,17 @@
-"""Every table and figure of the papers, and how this project regenerates it.
+"""Every table and figure of the papers, how this project regenerates it, and whether it has.
 
-    python experiments/paper_artifacts.py list
-    python experiments/paper_artifacts.py run ARTIFACT [--dataset pcmac] [--results results]
+    python experiments/paper_artifacts.py list [--results results] [--markdown]
+    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results]
 
-``run`` launches the artifact's sweep (``python run.py +experiment=...``,
-resumable), aggregates its ``result.json`` files into
-``<results>/<experiment>/`` (results.csv, summary.csv, summary.md) and draws
-its figures there (PNG and PDF).  Loss-shape figures need no sweep.
-Papers: 000 = tech report (spec), 003 = SIGIR 2006, 004 = book chapter.
+``list`` prints one line per artifact: where it is in the papers, the
+command that makes it, and its status here: ``regenerated`` (every file it
+needs is in ``results/``), ``partial`` (some datasets) or ``missing``, each
+with the reason for what is not there.  ``run`` makes one artifact: a
+drawing is drawn; a sweep is launched (``python run.py +experiment=...``,
+resumable), aggregated into ``<results>/<experiment>/`` (results.csv,
+summary.csv, summary.md) and drawn there; a script is run.
+Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
+2006, 004 = book chapter.
 """
 import argparse
 import subprocess
@@ -19,70 +23,173 @@ from ssl_repro.harness import plots
 from ssl_repro.harness.aggregate import write_tables
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
+MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
+NOT_DOWNLOADABLE = ("data not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on this "
+                    "machine); their SYNTHETIC stand-ins (dataset=synthetic-<name>) have not been run yet")
 
 
 @dataclass(frozen=True)
 class Artifact:
+    """One table or figure of the papers.
+
+    ``kind`` is ``drawing`` (needs no runs), ``sweep`` (a Hydra multirun
+    ``conf/experiment/<sweep>_<dataset>.yaml`` per dataset, then
+    aggregation and figures) or ``script`` (``command`` writes ``files``).
+    ``files`` name, relative to ``results/``, what holds the artifact for
+    each dataset (``{d}``: the dataset, ``{e}``: the experiment folder);
+    ``why_not`` says why what is missing is missing.
+    """
+
     name: str
-    papers: str          # where it appears in the papers
-    sweep: str | None    # conf/experiment/<sweep>_<dataset>.yaml (None: a drawing, no runs)
-    made_from: str       # what in the aggregated results makes it
+    papers: str
+    kind: str
+    files: tuple
+    datasets: tuple = ()
+    sweep: str | None = None
+    command: str = ""
+    why_not: str = ""
+    default_dataset: str | None = None
 
 
 ARTIFACTS = [
-    Artifact("tsvm-loss", "Fig 1 (000), Fig 1.1 (004)", None, "plots.tsvm_loss_figure"),
-    Artifact("da-loss", "Fig 2 (000), Fig 1.2 (004)", None, "plots.da_loss_figure"),
-    Artifact("balance-root", "Fig 3 (000)", None, "plots.balance_figure (T = 1, r = 0.15, g in [-5, 5])"),
-    Artifact("objective-minima", "Fig 4 (000), Fig 1.3 (004), Table 2 (003)", "learning_curve",
-             "summary 'objective' of tsvm-S1, tsvm-Smax, da vs labels"),
-    Artifact("learning-curves", "Figs 5-10 (000), Figs 1.4-1.5 (004), Table 3 (003)", "learning_curve",
-             "summary 'test_error' and 'transductive_error' of every method vs labels"),
-    Artifact("timing", "Fig 11 (000), Fig 1.6 (004), Table 9 (000)", "timing",
-             "summary 'seconds' of TSVM S = 1, 10, 100, max and DA vs labels"),
-    Artifact("annealing-ablation", "Figs 12-13 (000), Sec. 1.5 ablation (004), Table 5 (001)", "ablation",
-             "summary 'objective' and 'test_error' of da vs da-T1, da-T0.1, da-T0.001"),
-    Artifact("large-transductive", "Tables 1.2-1.7 (004): full-ccat, full-gcat, kdd99", "transductive",
-             "summary.md tables of objective, transductive_error and seconds (datasets full-ccat, "
-             "full-gcat, kdd99, kdd99-10)"),
+    Artifact("tsvm-loss", "Fig 1 (000), Fig 1.1 (004)", "drawing", ("figures/fig_tsvm_loss.png",)),
+    Artifact("da-loss", "Fig 2 (000), Fig 2 (003), Fig 1.2 (004)", "drawing", ("figures/fig_da_loss.png",)),
+    Artifact("balance-root", "Fig 3 (000): B(nu), T = 1, r = 0.15, g in [-5, 5]", "drawing",
+             ("figures/fig_balance_B_nu.png",)),
+    Artifact("dataset-table", "Table 8 (000), Table 1 (003), Table 1.1 (004)", "script",
+             ("dataset_table/table.md",), command="python experiments/dataset_table.py"),
+    Artifact("objective-minima", "Fig 4 (000), Table 2 (003), Fig 1.3 (004)", "sweep",
+             ("{e}/figures/{d}_objective.png",), MEDIUM, "learning_curve", why_not=NOT_DOWNLOADABLE,
+             default_dataset="pcmac"),
+    Artifact("learning-curves", "Figs 5-10 (000), Table 3 (003), Figs 1.4-1.5 (004)", "sweep",
+             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), MEDIUM,
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("timing", "Fig 11 (000), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM,
+             "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "sweep",
+             ("{e}/summary.md",), ("pcmac",), "timing", default_dataset="pcmac",
+             why_not="SVMlight is not installable here (no PyPI or Debian package): our three methods' "
+                     "row only (results/README.md)"),
+    Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
+             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM,
+             "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
+             "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10"), "transductive",
+             default_dataset="kdd99-10",
+             why_not="RCV1 (full-ccat, full-gcat) and the full KDD file are not here; kdd99-10 (the 10% "
+                     "file) is; full-size stand-ins not run yet"),
+    Artifact("kernel-toy-table", "Table 2 (001): 2MOONS, 2CIRCLES successes of JTSVM and DA", "script",
+             ("kernel_toy_table/table.md",), command="python experiments/kernel_toy_table.py",
+             why_not="the nabla-TSVM row is not run (kernel nabla-TSVM is not implemented)"),
+    Artifact("kernel-benchmarks", "Tables 3-5 (001): USPS2, COIL6, PC-MAC, ESET2; kernel DA vs fixed T",
+             "script", ("kernel_benchmarks/table.md",), command="(no command yet)",
+             why_not="not run: USPS2, COIL6 and ESET2 are not here; PC-MAC with 001's split sizes "
+                     "(l = 37, u = 1,410, t = 486) not attempted yet"),
 ]
-DRAWINGS = {"tsvm-loss": plots.tsvm_loss_figure, "da-loss": plots.da_loss_figure,
-            "balance-root": plots.balance_figure}
+DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
+            "da-loss": ("fig_da_loss", plots.da_loss_figure),
+            "balance-root": ("fig_balance_B_nu", plots.balance_figure)}
 
 
 def experiment_name(artifact, dataset):
+    """The experiment config (conf/experiment/<name>.yaml) of ``artifact`` on ``dataset``."""
     return f"{artifact.sweep}_{dataset.replace('-', '_')}"
 
 
+def files_of(artifact, dataset=None):
+    """The files under results/ that hold ``artifact`` (for one dataset of a sweep)."""
+    if artifact.kind != "sweep":
+        return list(artifact.files)
+    return [f.format(d=dataset, e=experiment_name(artifact, dataset)) for f in artifact.files]
+
+
+def status(artifact, results):
+    """(``regenerated`` | ``partial`` | ``missing``, the datasets or files done, the reason for the rest)."""
+    results = Path(results)
+    if artifact.kind != "sweep":
+        done = all((results / f).exists() for f in files_of(artifact))
+        if done:
+            return ("partial" if artifact.why_not else "regenerated"), list(artifact.files), artifact.why_not
+        return "missing", [], artifact.why_not or "not run"
+    done = [d for d in artifact.datasets if all((results / f).exists() for f in files_of(artifact, d))]
+    if len(done) == len(artifact.datasets) and not artifact.why_not:
+        return "regenerated", done, ""
+    return ("partial" if done else "missing"), done, artifact.why_not
+
+
+def command_of(artifact, dataset=None):
+    """The command that makes ``artifact`` (on ``dataset`` for a sweep)."""
+    if artifact.kind == "drawing":
+        return f"python experiments/paper_artifacts.py run {artifact.name}"
+    if artifact.kind == "script":
+        return artifact.command
+    return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
+
+
 def regenerate(artifact, dataset, results):
-    """Run (or resume) the artifact's sweep, aggregate it and draw its figures."""
+    """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw."""
     out = Path(results)
-    if artifact.sweep is None:
-        plots.save(DRAWINGS[artifact.name](), out / "figures", artifact.name)
+    if artifact.kind == "drawing":
+        stem, draw = DRAWINGS[artifact.name]
+        plots.save(draw(), out / "figures", stem)
         return out / "figures"
+    if artifact.kind == "script":
+        if not artifact.command.startswith("python "):
+            raise SystemExit(f"{artifact.name}: {artifact.why_not}")
+        subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
+        return out / Path(artifact.files[0]).parent
+    dataset = dataset or artifact.default_dataset
+    if dataset not in artifact.datasets:
+        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
     experiment = experiment_name(artifact, dataset)
+    if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
+        raise SystemExit(f"{artifact.name}: no experiment config conf/experiment/{experiment}.yaml")
     runs = out / "runs"
     subprocess.run([sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}",
                     f"results_dir={runs}"], check=True, cwd=ROOT)
     target = out / experiment
     _, summary = write_tables([runs / experiment], target)
     for stem, fig in plots.dataset_figures(summary, dataset).items():
-        plots.save(fig, target, stem)
+        plots.save(fig, target / "figures", stem)
     return target
+
+
+def listing(results):
+    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command."""
+    lines = []
+    for a in ARTIFACTS:
+        state, done, why = status(a, results)
+        what = f" ({', '.join(done)})" if a.kind == "sweep" and done else ""
+        lines.append(f"{a.name}: {a.papers}\n    status: {state}{what}" + (f"; {why}" if why else "")
+                     + f"\n    command: {command_of(a, a.default_dataset)}")
+    return "\n".join(lines)
+
+
+def markdown_listing(results):
+    """The listing as a markdown table (results/README.md embeds it)."""
+    lines = ["| artifact | papers | status | command |", "|---|---|---|---|"]
+    for a in ARTIFACTS:
+        state, done, why = status(a, results)
+        what = f" ({', '.join(done)})" if a.kind == "sweep" and done else ""
+        lines.append(f"| {a.name} | {a.papers} | {state}{what}" + (f": {why}" if why else "")
+                     + f" | `{command_of(a, a.default_dataset)}` |")
+    return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
-    sub.add_parser("list")
+    ls = sub.add_parser("list")
+    ls.add_argument("--results", default=str(ROOT / "results"))
+    ls.add_argument("--markdown", action="store_true", help="a markdown table (as in results/README.md)")
     run = sub.add_parser("run")
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS])
-    run.add_argument("--dataset", default="pcmac")
+    run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
     run.add_argument("--results", default=str(ROOT / "results"))
     args = ap.parse_args(argv)
     if args.command == "list":
-        for a in ARTIFACTS:
-            sweep = f"+experiment={a.sweep}_<dataset>" if a.sweep else "(drawing)"
-            print(f"{a.name:20s} {a.papers:55s} {sweep:35s} {a.made_from}")
+        print(markdown_listing(args.results) if args.markdown else listing(args.results))
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     print(regenerate(artifact, args.dataset, args.results))
