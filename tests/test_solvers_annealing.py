@@ -27,8 +27,9 @@ def test_temperature_schedule(problem):
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, anneal_rate=2.0, max_outer=5)
     np.testing.assert_allclose(info.levels, [20.0, 10.0, 5.0, 2.5, 1.25][:len(info.levels)])
     assert 1 <= len(info.levels) <= 5
+    # T0 is in units of lambda' (here 2): T = 3 x 2, then / 1.5
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, T0=3.0, max_outer=2)
-    np.testing.assert_allclose(info.levels, [3.0, 2.0])
+    np.testing.assert_allclose(info.levels, [6.0, 4.0])
 
 
 def test_fixed_temperature_runs_one_temperature(problem):
