@@ -5,15 +5,18 @@ composes from ``conf/``), trains the method on the split and returns the
 record that goes into ``result.json``:
 
 dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
-n_labeled, n_unlabeled, n_test, r, lam, lam_u, test_error (NaN without test
+n_labeled, n_unlabeled, n_test, r, lam, lam_u (the values the estimator
+used: the method's own setting, else the dataset's; r the method's, else
+the split's true positive fraction), converged (False when a solver loop
+stopped on a cap, see ``diagnostics``), test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
 labels), objective (``diagnostics.own_objective``, the objective the method
 itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path; J with
 lambda' = 0 for svm; the least-squares objective for rls; J_nabla for
 nabla-TSVM; J_ramp for CCCP-TSVM; 001's Eqn 1 in their loss V for the
 kernel methods, DA's minimum along its path), objective_eqn18 (J of Eqn 18
-with the dataset's lambda and lambda', for every method: the common
-yardstick),
+with the dataset's lambda and lambda', ``eqn18_lam`` and ``eqn18_lam_u``,
+for every method: the common yardstick),
 seconds (training wall time), diagnostics (the solver's record) and config.
 
 Linear methods (``coef_``): outputs w.x + b on the rows of the dataset's
@@ -111,6 +114,10 @@ def run_job(cfg):
     estimator.fit(X_fit, y_fit)
     seconds = time.perf_counter() - start
 
+    # the values the estimator used (a method's own lam/lam_u/r override the dataset's)
+    params = estimator.get_params()
+    used_lam, used_lam_u = params.get("lam", lam), params.get("lam_u", lam_u)
+    r = params["r"] if params.get("r") is not None else split.r
     y_l = y[split.labeled].astype(np.float64)
     if kernel:
         o_l, o_u, o_t, eqn18 = _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u)
@@ -129,7 +136,8 @@ def run_job(cfg):
         "dataset": dataset.name, "method": variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
-        "r": split.r, "lam": lam, "lam_u": lam_u,
+        "r": r, "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": lam, "eqn18_lam_u": lam_u,
+        "converged": bool(estimator.diagnostics_.converged),
         "test_error": error(o_t, split.test),
         "transductive_error": error(o_u, split.unlabeled),
         "objective": float(estimator.diagnostics_.own_objective),
