@@ -231,3 +231,58 @@ def test_a_job_locked_by_another_process_is_not_computed_twice(tmp_path):
         assert not (tmp_path / "result.json").exists()
     assert run_configured_job(cfg, tmp_path)["method"] == "svm"
     assert not (tmp_path / ".job.lock").exists()
+
+
+def write_own_files(folder, n=300, n_known=40):
+    """The first 300 text-like rows as the reference software's pair of files, 40 of them labeled."""
+    from ssl_repro.data import load_dataset
+    ds = load_dataset("text-like")
+    X = ds.X[:n].tocsr()
+    lines = [" ".join(f"{j + 1}:{float(v)!r}" for j, v in zip(X.indices[X.indptr[i]:X.indptr[i + 1]],
+                                                        X.data[X.indptr[i]:X.indptr[i + 1]])) for i in range(n)]
+    (folder / "ex.svmlin").write_text("\n".join(lines) + "\n")
+    labels = np.where(np.arange(n) < n_known, ds.y[:n], 0)
+    (folder / "labels").write_text("\n".join(str(int(v)) for v in labels) + "\n")
+    return X, labels
+
+
+def test_own_data_job_uses_the_files_labels_and_saves_weights_and_outputs(tmp_path, capsys):
+    from hydra import compose, initialize_config_dir
+
+    from ssl_repro.harness import jobkey
+    from ssl_repro.harness.app import run_configured_job
+    X, labels = write_own_files(tmp_path)
+    jobkey.register()
+    with initialize_config_dir(config_dir=str(REPO / "conf"), version_base=None):
+        cfg = compose("config", overrides=["dataset=svmlin", "method=tsvm_smax", f"dataset.examples={tmp_path / 'ex.svmlin'}",
+                                           f"dataset.labels={tmp_path / 'labels'}"])
+    from omegaconf import OmegaConf
+    cfg = OmegaConf.to_container(cfg, resolve=True)
+    assert cfg["n_labeled"] == "all"                     # the own-data default: the file's labeled rows
+    out = tmp_path / "job"
+    record = run_configured_job(cfg, out)
+    assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260 and record["n_test"] == 0
+    line = capsys.readouterr().out
+    assert "no test rows" in line and "nan" not in line
+    w = np.load(out / "weights.npy")
+    outputs = np.load(out / "outputs.npz")
+    np.testing.assert_array_equal(outputs["unlabeled_rows"], np.arange(40, 300))
+    np.testing.assert_allclose(outputs["unlabeled_decision"], X[40:] @ w[:-1] + w[-1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(outputs["unlabeled_predicted"], np.where(outputs["unlabeled_decision"] > 0, 1, -1))
+    assert outputs["test_rows"].size == 0
+    assert (outputs["unlabeled_predicted"] == 1).any() and (outputs["unlabeled_predicted"] == -1).any()
+
+
+def test_own_svmlight_file_reads_label_0_as_unlabeled(tmp_path):
+    from ssl_repro.data import load_dataset
+    from sklearn.datasets import dump_svmlight_file
+    X, labels = write_own_files(tmp_path)
+    dump_svmlight_file(X, labels, str(tmp_path / "own.svmlight"))
+    cfg = {"dataset": {"name": "svmlight", "path": str(tmp_path / "own.svmlight")},
+           "method": {"name": "svm", "variant": "svm", "lam": None}, "split": 0, "n_labeled": "all"}
+    record = run_job(cfg)
+    assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260
+    assert np.array_equal(load_dataset("svmlight", path=tmp_path / "own.svmlight").y, labels)
+    dump_svmlight_file(X, np.where(labels == 0, 1, labels), str(tmp_path / "full.svmlight"))
+    with pytest.raises(ValueError, match="set n_labeled to a number"):
+        run_job({**cfg, "dataset": {"name": "svmlight", "path": str(tmp_path / "full.svmlight")}})

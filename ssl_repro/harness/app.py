@@ -5,8 +5,9 @@ import traceback
 from pathlib import Path
 
 from .progress import report
-from .runner import run_job
-from .store import ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_result
+from .runner import train_job
+from .store import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
+                    write_result)
 
 log = logging.getLogger("ssl_repro")
 
@@ -88,7 +89,8 @@ def _run_and_store(cfg, output_dir, job, parallel_jobs):
     log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
     remove_stale_temp_files(output_dir)
     (Path(output_dir) / ERROR_FILE).unlink(missing_ok=True)
-    record = run_job(cfg)
+    record, arrays = train_job(cfg)
+    write_arrays(output_dir, arrays)        # own data: weights.npy, outputs.npz (before result.json)
     write_result(output_dir, record)
     log.info("%s: done in %.2f s: %s", job, record["seconds"], scores(record))
     return record

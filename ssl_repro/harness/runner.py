@@ -37,6 +37,7 @@ import time
 import numpy as np
 
 from ..data import load_dataset, make_split
+from ..data.splits import ALL
 from ..estimators import ESTIMATORS, mask_labels
 from ..estimators_beyond import KERNEL_ESTIMATORS, check_kernel_rows
 from ..solvers import BiasedRows, transductive_objective
@@ -84,13 +85,32 @@ def _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u):
     return o_l, o_u, o_t, transductive_objective(np.zeros(0), o_l, y_l, o_u, lam, lam_u) + 0.5 * lam * rkhs
 
 
+#: Datasets read from a user's own files: their jobs also save weights and outputs (:func:`train_job`).
+OWN_DATA = ("svmlin", "svmlight")
+
+
 def run_job(cfg):
     """Train one job and return its result record (see module doc)."""
+    return train_job(cfg)[0]
+
+
+def train_job(cfg):
+    """Train one job; return (record, arrays to save beside it).
+
+    The arrays are empty except for a user's own files (:data:`OWN_DATA`):
+    ``weights`` (linear methods: w with the bias last) and ``outputs``
+    (``unlabeled_rows``/``test_rows``: row numbers in the file, 0-based;
+    ``unlabeled_decision``/``test_decision``: the outputs w.x + b (kernel
+    methods: f(x)); ``unlabeled_predicted``/``test_predicted``: +1 or -1,
+    in the file's labels), which :func:`~ssl_repro.harness.store.write_arrays`
+    stores as ``weights.npy`` and ``outputs.npz`` beside ``result.json``.
+    """
     ds_cfg = cfg["dataset"]
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
-    split = make_split(dataset, int(cfg["split"]), int(cfg["n_labeled"]), cfg.get("n_unlabeled"))
+    n_labeled = cfg["n_labeled"] if cfg["n_labeled"] == ALL else int(cfg["n_labeled"])
+    split = make_split(dataset, int(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
     lam = ds_cfg.get("lam", dataset.info.lam)
     lam_u = ds_cfg.get("lam_u", dataset.info.lam_u)
     method_cfg = dict(cfg["method"])
@@ -132,7 +152,16 @@ def run_job(cfg):
             return float("nan")
         return float(np.mean(np.where(outputs[known] > 0, 1, -1) != y[rows][known]))
 
-    return {
+    arrays = {}
+    if dataset.name in OWN_DATA:
+        def predicted(outputs):
+            return np.where(outputs > 0, 1, -1).astype(np.int8)
+        arrays["outputs"] = {"unlabeled_rows": split.unlabeled, "unlabeled_decision": o_u,
+                             "unlabeled_predicted": predicted(o_u), "test_rows": split.test,
+                             "test_decision": o_t, "test_predicted": predicted(o_t)}
+        if not kernel:
+            arrays["weights"] = np.r_[estimator.coef_[0], estimator.intercept_]
+    record = {
         "dataset": dataset.name, "method": variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
@@ -147,3 +176,4 @@ def run_job(cfg):
         "data_source": dataset.source,
         "config": cfg,
     }
+    return record, arrays

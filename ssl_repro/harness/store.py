@@ -33,20 +33,26 @@ def write_result(directory, record):
     write_json(Path(directory) / RESULT_FILE, record)
 
 
-def write_json(path, obj):
-    """Write ``obj`` as JSON to ``path`` atomically: a temp file beside it, fsync, rename.
+def write_arrays(directory, arrays):
+    """Save a job's arrays atomically: ``weights`` as ``weights.npy``, ``outputs`` (a dict) as ``outputs.npz``."""
+    import numpy as np
+    directory = Path(directory)
+    for key, value in arrays.items():
+        if key == "weights":
+            _atomic(directory / "weights.npy", lambda f, value=value: np.save(f, value))
+        else:
+            _atomic(directory / f"{key}.npz", lambda f, value=value: np.savez(f, **value))
 
-    Readers see the old file or the complete new one, never a part; on any
-    error (or an unserializable value) the temp file is removed and ``path``
-    is left as it was.
-    """
-    path = Path(path)
+
+def _atomic(path, write):
+    """Write ``path`` through ``write(binary file)`` into a temp file beside it, fsync, rename.
+    The file gets the mode the umask allows (mkstemp's 0600 is widened as ``open`` would)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
-        os.chmod(tmp, 0o666 & ~_umask())      # mkstemp makes 0600; honour the umask like open()
-        with os.fdopen(fd, "w") as f:
-            json.dump(obj, f, indent=1, default=_jsonable)
+        os.chmod(tmp, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -54,6 +60,16 @@ def write_json(path, obj):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_json(path, obj):
+    """Write ``obj`` as JSON to ``path`` atomically: a temp file beside it, fsync, rename.
+
+    Readers see the old file or the complete new one, never a part; on any
+    error (or an unserializable value) the temp file is removed and ``path``
+    is left as it was.
+    """
+    _atomic(Path(path), lambda f: f.write(json.dumps(obj, indent=1, default=_jsonable).encode()))
 
 
 def _umask():
