@@ -7,11 +7,23 @@ the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
 the labels with :meth:`BinaryClassifier._read_labels`) and
 ``decision_function`` (positive means ``classes_[1]``).
 """
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 
 UNLABELED = -1
+
+#: scikit-learn parameter constraints shared by the estimators.
+POSITIVE = Interval(Real, 0, None, closed="neither")
+COUNT = Interval(Integral, 1, None, closed="left")
+ABOVE_ONE = Interval(Real, 1, None, closed="neither")
+OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+SEMI_SUPERVISED = {"lam": [POSITIVE], "lam_u": [POSITIVE], "r": [OPEN_UNIT, None]}
+
+
 
 
 def unlabeled_mask(y):

@@ -183,7 +183,7 @@ def test_jtsvm_estimator_and_bad_input(moons):
     est = KernelJTSVM(lam=1e-2, r=0.5, loss="l2", sigma_factor=0.25, switches="max").fit(X, y_fit)
     assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
     assert KERNEL_ESTIMATORS == {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}
-    with pytest.raises(ValueError, match="loss must be"):
+    with pytest.raises(ValueError, match="'loss' parameter of KernelDA must be a str among"):
         KernelDA(loss="huber").fit(X, y_fit)
     with pytest.raises(ValueError, match="transductive"):
         KernelDA().fit(X, (y > 0).astype(int))
