@@ -48,6 +48,12 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         unlabeled = unlabeled_mask(y)
         classes = np.unique(y[~unlabeled])
+        if unlabeled.any() and classes.size == 1 and classes[0] == 1 and set(np.unique(y).tolist()) == {-1, 1}:
+            raise ValueError(
+                f"{type(self).__name__}: labels -1 and +1 only: -1 marks an unlabeled row here "
+                f"(sklearn.semi_supervised's convention), so this reads as one class (1) plus unlabeled rows. "
+                f"For +1/-1 labels use ssl_repro.estimators.mask_labels(y, labeled) (labeled: a mask or the "
+                f"indices of the labeled rows), which maps them to classes 0/1 and marks the rest -1")
         if classes.size < 2:
             found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
             raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")

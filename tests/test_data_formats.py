@@ -185,9 +185,11 @@ def test_svmlin_pair_reads_features_and_labels_with_unlabeled_zeros(tmp_path):
     ex.write_text("1:0.5 3:0.5\n2:1\n\n1:0.2 4:0.1\n")
     lab.write_text("1\n-1\n0\n0\n")
     X, y = load_svmlin_pair(ex, lab)
-    assert X.shape == (4, 4) and list(y) == [1, -1, 0, 0] and X[2].nnz == 0
+    # the estimators' convention: the file's +1 -> 1, -1 -> 0, 0 (unlabeled) -> -1
+    assert X.shape == (4, 4) and list(y) == [1, 0, -1, -1] and X[2].nnz == 0
     ds = load_dataset("svmlin", root=tmp_path, examples=ex, labels=lab)
-    assert ds.info.transductive and list(ds.y) == [1, -1, 0, 0]
+    assert ds.info.transductive and list(ds.y) == [1, -1, 0, 0]     # the truth, 0 = unknown
+    assert list(ds.fit_labels()) == [1, 0, -1, -1]
     split = make_split(ds, seed=0, n_labeled=2)
     assert list(split.labeled) == [0, 1] and list(split.unlabeled) == [2, 3] and split.test.size == 0
 

@@ -148,3 +148,24 @@ def test_solver_functions_check_the_same_parameters(solver, kwargs, name):
     prob = from_blocks(X[:10], np.where(y[:10] == 1, 1.0, -1.0), X[10:])
     with pytest.raises(ValueError, match=name):
         solver(prob, 1e-3, 1.0, 0.5, **kwargs)
+
+
+def test_raw_plus_minus_one_labels_are_refused_with_the_way_out():
+    X, y = data()
+    raw = np.where(y == 1, 1, -1)                     # every row labeled, +1/-1
+    with pytest.raises(ValueError, match="mask_labels"):
+        LinearSVM().fit(X, raw)
+
+
+def test_the_svmlin_loader_returns_labels_the_estimators_read_right(tmp_path):
+    from ssl_repro.data import load_svmlin_pair
+    X, y = data(n=60)
+    truth = np.where(y == 1, 1, -1)
+    file_labels = np.where(np.arange(60) < 20, truth, 0)
+    (tmp_path / "ex").write_text("\n".join(" ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row)) for row in X) + "\n")
+    (tmp_path / "lab").write_text("\n".join(str(v) for v in file_labels) + "\n")
+    X_file, y_file = load_svmlin_pair(tmp_path / "ex", tmp_path / "lab")
+    model = fit_quietly(LinearDA(), X_file, y_file)
+    reference = fit_quietly(LinearDA(), X, mask_labels(truth, np.arange(20)))
+    np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
+    assert (np.flatnonzero(y_file == -1) == np.arange(20, 60)).all()

@@ -41,7 +41,19 @@ def read_svmlight(path, name):
 
 
 def load_svmlin_pair(examples, labels):
-    """X and y in {-1, 0, +1} (0 = unlabeled) from the reference software's two files."""
+    """X and y from the reference software's two files, y in the estimators' convention.
+
+    The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled) -1
+    (the unlabeled marker of :mod:`sklearn.semi_supervised` and of this
+    package's estimators), so ``LinearDA().fit(*load_svmlin_pair(...))``
+    trains on what the files say; a positive output means the file's +1.
+    """
+    X, y = read_svmlin_pair(examples, labels)
+    return X, np.where(y == 0, -1, (y > 0).astype(np.int8)).astype(np.int8)
+
+
+def read_svmlin_pair(examples, labels):
+    """X and the file's labels in {-1, 0, +1} (0 = unlabeled), as the reference software reads them."""
     examples, labels = Path(examples), Path(labels)
     for path in (examples, labels):
         if not path.exists():
