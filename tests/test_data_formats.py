@@ -90,6 +90,9 @@ def test_sraa_loaders_read_the_tarball(tmp_path, name, positive):
     write_fake_sraa(tmp_path / "sraa" / "sraa.tar.gz")
     ds = load_dataset(name, root=tmp_path, download=False)
     assert ds.X.shape[0] == 24 and np.sum(ds.y > 0) == 12
+    # rows in the tarball's (sorted) order: 6 messages per group; +1 exactly for the positive groups
+    groups = np.repeat(["realauto", "realaviation", "simauto", "simaviation"], 6)
+    np.testing.assert_array_equal(ds.y, np.where(np.isin(groups, sorted(positive)), 1, -1))
     np.testing.assert_allclose(np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1, 1.0)
     assert f"ssl_repro_cache/{name}." in load_dataset(name, root=tmp_path, download=False).source
 
