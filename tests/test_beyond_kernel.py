@@ -190,8 +190,10 @@ def test_jtsvm_estimator_and_bad_input(moons):
         KernelDA(loss="huber").fit(X, y_fit)
     with pytest.raises(ValueError, match="transductive"):
         KernelDA().fit(X, (y > 0).astype(int))
-    with pytest.raises(ValueError, match="needs two classes"):
+    with pytest.raises(ValueError, match="mask_labels"):          # raw +1/-1 labels: the way out is named
         KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))
+    with pytest.raises(ValueError, match="needs two classes"):
+        KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1) * 5)
 
 
 
