@@ -193,7 +193,7 @@ def test_jtsvm_estimator_and_bad_input(moons):
     with pytest.raises(ValueError, match="mask_labels"):          # raw +1/-1 labels: the way out is named
         KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))
     with pytest.raises(ValueError, match="needs two classes"):
-        KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1) * 5)
+        KernelDA().fit(X, np.where(np.arange(50) < 2, 5, -1))
 
 
 
