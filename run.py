@@ -2,13 +2,19 @@
 
 Sweeps: ``python run.py +experiment=<name>`` (conf/experiment/) or
 ``python run.py -m dataset=pcmac method=svm,tsvm_smax,da split=0,1,2``.
+Each job's results go to ``<dataset>/<variant>/split=S/l=N/cfg-<hash>/`` under the sweep
+folder (``outputs/`` for a single run): the hash covers every setting that changes the result
+(:mod:`ssl_repro.harness.jobkey`), so jobs of a sweep over any parameter never share a folder.
 Everything this calls lives in :mod:`ssl_repro.harness` and runs without Hydra.
 """
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
+from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import run_configured_job
+
+jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
 
 
 @hydra.main(config_path="conf", config_name="config", version_base=None)

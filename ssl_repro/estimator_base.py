@@ -7,11 +7,23 @@ the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
 the labels with :meth:`BinaryClassifier._read_labels`) and
 ``decision_function`` (positive means ``classes_[1]``).
 """
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 
 UNLABELED = -1
+
+#: scikit-learn parameter constraints shared by the estimators.
+POSITIVE = Interval(Real, 0, None, closed="neither")
+COUNT = Interval(Integral, 1, None, closed="left")
+ABOVE_ONE = Interval(Real, 1, None, closed="neither")
+OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+SEMI_SUPERVISED = {"lam": [POSITIVE], "lam_u": [POSITIVE], "r": [OPEN_UNIT, None]}
+
+
 
 
 def unlabeled_mask(y):
@@ -36,6 +48,12 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         unlabeled = unlabeled_mask(y)
         classes = np.unique(y[~unlabeled])
+        if unlabeled.any() and classes.size == 1 and classes[0] == 1 and set(np.unique(y).tolist()) == {-1, 1}:
+            raise ValueError(
+                f"{type(self).__name__}: labels -1 and +1 only: -1 marks an unlabeled row here "
+                f"(sklearn.semi_supervised's convention), so this reads as one class (1) plus unlabeled rows. "
+                f"For +1/-1 labels use ssl_repro.estimators.mask_labels(y, labeled) (labeled: a mask or the "
+                f"indices of the labeled rows), which maps them to classes 0/1 and marks the rest -1")
         if classes.size < 2:
             found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
             raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")

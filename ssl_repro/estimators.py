@@ -12,11 +12,14 @@ regularized like every weight, as in the paper), ``classes_``,
 semi-supervised ones, ``transduction_`` (a label for every training row:
 the given label for labeled rows, the prediction for unlabeled ones).
 """
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimator_base import UNLABELED, BinaryClassifier
+from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, UNLABELED, BinaryClassifier
 from .estimators_beyond import KERNEL_ESTIMATORS
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
@@ -31,6 +34,7 @@ class _LinearModel(BinaryClassifier):
 
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
+        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
@@ -63,6 +67,8 @@ class LinearSVM(_LinearModel):
         lambda, the regularization of w (bias included).
     """
 
+    _parameter_constraints = {"lam": [POSITIVE]}
+
     def __init__(self, lam=1e-3):
         self.lam = lam
 
@@ -76,6 +82,8 @@ class LinearRLS(_LinearModel):
     Minimizes lambda/2 ||w||^2 + 1/(2l) sum_i (y_i - w.x_i)^2 over the
     labeled rows; unlabeled rows are ignored.
     """
+
+    _parameter_constraints = {"lam": [POSITIVE]}
 
     def __init__(self, lam=1e-3):
         self.lam = lam
@@ -103,21 +111,29 @@ class LinearTSVM(_LinearModel):
         lambda' of the first annealing level.
     lam_u_growth : float, default=1.5
         Factor between lambda' levels (reference software: 1.5; tech report: 2).
+    max_switch_rounds : int >= 1, default=10000
+        Cap on switch-and-retrain rounds per lambda' level (reaching it is
+        reported: ``diagnostics_.converged`` False and a ConvergenceWarning).
     """
 
     _semi_supervised = True
+    _parameter_constraints = {**SEMI_SUPERVISED, "switches": [COUNT, StrOptions({"max"})],
+                              "lam_u_start": [POSITIVE], "lam_u_growth": [ABOVE_ONE], "max_switch_rounds": [COUNT]}
 
-    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=1e-5, lam_u_growth=1.5):
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=1e-5, lam_u_growth=1.5,
+                 max_switch_rounds=10_000):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
         self.switches = switches
         self.lam_u_start = lam_u_start
         self.lam_u_growth = lam_u_growth
+        self.max_switch_rounds = max_switch_rounds
 
     def _solve(self, problem, r):
         return tsvm(problem, self.lam, self.lam_u, r, switches=self.switches,
-                    lam_u_start=self.lam_u_start, lam_u_growth=self.lam_u_growth)
+                    lam_u_start=self.lam_u_start, lam_u_growth=self.lam_u_growth,
+                    max_switch_rounds=self.max_switch_rounds)
 
 
 class LinearDA(_LinearModel):
@@ -126,19 +142,27 @@ class LinearDA(_LinearModel):
     Parameters
     ----------
     lam, lam_u, r : as for :class:`LinearTSVM`.
-    T0 : float or None, default=None
-        Starting temperature; ``None`` means 10 lambda' (reference software).
+    T0 : float > 0 or None, default=None
+        Starting temperature in units of lambda' (T = T0 x lambda'); ``None``
+        means 10, i.e. 10 lambda' (reference software).
     anneal_rate : float > 1, default=1.5
         T is divided by this after each outer iteration.
-    fixed_temperature : float or None, default=None
-        Hold T at this value, without annealing (the paper's ablation).
-    eps : float, default=1e-6
-        KL and entropy thresholds per unlabeled row (Eqns 16-17).
-    max_outer, max_inner : int, default=30, 100
-        Iteration caps of the temperature loop and the (p, w) loop.
+    fixed_temperature : float > 0 or None, default=None
+        Hold T at this value (in units of lambda', as T0), without annealing
+        (the paper's ablation).
+    eps : float in (0, 1), default=1e-6
+        KL and entropy thresholds per unlabeled row (Eqns 16-17); must be
+        below the entropy H(r) of the initial beliefs.
+    max_outer, max_inner : int >= 1, default=30, 100
+        Iteration caps of the temperature loop and the (p, w) loop; reaching
+        one is reported (``diagnostics_.converged`` False, ``stop_reason``,
+        a ConvergenceWarning).
     """
 
     _semi_supervised = True
+    _parameter_constraints = {**SEMI_SUPERVISED, "T0": [POSITIVE, None], "anneal_rate": [ABOVE_ONE],
+                              "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
+                              "max_outer": [COUNT], "max_inner": [COUNT]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=1.5,
                  fixed_temperature=None, eps=1e-6, max_outer=30, max_inner=100):
@@ -171,6 +195,7 @@ class LinearNablaTSVM(_LinearModel):
     """
 
     _semi_supervised = True
+    _parameter_constraints = {**SEMI_SUPERVISED, "steps": [COUNT], "start_fraction": [POSITIVE]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, steps=10, start_fraction=0.01):
         self.lam = lam
@@ -198,6 +223,8 @@ class LinearCCCPTSVM(_LinearModel):
     """
 
     _semi_supervised = True
+    _parameter_constraints = {**SEMI_SUPERVISED, "s": [Interval(Real, None, 1, closed="neither")],
+                              "max_iter": [COUNT]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, s=0.0, max_iter=100):
         self.lam = lam

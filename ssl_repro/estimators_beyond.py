@@ -21,10 +21,12 @@ There is no ``coef_``: outputs come from :meth:`decision_function`.
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimator_base import BinaryClassifier
+from sklearn.utils._param_validation import StrOptions
+
+from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
 from .kernel.diagnostics import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
-from .solvers.validation import check_positive
+from .solvers.validation import check_positive, check_scale
 
 #: Default limit on the training rows (l + u) of a kernel method.  The Gram
 #: matrix K is n x n float64 (0.8 GB at n = 10000) and the f-steps hold several
@@ -52,6 +54,8 @@ class _KernelModel(BinaryClassifier):
     """Shared plumbing; subclasses set ``_method`` and implement ``_options()``."""
 
     _method = None
+    _parameter_constraints = {**SEMI_SUPERVISED, "loss": [StrOptions({"l1", "l2", "sqr"})],
+                              "sigma": [POSITIVE, None], "sigma_factor": [POSITIVE], "max_rows": [COUNT, None]}
 
     def __init__(self, lam, lam_u, r, loss, sigma, sigma_factor, max_rows):
         self.lam = lam
@@ -64,15 +68,15 @@ class _KernelModel(BinaryClassifier):
 
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
+        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
                              ensure_all_finite=True)
+        check_scale(X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X, "X")
         check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__)
         X = X.toarray() if hasattr(X, "toarray") else X
         unlabeled_mask, y_pm1 = self._read_labels(y)
         if not unlabeled_mask.any():
             raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
-        if self.loss not in ("l1", "l2", "sqr"):
-            raise ValueError(f"loss must be 'l1', 'l2' or 'sqr', got {self.loss!r}")
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)
         if self.sigma is not None:
             self.sigma_ = check_positive(self.sigma, "sigma")
@@ -133,6 +137,9 @@ class KernelDA(_KernelModel):
     """
 
     _method = "da"
+    _parameter_constraints = {**_KernelModel._parameter_constraints, "T0": [POSITIVE],
+                              "anneal_rate": [ABOVE_ONE], "eps": [OPEN_UNIT], "max_outer": [COUNT],
+                              "max_inner": [COUNT]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
                  T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100, max_rows=MAX_ROWS):
@@ -165,6 +172,7 @@ class KernelJTSVM(_KernelModel):
     """
 
     _method = "jtsvm"
+    _parameter_constraints = {**_KernelModel._parameter_constraints, "switches": [COUNT, StrOptions({"max"})]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0, switches=1,
                  max_rows=MAX_ROWS):

@@ -152,8 +152,11 @@ def test_train_kernel_reports_both_objectives(moons):
     assert info.own_objective == min(v for _, v in info.objective_path)
     assert info.levels[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
     assert info.positive_fraction == np.mean(K[unlabeled] @ alpha + bias > 0)
-    _, _, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
-    assert info_j.switches >= 0 and np.isfinite(info_j.objective) and info_j.levels == []
+    alpha_j, bias_j, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
+    _, _, raw = jtsvm_module.kernel_jtsvm(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l1")
+    assert info_j.switches == raw["switches"] and info_j.levels == []
+    assert info_j.objective == pytest.approx(kernel_eqn18(K, alpha_j, bias_j, labeled, y[labeled], unlabeled,
+                                                          1e-2, 1.0), rel=1e-12)
     with pytest.raises(ValueError, match="kernel method must be"):
         train_kernel("nabla", K, labeled, y[labeled], unlabeled, 1e-2)
 
@@ -183,12 +186,14 @@ def test_jtsvm_estimator_and_bad_input(moons):
     est = KernelJTSVM(lam=1e-2, r=0.5, loss="l2", sigma_factor=0.25, switches="max").fit(X, y_fit)
     assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
     assert KERNEL_ESTIMATORS == {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}
-    with pytest.raises(ValueError, match="loss must be"):
+    with pytest.raises(ValueError, match="'loss' parameter of KernelDA must be a str among"):
         KernelDA(loss="huber").fit(X, y_fit)
     with pytest.raises(ValueError, match="transductive"):
         KernelDA().fit(X, (y > 0).astype(int))
-    with pytest.raises(ValueError, match="needs two classes"):
+    with pytest.raises(ValueError, match="mask_labels"):          # raw +1/-1 labels: the way out is named
         KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))
+    with pytest.raises(ValueError, match="needs two classes"):
+        KernelDA().fit(X, np.where(np.arange(50) < 2, 5, -1))
 
 
 

@@ -90,6 +90,9 @@ def test_sraa_loaders_read_the_tarball(tmp_path, name, positive):
     write_fake_sraa(tmp_path / "sraa" / "sraa.tar.gz")
     ds = load_dataset(name, root=tmp_path, download=False)
     assert ds.X.shape[0] == 24 and np.sum(ds.y > 0) == 12
+    # rows in the tarball's (sorted) order: 6 messages per group; +1 exactly for the positive groups
+    groups = np.repeat(["realauto", "realaviation", "simauto", "simaviation"], 6)
+    np.testing.assert_array_equal(ds.y, np.where(np.isin(groups, sorted(positive)), 1, -1))
     np.testing.assert_allclose(np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1, 1.0)
     assert f"ssl_repro_cache/{name}." in load_dataset(name, root=tmp_path, download=False).source
 
@@ -185,9 +188,11 @@ def test_svmlin_pair_reads_features_and_labels_with_unlabeled_zeros(tmp_path):
     ex.write_text("1:0.5 3:0.5\n2:1\n\n1:0.2 4:0.1\n")
     lab.write_text("1\n-1\n0\n0\n")
     X, y = load_svmlin_pair(ex, lab)
-    assert X.shape == (4, 4) and list(y) == [1, -1, 0, 0] and X[2].nnz == 0
+    # the estimators' convention: the file's +1 -> 1, -1 -> 0, 0 (unlabeled) -> -1
+    assert X.shape == (4, 4) and list(y) == [1, 0, -1, -1] and X[2].nnz == 0
     ds = load_dataset("svmlin", root=tmp_path, examples=ex, labels=lab)
-    assert ds.info.transductive and list(ds.y) == [1, -1, 0, 0]
+    assert ds.info.transductive and list(ds.y) == [1, -1, 0, 0]     # the truth, 0 = unknown
+    assert list(ds.fit_labels()) == [1, 0, -1, -1]
     split = make_split(ds, seed=0, n_labeled=2)
     assert list(split.labeled) == [0, 1] and list(split.unlabeled) == [2, 3] and split.test.size == 0
 

@@ -46,7 +46,7 @@ def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(f
     linear = runner.run_job(job("dataset=2circles", "method=svm", "n_labeled=2"))
     assert list(record) == list(linear)                # the same fields, in the same order, as every method
     assert json.loads((tmp_path / "result.json").read_text())["method"] == "kernel_da-l1"
-    assert "2circles kernel_da-l1 split=0 l=2: test error nan" in capsys.readouterr().out
+    assert "2circles kernel_da-l1 split=0 l=2: no test rows, transductive error 0.0000" in capsys.readouterr().out
 
     dataset = load_dataset("2circles")
     split = make_split(dataset, 0, 2)
@@ -94,7 +94,8 @@ def test_eqn18_uses_the_datasets_lambdas_when_the_method_overrides_them(fitted):
     record = runner.run_job(job("dataset=2moons", "method=kernel_da_sqr", "n_labeled=2", "method.lam_u=0.5",
                                 "method.max_outer=4"))
     (est,) = fitted
-    assert est.lam_u == 0.5 and record["lam_u"] == 1.0
+    # the record holds the lambda' used; Eqn 18's yardstick keeps the dataset's
+    assert est.lam_u == 0.5 and record["lam_u"] == 0.5 and record["eqn18_lam_u"] == 1.0
     X, y = load_dataset("2moons").X.toarray(), load_dataset("2moons").y
     split = make_split(load_dataset("2moons"), 0, 2)
     K = rbf_gram(X, est.sigma_)

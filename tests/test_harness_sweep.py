@@ -99,10 +99,14 @@ def test_sweep_killed_outright_resumes_with_only_the_missing_jobs(tmp_path):
 
 
 def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
-    proc = sweep(tmp_path, "method=svm", "split=0", "n_labeled=16,999999")
-    assert proc.returncode != 0 and "n_labeled must be between 2" in proc.stderr
-    assert [p.parent.name for p in results_of(tmp_path)] == ["l=16"]
-    assert not list(tmp_path.rglob(".result.*"))
+    proc = sweep(tmp_path, "method=svm", "split=0", "n_labeled=999999,16")
+    assert proc.returncode != 0 and "n_labeled must be between 2" in proc.log
+    # the sweep went on past the failing job and ended with its summary line
+    assert "1/2 jobs done (1 run now), 1 failed" in proc.log
+    assert [p.parent.parent.name for p in results_of(tmp_path)] == ["l=16"]
+    errors = list(tmp_path.rglob("error.txt"))
+    assert len(errors) == 1 and "n_labeled must be between 2" in errors[0].read_text()
+    assert not list(tmp_path.rglob(".result.*")) and not list(tmp_path.rglob(".job.lock"))
 
 
 def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp_path):
@@ -194,3 +198,91 @@ def test_job_on_the_reference_two_file_format_scores_nothing_it_cannot_know(tmp_
     assert np.isnan(record["transductive_error"]) and np.isnan(record["test_error"])
     assert record["r"] == pytest.approx(np.mean(labels[:40] > 0))
     assert np.isfinite(record["objective"])
+
+
+def test_sweep_over_a_method_parameter_keeps_one_record_per_value_readable_by_the_group(tmp_path):
+    proc = sweep(tmp_path, "method=svm", "method.lam=0.01,0.1", "split=0", "n_labeled=16")
+    assert proc.returncode == 0, proc.log[-3000:]
+    records = [json.loads(p.read_text()) for p in results_of(tmp_path)]
+    assert sorted(r["lam"] for r in records) == [0.01, 0.1]            # the lambda actually used
+    assert all(r["lam"] == r["config"]["method"]["lam"] for r in records)
+    assert "2/2 jobs done" in proc.log
+    mask = os.umask(0)
+    os.umask(mask)
+    for path in results_of(tmp_path) + [tmp_path / "test" / ".sweep" / "jobs.json"]:
+        assert path.stat().st_mode & 0o777 == 0o666 & ~mask
+    again = sweep(tmp_path, "method=svm", "method.lam=0.01,0.1", "split=0", "n_labeled=16")
+    assert again.log.count("already done, skipped") == 2
+    table, summary = write_tables([tmp_path], tmp_path / "agg")
+    assert sorted(summary["method"]) == ["svm lam=0.01", "svm lam=0.1"]
+    assert list(summary["n_not_converged"]) == [0, 0] and table["converged"].all()
+
+
+def test_a_job_locked_by_another_process_is_not_computed_twice(tmp_path):
+    from ssl_repro.harness.app import run_configured_job
+    from ssl_repro.harness.store import job_lock
+    cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None},
+           "split": 0, "n_labeled": 16, "n_unlabeled": 300}
+    with job_lock(tmp_path) as mine:
+        assert mine
+        with job_lock(tmp_path) as second:
+            assert not second
+        assert run_configured_job(cfg, tmp_path) is None
+        assert not (tmp_path / "result.json").exists()
+    assert run_configured_job(cfg, tmp_path)["method"] == "svm"
+    assert not (tmp_path / ".job.lock").exists()
+
+
+def write_own_files(folder, n=300, n_known=40):
+    """The first 300 text-like rows as the reference software's pair of files, 40 of them labeled."""
+    from ssl_repro.data import load_dataset
+    ds = load_dataset("text-like")
+    X = ds.X[:n].tocsr()
+    lines = [" ".join(f"{j + 1}:{float(v)!r}" for j, v in zip(X.indices[X.indptr[i]:X.indptr[i + 1]],
+                                                        X.data[X.indptr[i]:X.indptr[i + 1]])) for i in range(n)]
+    (folder / "ex.svmlin").write_text("\n".join(lines) + "\n")
+    labels = np.where(np.arange(n) < n_known, ds.y[:n], 0)
+    (folder / "labels").write_text("\n".join(str(int(v)) for v in labels) + "\n")
+    return X, labels
+
+
+def test_own_data_job_uses_the_files_labels_and_saves_weights_and_outputs(tmp_path, capsys):
+    from hydra import compose, initialize_config_dir
+
+    from ssl_repro.harness import jobkey
+    from ssl_repro.harness.app import run_configured_job
+    X, labels = write_own_files(tmp_path)
+    jobkey.register()
+    with initialize_config_dir(config_dir=str(REPO / "conf"), version_base=None):
+        cfg = compose("config", overrides=["dataset=svmlin", "method=tsvm_smax", f"dataset.examples={tmp_path / 'ex.svmlin'}",
+                                           f"dataset.labels={tmp_path / 'labels'}"])
+    from omegaconf import OmegaConf
+    cfg = OmegaConf.to_container(cfg, resolve=True)
+    assert cfg["n_labeled"] == "all"                     # the own-data default: the file's labeled rows
+    out = tmp_path / "job"
+    record = run_configured_job(cfg, out)
+    assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260 and record["n_test"] == 0
+    line = capsys.readouterr().out
+    assert "no test rows" in line and "nan" not in line
+    w = np.load(out / "weights.npy")
+    outputs = np.load(out / "outputs.npz")
+    np.testing.assert_array_equal(outputs["unlabeled_rows"], np.arange(40, 300))
+    np.testing.assert_allclose(outputs["unlabeled_decision"], X[40:] @ w[:-1] + w[-1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(outputs["unlabeled_predicted"], np.where(outputs["unlabeled_decision"] > 0, 1, -1))
+    assert outputs["test_rows"].size == 0
+    assert (outputs["unlabeled_predicted"] == 1).any() and (outputs["unlabeled_predicted"] == -1).any()
+
+
+def test_own_svmlight_file_reads_label_0_as_unlabeled(tmp_path):
+    from ssl_repro.data import load_dataset
+    from sklearn.datasets import dump_svmlight_file
+    X, labels = write_own_files(tmp_path)
+    dump_svmlight_file(X, labels, str(tmp_path / "own.svmlight"))
+    cfg = {"dataset": {"name": "svmlight", "path": str(tmp_path / "own.svmlight")},
+           "method": {"name": "svm", "variant": "svm", "lam": None}, "split": 0, "n_labeled": "all"}
+    record = run_job(cfg)
+    assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260
+    assert np.array_equal(load_dataset("svmlight", path=tmp_path / "own.svmlight").y, labels)
+    dump_svmlight_file(X, np.where(labels == 0, 1, labels), str(tmp_path / "full.svmlight"))
+    with pytest.raises(ValueError, match="set n_labeled to a number"):
+        run_job({**cfg, "dataset": {"name": "svmlight", "path": str(tmp_path / "full.svmlight")}})

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from solver_problems import random_problem
+from solver_problems import augmented_dense, random_problem
 from ssl_repro.solvers import deterministic_annealing, from_blocks, objective_of_weights, train_da
 
 
@@ -12,12 +12,31 @@ def problem():
     return from_blocks(Xl, yl, Xu), float(np.mean(yu > 0))
 
 
-def test_da_returns_the_minimum_of_its_objective_path(problem):
+def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
+    import ssl_repro.solvers.annealing as annealing
     prob, r = problem
+    visited = []
+
+    def recording(*args, **kwargs):
+        w, o, mfn = solve(*args, **kwargs)
+        visited.append(w.copy())
+        return w, o, mfn
+
+    solve = annealing.l2svm_mfn
+    monkeypatch.setattr(annealing, "l2svm_mfn", recording)
     w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
-    values = [v for _, v in info.objective_path]
+    # Eqn 18 of every OPTIMIZE-W result, computed here from dense [X 1] (not by the solver)
+    A = augmented_dense(prob.op.X)
+    def J(v):
+        o_l, o_u = A[prob.labeled] @ v, A[prob.unlabeled] @ v
+        return (0.5e-2 * v @ v + 0.5 * np.mean(np.maximum(0, 1 - prob.y * o_l) ** 2)
+                + 0.5 * np.mean(np.maximum(0, 1 - np.abs(o_u)) ** 2))
+    values = [J(v) for v in visited]
     assert len(values) == info.mfn_calls > 1
-    assert info.objective == min(values)
+    np.testing.assert_allclose([v for _, v in info.objective_path], values, rtol=1e-10)
+    assert np.array_equal(w, visited[int(np.argmin(values))])       # the weights of the lowest J
+    assert len(set(np.round(values, 8))) > 1                         # a path, not one point
+    assert J(w) == pytest.approx(info.objective, rel=1e-10)
     assert objective_of_weights(prob, w, 1e-2, 1.0) == pytest.approx(info.objective, rel=1e-12)
     assert abs(info.positive_fraction - r) < 1e-9  # mean(p) = r (Eqn 9)
 
@@ -27,8 +46,9 @@ def test_temperature_schedule(problem):
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, anneal_rate=2.0, max_outer=5)
     np.testing.assert_allclose(info.levels, [20.0, 10.0, 5.0, 2.5, 1.25][:len(info.levels)])
     assert 1 <= len(info.levels) <= 5
+    # T0 is in units of lambda' (here 2): T = 3 x 2, then / 1.5
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, T0=3.0, max_outer=2)
-    np.testing.assert_allclose(info.levels, [3.0, 2.0])
+    np.testing.assert_allclose(info.levels, [6.0, 4.0])
 
 
 def test_fixed_temperature_runs_one_temperature(problem):

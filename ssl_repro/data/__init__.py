@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .embedded import GENERATORS, synthetic_like
-from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight
+from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import TOPIC, load_rcv1
 from .registry import DATASETS, DatasetInfo, dataset_info
@@ -39,14 +39,29 @@ from .text import load_pcmac, load_sraa
 
 @dataclass(frozen=True)
 class Dataset:
-    """Rows ``X`` (CSR float64, sorted indices, no bias column), labels ``y`` (int8 +1/-1;
-    0 marks unlabeled rows of an ``svmlin`` pair), where it came from, and its metadata."""
+    """Rows ``X`` (CSR float64, sorted indices, no bias column), the truth ``y`` (int8 +1/-1;
+    0 marks rows of unknown label: the unlabeled rows of an ``svmlin`` pair or of an svmlight
+    file with 0 labels), where it came from, and its metadata.
+
+    ``y`` is the truth the splits and the scores use, not labels for ``fit``:
+    :meth:`fit_labels` gives those in the estimators' convention."""
 
     name: str
     X: sp.csr_matrix
     y: np.ndarray
     source: str
     info: DatasetInfo
+
+    def fit_labels(self, labeled=None):
+        """Labels for an estimator's ``fit``: class 1 for +1, 0 for -1, -1 (unlabeled) for the rows
+        of unknown label and for every row outside ``labeled`` (a mask or indices; default: all known)."""
+        from ..estimators import mask_labels
+        known = self.y != 0
+        if labeled is not None:
+            keep = np.zeros_like(known)
+            keep[labeled] = True
+            known &= keep
+        return mask_labels(self.y, known)
 
 
 def _load_real_sim(root, download):
@@ -95,7 +110,7 @@ def load_dataset(name, root=None, download=True, **paths):
     else:  # svmlin
         if "examples" not in paths or "labels" not in paths:
             raise ValueError("dataset 'svmlin' needs examples= and labels= (the reference software's files)")
-        X, y = load_svmlin_pair(paths["examples"], paths["labels"])
+        X, y = read_svmlin_pair(paths["examples"], paths["labels"])
         source = f"{paths['examples']} + {paths['labels']}"
     return Dataset(name, X, np.asarray(y, dtype=np.int8), source, info)
 

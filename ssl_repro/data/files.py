@@ -17,7 +17,10 @@ LIBSVM_REAL_SIM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binar
 
 
 def read_svmlight(path, name):
-    """(X, y) from an svmlight/LIBSVM file with two classes, mapped to +1/-1 (larger value = +1)."""
+    """(X, y) from an svmlight/LIBSVM file with two classes, mapped to +1/-1 (larger value = +1).
+
+    Labels in {-1, 0, +1} with some 0s follow SVMlight's transductive
+    convention: 0 marks an unlabeled row, kept as 0 (truth unknown)."""
     path = Path(path)
     if not path.exists():
         raise DatasetNotAvailable(f"dataset {name!r}: file {path} does not exist")
@@ -26,6 +29,10 @@ def read_svmlight(path, name):
     except (ValueError, OSError, EOFError) as exc:
         raise ValueError(f"{path} is not a readable svmlight/LIBSVM file: {exc}") from exc
     classes = np.unique(labels)
+    if 0 in classes and set(classes.tolist()) <= {-1.0, 0.0, 1.0} and classes.size == 3:
+        X = sp.csr_matrix(X)
+        X.sort_indices()
+        return X, labels.astype(np.int8)        # SVMlight: 0 = unlabeled
     if classes.size != 2:
         raise ValueError(f"{path}: expected two classes, found {classes.size} ({classes[:10].tolist()})")
     X = sp.csr_matrix(X)
@@ -34,7 +41,19 @@ def read_svmlight(path, name):
 
 
 def load_svmlin_pair(examples, labels):
-    """X and y in {-1, 0, +1} (0 = unlabeled) from the reference software's two files."""
+    """X and y from the reference software's two files, y in the estimators' convention.
+
+    The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled) -1
+    (the unlabeled marker of :mod:`sklearn.semi_supervised` and of this
+    package's estimators), so ``LinearDA().fit(*load_svmlin_pair(...))``
+    trains on what the files say; a positive output means the file's +1.
+    """
+    X, y = read_svmlin_pair(examples, labels)
+    return X, np.where(y == 0, -1, (y > 0).astype(np.int8)).astype(np.int8)
+
+
+def read_svmlin_pair(examples, labels):
+    """X and the file's labels in {-1, 0, +1} (0 = unlabeled), as the reference software reads them."""
     examples, labels = Path(examples), Path(labels)
     for path in (examples, labels):
         if not path.exists():

@@ -23,7 +23,8 @@ taken from the rows the labels file labels: all of them when
 ``n_labeled`` is their count, else the first ``n_labeled`` of their
 stratified order for ``seed`` (nested as above), the other labeled rows
 joining the unlabeled ones (their truth known, so they can be scored).
-The 0 rows are always unlabeled.  r is the positive fraction of the rows
+The 0 rows are always unlabeled; ``n_labeled="all"`` (the own-data
+datasets' default) labels exactly the rows the file labels.  r is the positive fraction of the rows
 the file labels, since the truth of the 0 rows is unknown.
 
 Everything uses stable sorts and numpy's PCG64 generator, so the same seed
@@ -32,6 +33,10 @@ gives the same split on every machine.
 from dataclasses import dataclass
 
 import numpy as np
+
+
+#: ``n_labeled`` value meaning "every row the file labels" (own files with 0 = unlabeled rows).
+ALL = "all"
 
 
 @dataclass(frozen=True)
@@ -95,15 +100,22 @@ def _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled):
     rng = np.random.default_rng(seed)
     known = np.flatnonzero(y != 0)
     order = _interleave(rng, *_classes(y, known, dataset.name))
+    if n_labeled == ALL:
+        n_labeled = order.size
     labeled, unlabeled = _pick(order, n_labeled, n_unlabeled, rng, dataset.name, extra=np.flatnonzero(y == 0))
     return Split(labeled, unlabeled, np.zeros(0, dtype=np.int64), int(seed), float(np.mean(y[known] > 0)))
 
 
 def make_split(dataset, seed, n_labeled, n_unlabeled=None):
-    """The split ``seed`` of ``dataset`` with ``n_labeled`` labeled rows (see module doc)."""
+    """The split ``seed`` of ``dataset`` with ``n_labeled`` labeled rows (see module doc);
+    ``n_labeled="all"``: every row the file labels (a file with unlabeled rows, label 0)."""
     y = dataset.y
     if np.any(y == 0):
         return _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled)
+    if n_labeled == ALL:
+        raise ValueError(f"{dataset.name}: n_labeled=all uses the rows the file labels, but every row of it is "
+                         f"labeled (no label 0 marks an unlabeled row); set n_labeled to a number to hold the "
+                         f"others' labels out")
     rng = np.random.default_rng(seed)
     frac = train_fraction(dataset.info)
     train_parts, test_parts = [], []

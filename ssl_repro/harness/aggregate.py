@@ -5,7 +5,10 @@
 writes ``OUT/results.csv`` (one row per job), ``OUT/summary.csv`` (mean and
 standard deviation over splits per dataset x labels x method) and
 ``OUT/summary.md`` (the same as markdown tables, "mean ± std", one table
-per metric: rows dataset x labels, columns methods).
+per metric: rows dataset x labels, columns methods).  Each job's
+``converged`` flag is a column of results.csv; summary.csv counts the
+runs that stopped on an iteration cap per cell (``n_not_converged``) and
+summary.md appends "(k not converged)" to such cells.
 """
 import argparse
 from pathlib import Path
@@ -15,7 +18,7 @@ import pandas as pd
 from .store import iter_results
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
-                  "test_error", "transductive_error", "objective", "objective_eqn18", "seconds")
+                  "test_error", "transductive_error", "objective", "objective_eqn18", "seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 METRICS = ("test_error", "transductive_error", "objective", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "method"]
@@ -26,11 +29,26 @@ def collect(*dirs):
     rows = []
     for record in iter_results(*dirs):
         row = {key: record.get(key) for key in RECORD_COLUMNS}
+        # records written before "converged" existed: the solver's own flag, if any
+        row["converged"] = bool(record.get("converged", record["diagnostics"].get("converged", True)))
         row.update({key: record["diagnostics"].get(key) for key in DIAGNOSTIC_COLUMNS})
         row["path"] = record["path"]
         rows.append(row)
     columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + ["path"]
-    return pd.DataFrame(rows, columns=columns).sort_values(GROUP + ["split"], ignore_index=True)
+    table = pd.DataFrame(rows, columns=columns)
+    return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
+
+
+def label_settings(table):
+    """Tell apart runs of one method with different lambda / lambda' (e.g. a sweep over
+    ``method.lam``): where a dataset's method ran with several, its label gets them appended,
+    e.g. ``da lam=0.01``, so they are summarized apart instead of as extra splits."""
+    for (dataset, method), part in table.groupby(["dataset", "method"]):
+        for key in ("lam", "lam_u"):
+            if part[key].nunique(dropna=False) > 1:
+                rows = part.index
+                table.loc[rows, "method"] = table.loc[rows, "method"] + f" {key}=" + table.loc[rows, key].map(str)
+    return table
 
 
 def summarize(table):
@@ -38,14 +56,18 @@ def summarize(table):
     grouped = table.groupby(GROUP)[list(METRICS)]
     summary = grouped.mean().add_suffix("_mean").join(grouped.std(ddof=1).add_suffix("_std"))
     summary["n_splits"] = table.groupby(GROUP).size()
+    summary["n_not_converged"] = table.groupby(GROUP)["converged"].apply(lambda c: int((~c.astype(bool)).sum()))
     return summary.reset_index()
 
 
 def markdown(summary, metric, digits=4):
     """A markdown table of ``metric``: rows dataset x labels, columns methods, 'mean ± std'."""
-    cells = summary.assign(cell=[
-        f"{m:.{digits}f} ± {s:.{digits}f}" if pd.notna(s) else f"{m:.{digits}f}"
-        for m, s in zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])])
+    def cell(m, s, unconverged):
+        text = f"{m:.{digits}f} ± {s:.{digits}f}" if pd.notna(s) else f"{m:.{digits}f}"
+        return text + (f" ({unconverged} not converged)" if unconverged else "")
+
+    cells = summary.assign(cell=[cell(m, s, n) for m, s, n in zip(
+        summary[f"{metric}_mean"], summary[f"{metric}_std"], summary["n_not_converged"])])
     wide = cells.pivot_table(index=["dataset", "n_labeled"], columns="method", values="cell", aggfunc="first")
     header = "| dataset | labels | " + " | ".join(wide.columns) + " |"
     lines = [header, "|" + "---|" * (len(wide.columns) + 2)]

@@ -1,11 +1,13 @@
 """What ``run.py`` does with a composed configuration: skip, or run and store, one job."""
 import logging
 import os
+import traceback
 from pathlib import Path
 
 from .progress import report
-from .runner import run_job
-from .store import RESULT_FILE, finished_result, remove_stale_temp_files, write_result
+from .runner import train_job
+from .store import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
+                    write_result)
 
 log = logging.getLogger("ssl_repro")
 
@@ -45,7 +47,10 @@ def limit_threads(threads):
 def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     """Run the job of ``cfg`` into ``output_dir/result.json`` unless it is already there.
 
-    Returns the record (stored or new).  ``sweep_dir``, in a multirun, is
+    Returns the record (stored or new), or None when another process holds
+    the job's lock (it is computing the job) or, in a sweep, when the job
+    failed (its traceback is then in ``output_dir/error.txt`` and the
+    sweep goes on).  ``sweep_dir``, in a multirun, is
     the sweep whose done/remaining count is logged after the job;
     ``parallel_jobs``, how many jobs the launcher runs at once on this
     machine (see :func:`job_threads`).
@@ -56,17 +61,51 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     if record is not None:
         log.info("%s: already done, skipped (%s)", job, Path(output_dir) / RESULT_FILE)
     else:
-        threads = limit_threads(job_threads(cfg.get("solver_threads"), parallel_jobs))
-        log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
-        remove_stale_temp_files(output_dir)
-        record = run_job(cfg)
-        write_result(output_dir, record)
-        log.info("%s: done in %.2f s: test error %.4f, transductive error %.4f, objective %.6f",
-                 job, record["seconds"], record["test_error"], record["transductive_error"],
-                 record["objective"])
+        with job_lock(output_dir) as mine:
+            record = finished_result(output_dir, cfg)      # finished while we waited for the lock?
+            if not mine:
+                log.info("%s: being computed by another process (%s), skipped", job, output_dir)
+                return None
+            if record is None:
+                try:
+                    record = _run_and_store(cfg, output_dir, job, parallel_jobs)
+                except Exception:
+                    if sweep_dir is None:
+                        raise
+                    # in a sweep: keep the error beside the job and go on; the sweep's
+                    # summary counts it and the sweep exits with an error
+                    (Path(output_dir) / ERROR_FILE).write_text(traceback.format_exc())
+                    log.exception("%s: failed (%s)", job, Path(output_dir) / ERROR_FILE)
+                    report(sweep_dir, output_dir)
+                    return None
     if sweep_dir is not None:
         report(sweep_dir, output_dir)
-    print(f"{job}: test error {record['test_error']:.4f}, transductive error "
-          f"{record['transductive_error']:.4f}, objective {record['objective']:.6f}, "
-          f"{record['seconds']:.2f} s -> {Path(output_dir) / RESULT_FILE}")
+    print(f"{job}: {scores(record)}, {record['seconds']:.2f} s -> {Path(output_dir) / RESULT_FILE}")
     return record
+
+
+def _run_and_store(cfg, output_dir, job, parallel_jobs):
+    threads = limit_threads(job_threads(cfg.get("solver_threads"), parallel_jobs))
+    log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
+    remove_stale_temp_files(output_dir)
+    (Path(output_dir) / ERROR_FILE).unlink(missing_ok=True)
+    record, arrays = train_job(cfg)
+    write_arrays(output_dir, arrays)        # own data: weights.npy, outputs.npz (before result.json)
+    write_result(output_dir, record)
+    log.info("%s: done in %.2f s: %s", job, record["seconds"], scores(record))
+    return record
+
+
+def scores(record):
+    """The record's errors, objective and convergence in words; errors that could not be
+    scored (no test rows, or no known truth) are said so, not printed as nan."""
+    parts = []
+    for key, name, absent in (("test_error", "test error", "no test rows"),
+                              ("transductive_error", "transductive error", "no unlabeled rows of known label")):
+        value = record.get(key)
+        parts.append(f"{name} {value:.4f}" if value is not None and value == value else absent)
+    parts.append(f"objective {record['objective']:.6f}")
+    if not record.get("converged", True):
+        parts.append(f"NOT converged ({record['diagnostics'].get('stop_reason')}, "
+                     f"caps {record['diagnostics'].get('capped')})")
+    return ", ".join(parts)

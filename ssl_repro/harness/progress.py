@@ -29,7 +29,10 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
 
-from .store import RESULT_FILE, finished_result, write_json
+from . import jobkey
+from .store import ERROR_FILE, RESULT_FILE, finished_result, write_json
+
+jobkey.register()     # the sweep's sub-directories use ${job_key:}
 
 log = logging.getLogger("ssl_repro")
 
@@ -144,10 +147,16 @@ class SweepProgress(Callback):
         sweep_dir = Path(str(config.hydra.sweep.dir))
         seconds = time.perf_counter() - self.started
         done = sum(1 for job in self.jobs if (Path(job) / RESULT_FILE).exists())
-        log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run now)", sweep_dir, seconds, done,
-                 len(self.jobs), done - self.done_before)
+        failed = [job for job in self.jobs
+                  if (Path(job) / ERROR_FILE).exists() and not (Path(job) / RESULT_FILE).exists()]
+        log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run now), %d failed", sweep_dir, seconds,
+                 done, len(self.jobs), done - self.done_before, len(failed))
         entry = {"ended": datetime.datetime.now().isoformat(timespec="seconds"), "seconds": round(seconds, 2),
                  "jobs": len(self.jobs), "done_before": self.done_before, "done_after": done,
                  "command_line": list(config.hydra.overrides.task)}
+        entry["failed"] = len(failed)
         with open(sweep_dir / HISTORY, "a") as f:
             f.write(json.dumps(entry) + "\n")
+        if failed:
+            raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see "
+                             + ", ".join(str(Path(job) / ERROR_FILE) for job in failed[:5]))

@@ -5,15 +5,18 @@ composes from ``conf/``), trains the method on the split and returns the
 record that goes into ``result.json``:
 
 dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
-n_labeled, n_unlabeled, n_test, r, lam, lam_u, test_error (NaN without test
+n_labeled, n_unlabeled, n_test, r, lam, lam_u (the values the estimator
+used: the method's own setting, else the dataset's; r the method's, else
+the split's true positive fraction), converged (False when a solver loop
+stopped on a cap, see ``diagnostics``), test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
 labels), objective (``diagnostics.own_objective``, the objective the method
 itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path; J with
 lambda' = 0 for svm; the least-squares objective for rls; J_nabla for
 nabla-TSVM; J_ramp for CCCP-TSVM; 001's Eqn 1 in their loss V for the
 kernel methods, DA's minimum along its path), objective_eqn18 (J of Eqn 18
-with the dataset's lambda and lambda', for every method: the common
-yardstick),
+with the dataset's lambda and lambda', ``eqn18_lam`` and ``eqn18_lam_u``,
+for every method: the common yardstick),
 seconds (training wall time), diagnostics (the solver's record) and config.
 
 Linear methods (``coef_``): outputs w.x + b on the rows of the dataset's
@@ -34,6 +37,7 @@ import time
 import numpy as np
 
 from ..data import load_dataset, make_split
+from ..data.splits import ALL
 from ..estimators import ESTIMATORS, mask_labels
 from ..estimators_beyond import KERNEL_ESTIMATORS, check_kernel_rows
 from ..solvers import BiasedRows, transductive_objective
@@ -81,13 +85,32 @@ def _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u):
     return o_l, o_u, o_t, transductive_objective(np.zeros(0), o_l, y_l, o_u, lam, lam_u) + 0.5 * lam * rkhs
 
 
+#: Datasets read from a user's own files: their jobs also save weights and outputs (:func:`train_job`).
+OWN_DATA = ("svmlin", "svmlight")
+
+
 def run_job(cfg):
     """Train one job and return its result record (see module doc)."""
+    return train_job(cfg)[0]
+
+
+def train_job(cfg):
+    """Train one job; return (record, arrays to save beside it).
+
+    The arrays are empty except for a user's own files (:data:`OWN_DATA`):
+    ``weights`` (linear methods: w with the bias last) and ``outputs``
+    (``unlabeled_rows``/``test_rows``: row numbers in the file, 0-based;
+    ``unlabeled_decision``/``test_decision``: the outputs w.x + b (kernel
+    methods: f(x)); ``unlabeled_predicted``/``test_predicted``: +1 or -1,
+    in the file's labels), which :func:`~ssl_repro.harness.store.write_arrays`
+    stores as ``weights.npy`` and ``outputs.npz`` beside ``result.json``.
+    """
     ds_cfg = cfg["dataset"]
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
-    split = make_split(dataset, int(cfg["split"]), int(cfg["n_labeled"]), cfg.get("n_unlabeled"))
+    n_labeled = cfg["n_labeled"] if cfg["n_labeled"] == ALL else int(cfg["n_labeled"])
+    split = make_split(dataset, int(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
     lam = ds_cfg.get("lam", dataset.info.lam)
     lam_u = ds_cfg.get("lam_u", dataset.info.lam_u)
     method_cfg = dict(cfg["method"])
@@ -111,6 +134,10 @@ def run_job(cfg):
     estimator.fit(X_fit, y_fit)
     seconds = time.perf_counter() - start
 
+    # the values the estimator used (a method's own lam/lam_u/r override the dataset's)
+    params = estimator.get_params()
+    used_lam, used_lam_u = params.get("lam", lam), params.get("lam_u", lam_u)
+    r = params["r"] if params.get("r") is not None else split.r
     y_l = y[split.labeled].astype(np.float64)
     if kernel:
         o_l, o_u, o_t, eqn18 = _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u)
@@ -125,11 +152,21 @@ def run_job(cfg):
             return float("nan")
         return float(np.mean(np.where(outputs[known] > 0, 1, -1) != y[rows][known]))
 
-    return {
+    arrays = {}
+    if dataset.name in OWN_DATA:
+        def predicted(outputs):
+            return np.where(outputs > 0, 1, -1).astype(np.int8)
+        arrays["outputs"] = {"unlabeled_rows": split.unlabeled, "unlabeled_decision": o_u,
+                             "unlabeled_predicted": predicted(o_u), "test_rows": split.test,
+                             "test_decision": o_t, "test_predicted": predicted(o_t)}
+        if not kernel:
+            arrays["weights"] = np.r_[estimator.coef_[0], estimator.intercept_]
+    record = {
         "dataset": dataset.name, "method": variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
-        "r": split.r, "lam": lam, "lam_u": lam_u,
+        "r": r, "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": lam, "eqn18_lam_u": lam_u,
+        "converged": bool(estimator.diagnostics_.converged),
         "test_error": error(o_t, split.test),
         "transductive_error": error(o_u, split.unlabeled),
         "objective": float(estimator.diagnostics_.own_objective),
@@ -139,3 +176,4 @@ def run_job(cfg):
         "data_source": dataset.source,
         "config": cfg,
     }
+    return record, arrays

@@ -1,29 +1,65 @@
 """Job results on disk: one ``result.json`` per job, written atomically.
 
 A job is identified by its output directory (Hydra's ``dataset/variant/
-split=S/l=N`` sub-directory of the sweep) and its resolved configuration
-(less the settings of :data:`PLACEMENT_KEYS`).
+split=S/l=N/cfg-<hash>`` sub-directory of the sweep, see
+:mod:`.jobkey`) and its resolved configuration (less the settings of
+:data:`.jobkey.PLACEMENT_KEYS`).  Files are created with the mode the umask allows
+(0644 typically), as ``open`` would.  :func:`job_lock` keeps two sweeps
+writing into one folder from computing the same job at once.
 A re-run of a sweep skips a job whose ``result.json`` exists with the same
 configuration, so an interrupted or crashed sweep recomputes only what is
 missing; a crashed job leaves no file, because the file only appears by an
 atomic rename once it is complete (a job killed outright may leave a hidden
 ``.result.*.tmp``, which nothing reads and the job's next run deletes).
 """
+import contextlib
 import json
 import os
+import socket
 import tempfile
 from pathlib import Path
 
+from .jobkey import identity
+
 RESULT_FILE = "result.json"
 TEMP_PREFIX = ".result."
-#: Settings that say where or how a job runs, not what it computes: a stored
-#: result still counts as finished when only these differ.
-PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name")
+LOCK_FILE = ".job.lock"
+#: A job of a sweep that failed leaves its traceback here (removed when it is run again).
+ERROR_FILE = "error.txt"
 
 
 def write_result(directory, record):
     """Write ``record`` as ``directory/result.json`` atomically (temp file + rename)."""
     write_json(Path(directory) / RESULT_FILE, record)
+
+
+def write_arrays(directory, arrays):
+    """Save a job's arrays atomically: ``weights`` as ``weights.npy``, ``outputs`` (a dict) as ``outputs.npz``."""
+    import numpy as np
+    directory = Path(directory)
+    for key, value in arrays.items():
+        if key == "weights":
+            _atomic(directory / "weights.npy", lambda f, value=value: np.save(f, value))
+        else:
+            _atomic(directory / f"{key}.npz", lambda f, value=value: np.savez(f, **value))
+
+
+def _atomic(path, write):
+    """Write ``path`` through ``write(binary file)`` into a temp file beside it, fsync, rename.
+    The file gets the mode the umask allows (mkstemp's 0600 is widened as ``open`` would)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def write_json(path, obj):
@@ -33,19 +69,57 @@ def write_json(path, obj):
     error (or an unserializable value) the temp file is removed and ``path``
     is left as it was.
     """
-    path = Path(path)
+    _atomic(Path(path), lambda f: f.write(json.dumps(obj, indent=1, default=_jsonable).encode()))
+
+
+def _umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def job_lock(directory):
+    """Hold ``directory/.job.lock`` (created with O_EXCL) while a job runs; yields False if another
+    live process holds it.  A lock left by a dead process on this machine is taken over."""
+    path = Path(directory) / LOCK_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
-    try:
+    owner = f"{socket.gethostname()} {os.getpid()}"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+        except FileExistsError:
+            if not _stale(path):
+                yield False
+                return
+            path.unlink(missing_ok=True)
+            continue
         with os.fdopen(fd, "w") as f:
-            json.dump(obj, f, indent=1, default=_jsonable)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            f.write(owner)
+        try:
+            yield True
+        finally:
+            path.unlink(missing_ok=True)
+        return
+    yield False
+
+
+def _stale(path):
+    """True when the lock's owner is a process of this machine that no longer runs."""
+    try:
+        host, pid = path.read_text().split()
+        pid = int(pid)
+    except (OSError, ValueError):
+        return False
+    if host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def remove_stale_temp_files(directory):
@@ -63,13 +137,7 @@ def finished_result(directory, config):
         record = json.loads(path.read_text())
     except (json.JSONDecodeError, OSError):
         return None
-    return record if _identity(record.get("config")) == _identity(config) else None
-
-
-def _identity(config):
-    if not isinstance(config, dict):
-        return config
-    return {k: v for k, v in config.items() if k not in PLACEMENT_KEYS}
+    return record if identity(record.get("config")) == identity(config) else None
 
 
 def iter_results(*roots):

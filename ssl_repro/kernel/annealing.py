@@ -13,7 +13,7 @@ import numpy as np
 
 from ..solvers._threads import single_threaded_blas
 from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, kl_divergence
-from ..solvers.validation import check_fraction, check_positive
+from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value
 
 T0, RATE, EPS, MAX_OUTER, MAX_INNER = 10.0, 1.5, 1e-6, 30, 100
@@ -38,8 +38,14 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     J_0 on the path), ``path`` [(T, J_0)], ``temperatures``).
     """
     lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)
+    T0, rate = check_positive(T0, "T0"), check_above_one(rate, "anneal_rate")
+    eps = check_open_unit(eps, "eps")
+    max_outer, max_inner = check_count(max_outer, "max_outer"), check_count(max_inner, "max_inner")
     fstep = FStep(K, lam, loss)
     l, u = labeled.size, unlabeled.size
+    if not entropy(Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)) > u * eps:
+        raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled point of the initial beliefs "
+                         f"p = r = {r!r}, so the annealing loop would not run: lower eps or use an r closer to 0.5")
     points = np.concatenate([labeled, unlabeled, unlabeled])
     labels = np.concatenate([y, np.ones(u), -np.ones(u)])
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
@@ -47,8 +53,10 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     best = (np.inf, None, 0.0)
     path, temperatures = [], []
     T = T0
+    stop_reason, capped = "max_outer", {}
     for _ in range(max_outer):
         if entropy(beliefs) <= u * eps:
+            stop_reason = "tolerance"
             break
         temperatures.append(T)
         for inner in range(max_inner):
@@ -63,5 +71,11 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
                 best = (value, alpha, bias)
             if kl_divergence(beliefs, previous) <= u * eps:
                 break
+        else:
+            capped["max_inner"] = capped.get("max_inner", 0) + 1
         T /= rate
-    return best[1], best[2], {"objective": best[0], "path": path, "temperatures": temperatures}
+    else:
+        if entropy(beliefs) <= u * eps:
+            stop_reason = "tolerance"
+    return best[1], best[2], {"objective": best[0], "path": path, "temperatures": temperatures,
+                              "stop_reason": stop_reason, "capped": capped}

@@ -66,4 +66,9 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.switches = int(raw.get("switches", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
     info.seconds = seconds
+    for cap, times in raw.get("capped", {}).items():
+        for _ in range(times):
+            info.inner_cap(cap)
+    info.stop(raw.get("stop_reason", "tolerance"))
+    info.warn_if_capped({"max_outer": "max_outer, or lower T0", "max_inner": "max_inner"})
     return alpha, float(bias), info

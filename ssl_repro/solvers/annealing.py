@@ -8,6 +8,8 @@ u*eps (Eqn 16); lower T until the entropy of p falls below u*eps (Eqn 17).
 The transductive objective J(w) (Eqn 18) is tracked along the path and the
 weights with its lowest value are returned.  A fixed-temperature mode (no
 annealing) serves the paper's ablation (Figs 12-13 of the tech report).
+Temperatures (T0, fixed_temperature) are in units of lambda' (see
+:func:`deterministic_annealing`).
 """
 import time
 
@@ -19,7 +21,8 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
-from .validation import check_fraction, check_has_unlabeled, check_positive
+from .validation import (check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda,
+                         check_open_unit, check_positive)
 
 #: T is divided by this factor at each outer step (Table 5).
 ANNEAL_RATE = 1.5
@@ -64,45 +67,65 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
                             max_inner=MAX_INNER):
     """Table 5, returning the weights of lowest J(w) (Eqn 18) on the path.
 
+    Temperatures are in units of lambda' (T = value x lambda'): g in Eqn 15
+    scales with lambda' and p depends on g / T only, so a temperature
+    relative to lambda' is the same point of the schedule for every
+    lambda'.  (The tech report's Table 5 starts at T = 10 for lambda' = 1;
+    the reference software at 10 lambda'.)
+
     Parameters
     ----------
     problem : Problem
     lam, lam_u, r : lambda, lambda' and the positive fraction in (0, 1)
-    T0 : starting temperature; default 10 lambda' (the reference software;
-        the tech report's Table 5 says 10, the same for lambda' = 1).  Since
-        g in Eqn 15 scales with lambda', this keeps the schedule invariant
-        to lambda'.
+    T0 : starting temperature in units of lambda' (> 0); ``None`` means 10,
+        i.e. T = 10 lambda'.
     anneal_rate : T is divided by this (> 1) after each outer iteration.
-    fixed_temperature : if given, T is held at this value and a single
-        outer iteration is run (no annealing; the paper's ablation).
-    eps, max_outer, max_inner : stopping thresholds and caps (Table 5).
+    fixed_temperature : if given (> 0, in units of lambda'), T is held at
+        fixed_temperature x lambda' for a single outer iteration (no
+        annealing; the paper's ablation).
+    eps : KL and entropy thresholds per unlabeled row (Eqns 16-17), in
+        (0, 1) and below the entropy H(r) of the initial beliefs p = r
+        (else the annealing loop would not run).
+    max_outer, max_inner : caps (>= 1) of the temperature loop and of the
+        (p, w) loop at one temperature (Table 5).
 
     Returns
     -------
-    w, SolverInfo  (``levels`` lists the temperatures visited;
-    ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W)
+    w, SolverInfo  (``levels`` lists the temperatures visited, absolute;
+    ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W;
+    ``converged`` False and a ConvergenceWarning when a cap ended a loop:
+    ``stop_reason`` "max_outer" if the entropy was still above u eps after
+    max_outer temperatures, ``capped`` counts "max_inner" (a temperature
+    left before KL fell below u eps), "optimize_p_max_iter" and MFN's
+    "max_newton_iter")
     """
     start = time.perf_counter()
-    lam = check_positive(lam, "lambda")
+    lam = check_lambda(problem, lam)
     lam_u = check_positive(lam_u, "lambda'")
     r = check_fraction(r)
     check_has_unlabeled(problem, "deterministic annealing")
+    eps = check_open_unit(eps, "eps")
+    max_outer = check_count(max_outer, "max_outer")
+    max_inner = check_count(max_inner, "max_inner")
     if fixed_temperature is None:
-        T = check_positive(10.0 * lam_u if T0 is None else T0, "T0")
-        if not anneal_rate > 1:
-            raise ValueError(f"anneal_rate must be > 1, got {anneal_rate!r}")
+        T = lam_u * check_positive(10.0 if T0 is None else T0, "T0")
+        check_above_one(anneal_rate, "anneal_rate")
     else:
-        T = check_positive(fixed_temperature, "fixed_temperature")
+        T = lam_u * check_positive(fixed_temperature, "fixed_temperature")
         max_outer = 1
     info = SolverInfo("da")
     l, u = problem.n_labeled, problem.n_unlabeled
     threshold = u * eps
 
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
+    h = entropy(beliefs)
+    if not h > threshold:
+        raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled row of the initial beliefs "
+                         f"p = r = {r!r} (H(r) = {h / u:.3g}), so the annealing loop would not run: "
+                         f"lower eps below {h / u:.3g} or use an r closer to 0.5")
     w, o = None, np.zeros(l + u)
     best_value, best_w = np.inf, None
     loss = optimize_w_loss(problem, lam, lam_u, beliefs)
-    h = entropy(beliefs)
     outer = 0
     while outer < max_outer and h > threshold:
         outer += 1
@@ -112,6 +135,8 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             inner += 1
             previous = beliefs
             beliefs = optimize_p(o[l:], lam_u, T, r)
+            if not beliefs.converged:
+                info.inner_cap("optimize_p_max_iter")
             set_beliefs(loss, problem, lam_u, beliefs)
             cold = w is None
             w, o, mfn = l2svm_mfn(loss, w, None if cold else o, tau=TAU)
@@ -121,11 +146,19 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             kl = np.inf if cold else kl_divergence(beliefs, previous)
             value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
             info.objective_path.append((T, value))
-            if value < best_value:
+            if value < best_value or best_w is None:
                 best_value, best_w = value, w
+        if kl > threshold:
+            info.inner_cap("max_inner")
         h = entropy(beliefs)
         if fixed_temperature is None:
             T /= anneal_rate
+    if fixed_temperature is None and h > threshold:
+        info.stop("max_outer")
+    info.warn_if_capped({"max_outer": f"max_outer={max_outer}, or lower T0",
+                         "max_inner": f"max_inner={max_inner}",
+                         "optimize_p_max_iter": "ssl_repro.solvers.balance.MAX_ITER (500, Table 6)",
+                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
     info.positive_fraction = float(beliefs.p.mean())
     info.objective = info.own_objective = float(best_value)
     info.seconds = time.perf_counter() - start

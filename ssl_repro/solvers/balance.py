@@ -18,7 +18,7 @@ or 1 for any T, r or output scale.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import entr, expit, rel_entr
+from scipy.special import entr, expit, rel_entr, xlogy
 
 #: Tolerance on |B(nu)| and on the bracket width, and iteration cap (Table 6).
 TOL, MAX_ITER = 1e-10, 500
@@ -34,6 +34,8 @@ class Beliefs:
     q: np.ndarray
     nu: float
     iterations: int
+    #: False when the root search stopped on its iteration cap (MAX_ITER) with |B(nu)| > tol.
+    converged: bool = True
 
 
 def unlabeled_loss_gap(o_unlabeled, lam_u):
@@ -64,6 +66,7 @@ def beliefs_for_gaps(g, T, r, tol=TOL, max_iter=MAX_ITER):
     nu = 0.5 * (lo + hi)
     B, dB = balance_function(g, nu, T, r)
     it = 0
+    converged = True
     while abs(B) > tol and it < max_iter:
         it += 1
         step_ok = dB > 0
@@ -78,13 +81,26 @@ def beliefs_for_gaps(g, T, r, tol=TOL, max_iter=MAX_ITER):
             hi = nu
         if hi - lo < tol:
             break
+    else:
+        converged = abs(B) <= tol
     t = (nu - g) / T
-    return Beliefs(expit(t), expit(-t), float(nu), it)
+    return Beliefs(expit(t), expit(-t), float(nu), it, converged)
 
 
 def kl_divergence(new, old):
-    """Eqn 16: sum_j p log(p/q) + (1-p) log((1-p)/(1-q)) between two :class:`Beliefs`."""
-    return float(rel_entr(new.p, old.p).sum() + rel_entr(new.q, old.q).sum())
+    """Eqn 16: sum_j p log(p/q) + (1-p) log((1-p)/(1-q)) between two :class:`Beliefs`.
+
+    Finite even where an old p (or 1 - p) underflowed to 0 at a small T: a
+    zero there counts as the smallest positive double (its log is -708), so
+    the term is p (log p + 708) instead of +inf.
+    """
+    return float(_relative_entropy(new.p, old.p).sum() + _relative_entropy(new.q, old.q).sum())
+
+
+def _relative_entropy(a, b):
+    """a log(a / b) elementwise, with b = 0 read as the smallest positive double."""
+    safe = xlogy(a, a) - a * np.log(np.maximum(b, np.finfo(np.float64).tiny))
+    return np.where(b > 0, rel_entr(a, b), safe)
 
 
 def entropy(beliefs):

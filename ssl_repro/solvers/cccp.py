@@ -69,7 +69,7 @@ from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
 from .supervised import svm
-from .validation import check_fraction, check_has_unlabeled, check_positive
+from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: Plateau of the ramp: 0 for the squared hinge (002's -0.3 is for the hinge; see module doc).
 RAMP_S = 0.0
@@ -141,6 +141,7 @@ def _balanced_solve(loss, v, mean_row, target, w, o, mu, info):
         else:
             next_mu = secant if secant is not None and np.sign(secant - now.mu) == np.sign(now.g) \
                 else now.mu + 2.0 * (now.mu - prev.mu)
+    info.inner_cap("max_multiplier_iter")
     return best.w, best.o, best.mu
 
 
@@ -153,8 +154,9 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
     CCCP step (non-increasing by construction).
     """
     start = time.perf_counter()
-    lam = check_positive(lam, "lambda")
+    lam = check_lambda(problem, lam)
     lam_u = check_positive(lam_u, "lambda'")
+    max_iter = check_count(max_iter, "max_iter")
     check_has_unlabeled(problem, "CCCP-TSVM")
     if not s < 1:
         raise ValueError(f"the ramp plateau s must be < 1, got {s!r}")
@@ -185,6 +187,11 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
         w, o, mu = _balanced_solve(loss, v, mean_row, target, w, o, mu, info)
         info.levels.append(iteration)
         info.objective_path.append((iteration, ramp_objective(loss, w, o, l, lam_u, u, s)))
+    else:
+        info.stop("max_iter")
+    info.warn_if_capped({"max_iter": f"max_iter={max_iter}",
+                         "max_multiplier_iter": "ssl_repro.solvers.cccp.MAX_MULTIPLIER_ITER (60)",
+                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
     o_l, o_u = o[:l], o[l:]
     info.own_objective = info.objective_path[-1][1]
     info.objective = transductive_objective(w, o_l, problem.y, o_u, lam, lam_u)

@@ -50,7 +50,8 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     -------
     beta, o, CGLSInfo
         The new solution, its outputs on ``rows``, and the info record
-        (``converged`` is Table 2's ``optimality`` flag).
+        (``converged`` is Table 2's ``optimality`` flag; a seed that
+        already meets the test returns at once, converged, 0 iterations).
     """
     beta = beta.copy()
     o = o.copy()
@@ -58,8 +59,13 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     r = _residual(op, rows, z, lam, beta, linear)
     p = r.copy()
     omega1 = r @ r
-    converged = False
+    # A seed that already meets the test (e.g. r = z = 0: all-zero rows, or
+    # balanced labels on zero outputs) is the solution; iterating would
+    # divide 0 by 0.
+    converged = bool(omega1 <= tol * tol * (z @ z))
     it = 0
+    if converged:
+        return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
     while it < max_iter:
         it += 1
         q = op.matvec(p, rows)

@@ -1,5 +1,11 @@
-"""The diagnostics record every solver function returns."""
+"""The diagnostics record every solver function returns, and how a solver says it stopped early."""
+import warnings
 from dataclasses import asdict, dataclass, field
+
+from sklearn.exceptions import ConvergenceWarning
+
+#: ``stop_reason`` of a solver that ended on its own stopping rule.
+TOLERANCE = "tolerance"
 
 
 @dataclass
@@ -21,6 +27,14 @@ class SolverInfo:
     positive_fraction : fraction of unlabeled rows labeled positive at the
         end (TSVM's switch labels; DA's mean p), i.e. the balance constraint.
     seconds : wall-clock training time.
+    converged : False when any loop of the solver (its own or an inner
+        solve: MFN's Newton iterations, CGLS, OPTIMIZE-P, L-BFGS, ...) stopped
+        on an iteration cap instead of its stopping rule.
+    stop_reason : why the solver's outer loop ended: ``"tolerance"`` (its
+        stopping rule) or the name of the cap it hit (``"max_outer"``,
+        ``"max_newton_iter"``, ``"max_switch_rounds"``, ...).
+    capped : the caps inner solves hit, as {cap name: times}, e.g.
+        ``{"max_newton_iter": 2}`` for two MFN solves out of Newton steps.
     """
 
     method: str
@@ -34,12 +48,46 @@ class SolverInfo:
     levels: list = field(default_factory=list)
     positive_fraction: float = float("nan")
     seconds: float = 0.0
+    converged: bool = True
+    stop_reason: str = TOLERANCE
+    capped: dict = field(default_factory=dict)
 
-    def add_mfn(self, mfn_info):
-        """Accumulate the counters of one L2-SVM-MFN call."""
+    def add_mfn(self, mfn_info, outer=False):
+        """Accumulate the counters of one L2-SVM-MFN call and the cap it hit, if any;
+        ``outer``: that call is the solver's only loop (the SVM), so its stop is the solver's."""
         self.mfn_calls += 1
         self.newton_iterations += mfn_info.newton_iterations
         self.cg_iterations += mfn_info.cg_iterations
+        if outer:
+            self.stop(mfn_info.stop_reason)
+        elif not mfn_info.converged:
+            self.inner_cap(mfn_info.stop_reason)
+
+    def inner_cap(self, cap):
+        """Record that an inner solve stopped on ``cap``."""
+        self.capped[cap] = self.capped.get(cap, 0) + 1
+        self.converged = False
+
+    def stop(self, reason):
+        """Record why the outer loop ended; any reason but ``"tolerance"`` is a cap."""
+        self.stop_reason = reason
+        if reason != TOLERANCE:
+            self.converged = False
+
+    def warn_if_capped(self, hints):
+        """Emit a ConvergenceWarning naming each cap hit and what to raise.
+
+        ``hints`` maps a cap name to the parameter (and its value) that sets it.
+        """
+        if self.converged:
+            return
+        caps = dict(self.capped)
+        if self.stop_reason != TOLERANCE:
+            caps[self.stop_reason] = caps.get(self.stop_reason, 0) + 1
+        parts = [f"{cap} reached {times} time{'s' * (times != 1)} (raise {hints.get(cap, cap)})"
+                 for cap, times in caps.items()]
+        warnings.warn(f"{self.method} did not converge: " + "; ".join(parts), ConvergenceWarning,
+                      stacklevel=4)
 
     def as_dict(self):
         return asdict(self)

@@ -27,6 +27,8 @@ class MFNInfo:
     newton_iterations: int = 0
     cg_iterations: int = 0
     converged: bool = False
+    #: "tolerance" (Table 1's optimality test met) or "max_newton_iter".
+    stop_reason: str = "max_newton_iter"
 
 
 def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
@@ -80,7 +82,7 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
         if cg.converged and _optimal(loss.y, loss.pseudo_outputs(o_bar), act, tau):
             w, o = w_bar, o_bar
             if tol == TOL:
-                info.converged = True
+                info.converged, info.stop_reason = True, "tolerance"
                 break
             tol = TOL
             continue

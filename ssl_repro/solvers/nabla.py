@@ -25,7 +25,7 @@ from ._threads import single_threaded_blas
 from .info import SolverInfo
 from .objective import transductive_objective
 from .supervised import svm
-from .validation import check_fraction, check_has_unlabeled, check_positive
+from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: exp(-SHARPNESS t^2) is the unlabeled loss (Chapelle & Zien's choice, 3).
 SHARPNESS = 3.0
@@ -71,8 +71,11 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
     ``info.own_objective`` is J_nabla at the last lambda'.
     """
     start = time.perf_counter()
-    lam = check_positive(lam, "lambda")
+    lam = check_lambda(problem, lam)
     lam_u = check_positive(lam_u, "lambda'")
+    steps = check_count(steps, "steps")
+    max_iter = check_count(max_iter, "max_iter")
+    check_positive(start_fraction, "start_fraction")
     check_has_unlabeled(problem, "nabla-TSVM")
     target = float(np.mean(problem.y)) if r is None else 2.0 * check_fraction(r) - 1.0
     info = SolverInfo("nabla_tsvm")
@@ -87,6 +90,10 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
         info.levels.append(float(level))
         info.objective_path.append((float(level), float(result.fun)))
         info.newton_iterations += int(result.nit)
+        if not result.success:
+            info.inner_cap("lbfgs_max_iter" if result.nit >= max_iter else "lbfgs_failed")
+    info.warn_if_capped({"lbfgs_max_iter": f"max_iter={max_iter}",
+                         "lbfgs_failed": "nothing: L-BFGS-B stopped on a line-search failure (try another lambda)"})
     wb = objective.full_weights(w)
     o_l, o_u = problem.op.matvec(wb, problem.labeled), problem.op.matvec(wb, problem.unlabeled)
     info.own_objective = info.objective_path[-1][1]

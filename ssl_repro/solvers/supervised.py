@@ -9,6 +9,11 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import MAX_CG_ITER, TOL, l2svm_mfn
 from .objective import transductive_objective
+from .validation import check_lambda
+
+#: What to raise when a cap is hit (the warning's advice).
+SVM_CAPS = {"max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"}
+RLS_CAPS = {"max_cg_iter": "ssl_repro.solvers.mfn.MAX_CG_ITER (10000)"}
 
 
 @single_threaded_blas
@@ -19,11 +24,13 @@ def svm(problem, lam, cost=None):
     1/l makes the objective the first two terms of Eqn 18.
     """
     start = time.perf_counter()
+    lam = check_lambda(problem, lam)
     info = SolverInfo("svm")
     c = _labeled_costs(problem, cost)
     loss = SquaredHingeLoss(problem.op, problem.labeled, problem.y, c, lam)
     w, o, mfn = l2svm_mfn(loss)
-    info.add_mfn(mfn)
+    info.add_mfn(mfn, outer=True)
+    info.warn_if_capped(SVM_CAPS)
     info.own_objective = float(loss.value(w, o))
     info.objective = transductive_objective(w, o, problem.y, o[:0], lam, 0.0)
     info.seconds = time.perf_counter() - start
@@ -39,12 +46,15 @@ def rls(problem, lam, cost=None):
     least-squares objective itself.
     """
     start = time.perf_counter()
+    lam = check_lambda(problem, lam)
     info = SolverInfo("rls")
     c = _labeled_costs(problem, cost)
     w0 = np.zeros(problem.op.n_weights)
     w, o, cg = cgls(problem.op, problem.labeled, problem.y, c, lam, w0,
                     np.zeros(problem.n_labeled), TOL, MAX_CG_ITER)
     info.cg_iterations = cg.iterations
+    info.stop("tolerance" if cg.converged else "max_cg_iter")
+    info.warn_if_capped(RLS_CAPS)
     resid = problem.y - o
     info.own_objective = float(0.5 * lam * (w @ w) + 0.5 * (c @ (resid * resid)))
     info.objective = transductive_objective(w, o, problem.y, o[:0], lam, 0.0)

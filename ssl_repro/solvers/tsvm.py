@@ -14,13 +14,17 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
-from .validation import check_fraction, check_has_unlabeled, check_positive
+from .validation import (check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda,
+                         check_positive)
 
 #: lambda' of the first level (Table 4).
 LAM_U_START = 1e-5
 #: Growth factor of lambda' between levels: the reference software's 1.5
 #: (the tech report's Table 4 says 2; both are available as a parameter).
 LAM_U_GROWTH = 1.5
+#: Cap on the switch-and-retrain rounds at one lambda' level (not in Table 4,
+#: whose loop ends by Joachims' descent argument; the cap makes the end certain).
+MAX_SWITCH_ROUNDS = 10_000
 
 
 def lam_u_levels(lam_u, start=LAM_U_START, growth=LAM_U_GROWTH):
@@ -79,7 +83,8 @@ def _smallest(values, k):
 
 
 @single_threaded_blas
-def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH):
+def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH,
+         max_switch_rounds=MAX_SWITCH_ROUNDS):
     """Multi-switch transductive L2-SVM-MFN (Table 4).
 
     Parameters
@@ -90,20 +95,31 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
     switches : S, the maximum number of label pairs switched at once
         (1 = Joachims' single switch; ``"max"`` = every qualifying pair)
     lam_u_start, lam_u_growth : the lambda' schedule (:func:`lam_u_levels`)
+    max_switch_rounds : cap on the switch-and-retrain rounds per lambda'
+        level; reaching it ends the level, sets ``info.converged = False``
+        (``stop_reason = "max_switch_rounds"``) and warns.
 
     Returns
     -------
     w, SolverInfo
+
+    Notes
+    -----
+    A level ends when no pair qualifies (Table 4), or when a retraining does
+    not lower the objective below its value before the switch: switching
+    lowers the objective at fixed w and the seeded MFN never raises it, so
+    this happens only by rounding; the switch is then undone and the level
+    ends there (Joachims' finite-termination argument needs strict descent).
     """
     start = time.perf_counter()
-    lam = check_positive(lam, "lambda")
+    lam = check_lambda(problem, lam)
     lam_u = check_positive(lam_u, "lambda'")
     r = check_fraction(r)
     check_has_unlabeled(problem, "TSVM")
     max_pairs = _max_pairs(switches, problem.n_unlabeled)
     check_positive(lam_u_start, "lam_u_start")
-    if not lam_u_growth > 1:
-        raise ValueError(f"lam_u_growth must be > 1, got {lam_u_growth!r}")
+    lam_u_growth = check_above_one(lam_u_growth, "lam_u_growth")
+    max_switch_rounds = check_count(max_switch_rounds, "max_switch_rounds")
     info = SolverInfo("tsvm")
     op, l, u = problem.op, problem.n_labeled, problem.n_unlabeled
 
@@ -117,17 +133,32 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
     for level in lam_u_levels(lam_u, lam_u_start, lam_u_growth):
         info.levels.append(level)
         costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
-        loss = SquaredHingeLoss(op, rows, labels, costs, lam)
-        while True:
-            w, o, mfn = l2svm_mfn(loss, w, o)
-            info.add_mfn(mfn)
-            info.objective_path.append((level, float(loss.value(w, o))))
+        loss = SquaredHingeLoss(op, rows, labels, costs, lam)     # loss.y is ``labels``: switched in place
+        w, o, mfn = l2svm_mfn(loss, w, o)
+        info.add_mfn(mfn)
+        value = float(loss.value(w, o))
+        info.objective_path.append((level, value))
+        for _ in range(max_switch_rounds):
             pos, neg = switch_pairs(labels[l:], o[l:], max_pairs)
             if pos.size == 0:
                 break
             labels[l + pos] = -1.0
             labels[l + neg] = 1.0
+            w_new, o_new, mfn = l2svm_mfn(loss, w, o)
+            info.add_mfn(mfn)
+            new_value = float(loss.value(w_new, o_new))
+            if not new_value < value:      # no descent (rounding): undo the switch, end the level
+                labels[l + pos] = 1.0
+                labels[l + neg] = -1.0
+                break
+            w, o, value = w_new, o_new, new_value
             info.switches += pos.size
+            info.objective_path.append((level, value))
+        else:
+            if switch_pairs(labels[l:], o[l:], max_pairs)[0].size:
+                info.stop("max_switch_rounds")
+    info.warn_if_capped({"max_switch_rounds": f"max_switch_rounds={max_switch_rounds}",
+                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
     info.positive_fraction = float(np.mean(labels[l:] > 0))
     info.objective = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
     info.own_objective = info.objective

@@ -18,9 +18,52 @@ def check_matrix(X, name):
         X = sp.csr_matrix(X)
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{name} contains NaN or infinity")
+    check_scale(values, name)
     if X.dtype != np.float64:
         X = X.astype(np.float64)
     return X
+
+
+#: Largest |entry| of a data matrix the solvers accept.  CGLS forms
+#: q = X p with p ~ X^T z, and then q . q: fourth powers of the entries,
+#: which overflow float64 (1.8e308) beyond about 1e77; 1e50 leaves room for
+#: sums over rows and features.  Tiny entries need no limit: their products
+#: underflow to 0, the regularizer dominates, and the answer is the (finite)
+#: model of all-zero rows (bias only).
+MAX_ABS_ENTRY = 1e50
+
+
+def check_scale(values, name):
+    """Refuse data whose entries are so large that the solvers' products overflow."""
+    values = np.asarray(values)
+    largest = float(np.abs(values).max()) if values.size else 0.0
+    if largest > MAX_ABS_ENTRY:
+        raise ValueError(
+            f"{name} has entries up to {largest:.3g} in absolute value; the solvers multiply four entries "
+            f"together (X^T X products), which overflows float64 above |x| = {MAX_ABS_ENTRY:.0e}: rescale "
+            f"{name} (e.g. divide it by its largest entry, or scale each row to unit norm)")
+
+
+#: Largest (max |x|)^2 / lambda the solvers accept.  The Hessian
+#: lambda I + X^T C X has a condition number of that order; beyond
+#: 1/epsilon of float64 (about 1e16) lambda falls below the rounding of
+#: X^T C X, the problem is numerically unregularized, and CGLS crawls to its
+#: caps (measured: entries of 1e40 ran for minutes) instead of converging.
+MAX_SCALE_OVER_LAMBDA = 1e16
+
+
+def check_lambda(problem, lam):
+    """lambda > 0, and not so small for the data's scale that the Newton systems cannot be solved."""
+    lam = check_positive(lam, "lambda")
+    data = problem.op.X.data
+    largest = max(1.0, float(np.abs(data).max()) if data.size else 0.0)   # the bias column is 1
+    if largest * largest / lam > MAX_SCALE_OVER_LAMBDA:
+        raise ValueError(
+            f"the data's largest entry {largest:.3g} is too large for lambda = {lam:.3g}: (max |x|)^2 / lambda = "
+            f"{largest * largest / lam:.3g} exceeds {MAX_SCALE_OVER_LAMBDA:.0e}, so lambda is below the rounding "
+            f"of X^T X and the Newton systems cannot be solved in float64; rescale X (e.g. divide it by its "
+            f"largest entry, or scale each row to unit norm) or raise lambda")
+    return lam
 
 
 def check_labels_pm1(y, n_rows):
@@ -61,3 +104,24 @@ def check_has_unlabeled(problem, method):
     """Semi-supervised methods need at least one unlabeled row."""
     if problem.n_unlabeled == 0:
         raise ValueError(f"{method} is semi-supervised and needs unlabeled rows; none were given")
+
+
+def check_count(value, name):
+    """An iteration count or cap: an integer >= 1 (a loop that would not run is refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
+def check_open_unit(value, name):
+    """A number strictly inside (0, 1)."""
+    if not isinstance(value, numbers.Real) or not 0.0 < value < 1.0:
+        raise ValueError(f"{name} must lie strictly in (0, 1), got {value!r}")
+    return float(value)
+
+
+def check_above_one(value, name):
+    """A finite number > 1 (a growth or cooling factor)."""
+    if not isinstance(value, numbers.Real) or not np.isfinite(value) or not value > 1:
+        raise ValueError(f"{name} must be a finite number > 1, got {value!r}")
+    return float(value)
