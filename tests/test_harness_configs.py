@@ -1,4 +1,4 @@
-"""Every dataset x method configuration composes, and its metadata matches the registry."""
+"""Every dataset x method configuration composes; dataset metadata comes from the registry only."""
 import functools
 import os
 from pathlib import Path
@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 from ssl_repro.data import DATASETS
 from ssl_repro.estimators import ESTIMATORS
 from ssl_repro.estimators_beyond import MAX_ROWS, KernelDA, KernelJTSVM
-from ssl_repro.harness.runner import estimator_for
+from ssl_repro.harness.runner import DATASET_SETTINGS, estimator_for, run_job
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 DATASET_NAMES = sorted(p.stem for p in (CONF / "dataset").glob("*.yaml"))
@@ -39,8 +39,23 @@ def group(kind, name):
     return OmegaConf.to_container(composed([f"{kind}={name}"])[kind], resolve=True)
 
 
-def test_every_registered_dataset_has_a_config():
+def test_every_registered_dataset_has_a_config_holding_only_user_settings():
     assert DATASET_NAMES == sorted(DATASETS)
+    for name in DATASET_NAMES:
+        node = group("dataset", name)
+        assert node["name"] == name and set(node) <= set(DATASET_SETTINGS), name
+        assert node["lam"] is None and node["lam_u"] is None      # null: the registry's
+
+
+@pytest.mark.parametrize("key, value", [("label_grid", [1, 2]), ("n_test", 5), ("r", 0.2)])
+def test_a_dataset_field_the_registry_owns_is_refused_by_name(key, value):
+    cfg = OmegaConf.to_container(composed(["dataset=pcmac", f"+dataset.{key}={value}"]), resolve=True)
+    with pytest.raises(ValueError, match=rf"dataset\.{key} is not a setting: .*{key} of 'pcmac' comes from "
+                                         r"ssl_repro/data/registry\.py"):
+        run_job(cfg)
+    # without '+', Hydra itself refuses a key the dataset config does not have
+    with pytest.raises(Exception, match=f"Could not override 'dataset.{key}'"):
+        composed(["dataset=pcmac", f"dataset.{key}={value}"])
 
 
 def test_a_pair_composes_as_its_two_groups():
@@ -61,9 +76,6 @@ def test_a_pair_composes_as_its_two_groups():
 def test_dataset_x_method_composes_into_an_estimator(dataset, method):
     cfg = {"dataset": group("dataset", dataset), "method": group("method", method)}
     info = DATASETS[dataset]
-    assert cfg["dataset"]["lam_u"] == info.lam_u and cfg["dataset"]["lam"] == info.lam
-    assert tuple(cfg["dataset"]["label_grid"]) == info.label_grid
-    assert cfg["dataset"]["transductive"] == info.transductive
     est = estimator_for(cfg["method"], info.lam, info.lam_u, 0.3)
     assert isinstance(est, ESTIMATORS[cfg["method"]["name"]])
     params = est.get_params()
@@ -111,23 +123,34 @@ def test_unknown_method_name_is_a_clear_error():
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
 
-@pytest.mark.parametrize("experiment", EXPERIMENTS)
-def test_every_experiment_is_a_ready_multirun(experiment):
-    cfg = composed([f"+experiment={experiment}"], hydra=True)
-    assert cfg.hydra.mode.name == "MULTIRUN" and cfg.sweep_name == experiment
-    params = cfg.hydra.sweeper.params
-    for method in params.method.split(","):
-        assert method in METHOD_NAMES
-    labels = [int(x) for x in str(params.n_labeled).split(",")]
-    info = DATASETS[cfg.dataset.name]
-    assert set(labels) <= set(info.label_grid) | set(info.transductive_labels)
+def test_there_is_one_recipe_per_artifact_kind():
+    assert EXPERIMENTS == ["ablation", "learning_curve", "timing", "transductive"]
+
+
+@pytest.mark.parametrize("experiment, dataset", [(e, d) for e in EXPERIMENTS for d in DATASET_NAMES])
+def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
+    info = DATASETS[dataset]
+    cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
+    assert cfg.hydra.mode.name == "MULTIRUN"
+    grid = info.transductive_labels if experiment == "transductive" else info.label_grid
+    if not grid:     # e.g. a learning curve on a transductive-only dataset: refused by name
+        with pytest.raises(Exception, match=f"dataset '{dataset}' has no"):
+            OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
+        return
+    params = OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
+    assert all(m in METHOD_NAMES for m in params["method"].split(","))
+    assert [int(x) for x in str(params["n_labeled"]).split(",")] == list(grid)
+    assert cfg.sweep_name == f"{experiment}_{dataset.replace('-', '_')}"
+    if experiment == "transductive":
+        assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
+                                                 for u in info.transductive_unlabeled)
 
 
 def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     import submitit
     from hydra_plugins.hydra_submitit_launcher.config import BaseQueueConf
-    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=slurm",
+    cfg = composed(["+experiment=learning_curve", "dataset=ccat", "hydra/launcher=slurm",
                     "hydra.launcher.partition=batch"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("SlurmLauncher") and cfg.hydra.launcher.partition == "batch"
     # What SlurmLauncher.launch does up to sbatch (its parameter mapping), on a machine without SLURM:
@@ -149,5 +172,5 @@ def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):
 
 def test_ray_launcher_config_composes():
     pytest.importorskip("hydra_plugins.hydra_ray_launcher")
-    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=ray_cluster"], hydra=True)
+    cfg = composed(["+experiment=learning_curve", "dataset=ccat", "hydra/launcher=ray_cluster"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("RayLauncher") and cfg.hydra.launcher.ray.remote.num_cpus == 2

@@ -25,7 +25,8 @@ estimator's ``decision_function`` on the rows, Eqn 18 in its kernel form
 rows.  A kernel method on more training rows than its ``max_rows`` (dense
 n x n Gram matrix) is refused before anything is copied.
 
-Unset ``lam``/``lam_u`` come from the dataset's configuration (Table 1.1),
+Unset (null) ``lam``/``lam_u`` come from the dataset registry (Table 1.1);
+a dataset setting other than :data:`DATASET_SETTINGS` is refused;
 an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
@@ -40,6 +41,20 @@ from ..solvers import BiasedRows, transductive_objective
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
+
+#: What a dataset configuration may set (``conf/dataset/*.yaml``); the rest of a
+#: dataset's metadata comes from :data:`ssl_repro.data.DATASETS` only.
+DATASET_SETTINGS = ("name", "lam", "lam_u", "path", "examples", "labels")
+
+
+def check_dataset_settings(ds_cfg):
+    """Refuse a dataset setting the harness does not read (e.g. ``+dataset.label_grid=[1,2]``)."""
+    for key in ds_cfg:
+        if key not in DATASET_SETTINGS:
+            raise ValueError(
+                f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
+                f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
+                f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
 
 
 def estimator_for(method_cfg, lam, lam_u, r):
@@ -84,12 +99,13 @@ def _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u):
 def run_job(cfg):
     """Train one job and return its result record (see module doc)."""
     ds_cfg = cfg["dataset"]
+    check_dataset_settings(ds_cfg)
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
     split = make_split(dataset, int(cfg["split"]), int(cfg["n_labeled"]), cfg.get("n_unlabeled"))
-    lam = ds_cfg.get("lam", dataset.info.lam)
-    lam_u = ds_cfg.get("lam_u", dataset.info.lam_u)
+    lam = dataset.info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
+    lam_u = dataset.info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
     method_cfg = dict(cfg["method"])
     estimator = estimator_for(method_cfg, lam, lam_u, split.r)
     variant = method_cfg.get("variant", method_cfg["name"])
