@@ -17,7 +17,6 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimator_base import UNLABELED, BinaryClassifier
-from .estimators_beyond import KERNEL_ESTIMATORS
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
@@ -210,13 +209,6 @@ class LinearCCCPTSVM(_LinearModel):
         w, info = cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
         self.n_iter_ = len(info.levels)  # CCCP iterations run
         return w, info
-
-
-#: Estimator class per method name used by the harness and the benchmark: the linear
-#: methods above and the RBF kernel methods of 001 (:mod:`ssl_repro.estimators_beyond`:
-#: ``kernel_da``, ``kernel_jtsvm``; they have ``dual_coef_`` instead of ``coef_``).
-ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA,
-              "nabla_tsvm": LinearNablaTSVM, "cccp_tsvm": LinearCCCPTSVM, **KERNEL_ESTIMATORS}
 
 
 def mask_labels(y_pm1, labeled):

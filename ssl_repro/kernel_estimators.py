@@ -15,14 +15,14 @@ After ``fit``: ``dual_coef_`` (alpha, one per training row), ``intercept_``
 training rows), ``sigma_`` (the RBF width used), ``classes_``,
 ``diagnostics_`` (a :class:`~ssl_repro.solvers.SolverInfo`: ``objective`` is
 the kernel form of Eqn 18, ``own_objective`` 001's Eqn 1 in the method's
-loss; see :mod:`ssl_repro.kernel.diagnostics`) and ``transduction_``.
+loss; see :mod:`ssl_repro.kernel.training`) and ``transduction_``.
 There is no ``coef_``: outputs come from :meth:`decision_function`.
 """
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimator_base import BinaryClassifier
-from .kernel.diagnostics import train_kernel
+from .kernel.training import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
 from .solvers.validation import check_positive
 
@@ -174,7 +174,3 @@ class KernelJTSVM(_KernelModel):
     def _options(self):
         # "max": every qualifying pair, as LinearTSVM(switches="max")
         return {"switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
-
-
-#: Estimator class per method name, merged into :data:`ssl_repro.estimators.ESTIMATORS` (the harness's registry).
-KERNEL_ESTIMATORS = {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}

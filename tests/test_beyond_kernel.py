@@ -11,9 +11,9 @@ import ssl_repro.kernel.fstep as fstep_module
 import ssl_repro.kernel.jtsvm as jtsvm_module
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.estimators import mask_labels
-from ssl_repro.estimators_beyond import KERNEL_ESTIMATORS, KernelDA, KernelJTSVM
+from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM
 from ssl_repro.kernel import FStep, default_sigma, kernel_da, rbf_gram
-from ssl_repro.kernel.diagnostics import kernel_eqn18, train_kernel
+from ssl_repro.kernel.training import kernel_eqn18, train_kernel
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +182,6 @@ def test_jtsvm_estimator_and_bad_input(moons):
     y_fit = mask_labels(y, labeled)
     est = KernelJTSVM(lam=1e-2, r=0.5, loss="l2", sigma_factor=0.25, switches="max").fit(X, y_fit)
     assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
-    assert KERNEL_ESTIMATORS == {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}
     with pytest.raises(ValueError, match="loss must be"):
         KernelDA(loss="huber").fit(X, y_fit)
     with pytest.raises(ValueError, match="transductive"):
@@ -193,10 +192,10 @@ def test_jtsvm_estimator_and_bad_input(moons):
 
 
 def test_estimators_are_registered_refuse_too_many_rows_and_predict_by_blocks(moons, monkeypatch):
-    import ssl_repro.estimators_beyond as beyond
-    from ssl_repro.estimators import ESTIMATORS
+    import ssl_repro.kernel_estimators as beyond
+    from ssl_repro.methods import METHODS
     X, y, labeled, unlabeled, K = moons
-    assert ESTIMATORS["kernel_da"] is KernelDA and ESTIMATORS["kernel_jtsvm"] is KernelJTSVM
+    assert METHODS["kernel_da"].estimator_class is KernelDA and METHODS["kernel_jtsvm"].estimator_class is KernelJTSVM
     y_fit = mask_labels(y, labeled)
     with pytest.raises(ValueError, match=r"KernelJTSVM: 50 training rows exceed the kernel methods' limit of "
                                          r"max_rows=49: they build the dense 50 x 50 Gram matrix"):

@@ -8,8 +8,8 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from ssl_repro.data import DATASETS
-from ssl_repro.estimators import ESTIMATORS
-from ssl_repro.estimators_beyond import MAX_ROWS, KernelDA, KernelJTSVM
+from ssl_repro.kernel_estimators import MAX_ROWS, KernelDA, KernelJTSVM
+from ssl_repro.methods import METHODS
 from ssl_repro.harness.runner import DATASET_SETTINGS, estimator_for, run_job
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
@@ -77,7 +77,7 @@ def test_dataset_x_method_composes_into_an_estimator(dataset, method):
     cfg = {"dataset": group("dataset", dataset), "method": group("method", method)}
     info = DATASETS[dataset]
     est = estimator_for(cfg["method"], info.lam, info.lam_u, 0.3)
-    assert isinstance(est, ESTIMATORS[cfg["method"]["name"]])
+    assert isinstance(est, METHODS[cfg["method"]["name"]].estimator_class)
     params = est.get_params()
     assert params["lam"] == info.lam
     if "lam_u" in params:
@@ -95,8 +95,8 @@ def test_method_overrides_and_variants():
 
 
 def test_kernel_method_configs_and_variants():
-    """001's kernel methods: one config per loss, distinct variants (result folders), every parameter
-    of the estimator set, lam/lam_u/r from the dataset and split, the default RBF width and row limit."""
+    """001's kernel methods: one config per loss, distinct variants (result folders), lam/lam_u/r from
+    the dataset and split, every other parameter the estimator's default (not repeated in the config)."""
     expected = {"kernel_da": (KernelDA, "l2"), "kernel_da_l1": (KernelDA, "l1"), "kernel_da_l2": (KernelDA, "l2"),
                 "kernel_da_sqr": (KernelDA, "sqr"), "kernel_jtsvm": (KernelJTSVM, "l2"),
                 "kernel_jtsvm_l1": (KernelJTSVM, "l1"), "kernel_jtsvm_l2": (KernelJTSVM, "l2")}
@@ -108,11 +108,10 @@ def test_kernel_method_configs_and_variants():
         assert type(est) is cls and est.loss == loss and cfg["variant"] == f"{cfg['name']}-{loss}"
         assert (est.lam, est.lam_u, est.r) == (1e-2, 2.0, 0.3)
         assert est.sigma is None and est.sigma_factor == 1.0 and est.max_rows == MAX_ROWS
-        # every estimator parameter is in the config (defaults written out, as for the linear methods)
-        assert set(cfg) - {"name", "variant"} == set(cls().get_params())
+        assert set(cfg) - {"name", "variant"} == {"loss"}      # only what the variant name shows
         variants.setdefault(cfg["variant"], set()).add(loss)
     assert all(len(losses) == 1 for losses in variants.values()) and len(variants) == 5
-    cfg = composed(["method=kernel_da_l1", "method.sigma_factor=0.125", "method.max_rows=500"]).method
+    cfg = composed(["method=kernel_da_l1", "+method.sigma_factor=0.125", "+method.max_rows=500"]).method
     est = estimator_for(OmegaConf.to_container(cfg, resolve=True), 1e-3, 1.0, 0.5)
     assert est.sigma_factor == 0.125 and est.max_rows == 500 and cfg.variant == "kernel_da-l1"
 
@@ -121,6 +120,17 @@ def test_unknown_method_name_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_da, kernel_jtsvm, "
                                          "nabla_tsvm, rls, svm, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
+
+
+def test_method_configs_hold_no_estimator_default_and_unknown_parameters_are_refused():
+    """A method config sets only what its variant name shows; the defaults live in the estimator's signature."""
+    for name in METHOD_NAMES:
+        cfg = group("method", name)
+        shown = {key for key in cfg if key not in ("name", "variant")}
+        assert shown <= {"switches", "loss", "fixed_temperature"}, name     # the keys variant names show
+        assert all(str(cfg[key]) in cfg["variant"] for key in shown), name
+    with pytest.raises(ValueError, match=r"method 'da': unknown parameter\(s\) anneal; LinearDA takes .*anneal_rate"):
+        estimator_for(OmegaConf.to_container(composed(["method=da", "+method.anneal=2"]).method), 1e-3, 1.0, 0.5)
 
 
 def test_there_is_one_recipe_per_artifact_kind():

@@ -44,7 +44,7 @@ def test_job_directories_and_configurations_equal_hydras_own(loader):
     master = compose("config", overrides=arguments, return_hydra_config=True)
     assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * 6
     jobs = expand_sweep(master.hydra.sweeper.params,
-                        arguments + ["method=tsvm_s1,tsvm_smax", "method.lam_u_growth=2"])
+                        arguments + ["method=tsvm_s1,tsvm_smax", "+method.lam_u_growth=2"])
     counting = CountingLoader(loader)
     entries = list(job_configs(master, jobs, counting))
     assert len(entries) == 2 * 10 * 6 and counting.compositions == 2    # one per method, not per job

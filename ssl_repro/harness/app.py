@@ -61,12 +61,12 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
         remove_stale_temp_files(output_dir)
         record = run_job(cfg)
         write_result(output_dir, record)
-        log.info("%s: done in %.2f s: test error %.4f, transductive error %.4f, objective %.6f",
+        log.info("%s: done in %.2f s: test error %.4f, transductive error %.4f, own objective %.6f",
                  job, record["seconds"], record["test_error"], record["transductive_error"],
-                 record["objective"])
+                 record["objective_own"])
     if sweep_dir is not None:
         report(sweep_dir, output_dir)
     print(f"{job}: test error {record['test_error']:.4f}, transductive error "
-          f"{record['transductive_error']:.4f}, objective {record['objective']:.6f}, "
+          f"{record['transductive_error']:.4f}, own objective {record['objective_own']:.6f}, "
           f"{record['seconds']:.2f} s -> {Path(output_dir) / RESULT_FILE}")
     return record

@@ -7,22 +7,22 @@ record that goes into ``result.json``:
 dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
 n_labeled, n_unlabeled, n_test, r, lam, lam_u, test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
-labels), objective (``diagnostics.own_objective``, the objective the method
-itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path; J with
-lambda' = 0 for svm; the least-squares objective for rls; J_nabla for
-nabla-TSVM; J_ramp for CCCP-TSVM; 001's Eqn 1 in their loss V for the
-kernel methods, DA's minimum along its path), objective_eqn18 (J of Eqn 18
-with the dataset's lambda and lambda', for every method: the common
-yardstick),
+labels), objective_own (``diagnostics.own_objective``, the objective the
+method itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path;
+the least-squares objective for rls; J_nabla for nabla-TSVM; J_ramp for
+CCCP-TSVM; 001's Eqn 1 in their loss V for the kernel methods),
+objective_eqn18 (``diagnostics.objective``: J of Eqn 18 of the returned
+solution at the lambda and lambda' the method ran with, as the solver
+computed it; lambda' = 0, the labeled rows only, for svm and rls; the
+kernel form, RKHS norm for ||w||^2, for the kernel methods),
 seconds (training wall time), diagnostics (the solver's record) and config.
 
-Linear methods (``coef_``): outputs w.x + b on the rows of the dataset's
-matrix without copying it, Eqn 18 from w.  Kernel methods (``kernel_da``,
-``kernel_jtsvm``: ``dual_coef_``, f = K alpha + b): outputs from the
-estimator's ``decision_function`` on the rows, Eqn 18 in its kernel form
-(||w||^2 becomes the RKHS norm alpha' K alpha, the bias unregularized; see
-:mod:`ssl_repro.kernel.diagnostics`), with K alpha = f - b on the training
-rows.  A kernel method on more training rows than its ``max_rows`` (dense
+The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
+of the dataset's matrix without copying it; kernel methods (``kernel_da``,
+``kernel_jtsvm``: ``dual_coef_``) take their unlabeled rows' predictions
+from ``transduction_`` (no second Gram matrix) and score test rows with
+``decision_function``.  The objectives come from the solver's record,
+never recomputed here.  A kernel method on more training rows than its ``max_rows`` (dense
 n x n Gram matrix) is refused before anything is copied.
 
 Unset (null) ``lam``/``lam_u`` come from the dataset registry (Table 1.1);
@@ -35,9 +35,10 @@ import time
 import numpy as np
 
 from ..data import load_dataset, make_split
-from ..estimators import ESTIMATORS, mask_labels
-from ..estimators_beyond import KERNEL_ESTIMATORS, check_kernel_rows
-from ..solvers import BiasedRows, transductive_objective
+from ..estimators import mask_labels
+from ..kernel_estimators import check_kernel_rows
+from ..methods import METHODS, method
+from ..solvers import BiasedRows
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
@@ -58,42 +59,43 @@ def check_dataset_settings(ds_cfg):
 
 
 def estimator_for(method_cfg, lam, lam_u, r):
-    """The estimator of a method configuration, with unset lam/lam_u/r filled in."""
+    """The estimator of a method configuration (:data:`ssl_repro.methods.METHODS`).
+
+    Parameters the configuration does not set (or sets to null) take the
+    dataset's ``lam``, and for a semi-supervised method its ``lam_u`` and the
+    split's ``r``; every other parameter keeps the estimator's default.
+    """
     name = method_cfg["name"]
-    if name not in ESTIMATORS:
-        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(ESTIMATORS))}")
+    if name not in METHODS:
+        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}")
+    entry = method(name)
     params = {k: v for k, v in method_cfg.items() if k not in METHOD_META}
-    defaults = {"lam": lam, "lam_u": lam_u, "r": r}
+    defaults = {"lam": lam, "lam_u": lam_u, "r": r} if entry.semi_supervised else {"lam": lam}
     for key, value in defaults.items():
-        if key in params and params[key] is None:
+        if params.get(key) is None:
             params[key] = value
-    return ESTIMATORS[name](**params)
+    cls = entry.estimator_class
+    unknown = sorted(set(params) - set(cls().get_params()))
+    if unknown:
+        raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
+                         f"{', '.join(sorted(cls().get_params()))}")
+    return cls(**params)
 
 
-def _linear_outputs(estimator, X, split, y_l, lam, lam_u):
-    """Outputs w.x + b on the labeled, unlabeled and test rows of ``X`` (no copy) and Eqn 18 from w."""
+def _linear_outputs(estimator, X, split):
+    """Outputs w.x + b on the unlabeled and test rows of ``X`` (no copy)."""
     w = np.r_[estimator.coef_[0], estimator.intercept_]
     op = BiasedRows(X)
-    o_l, o_u = op.matvec(w, split.labeled), op.matvec(w, split.unlabeled)
-    return o_l, o_u, op.matvec(w, split.test), transductive_objective(w, o_l, y_l, o_u, lam, lam_u)
+    return op.matvec(w, split.unlabeled), op.matvec(w, split.test)
 
 
-def _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u):
-    """Outputs f = K alpha + b of a kernel estimator and the kernel form of Eqn 18.
-
-    ``X_fit`` holds the training rows in the order of ``dual_coef_``: ``X``
-    itself, or the labeled rows then the unlabeled ones.
-    """
-    f_fit = estimator.decision_function(X_fit)
-    if X_fit is X:
-        o_l, o_u = f_fit[split.labeled], f_fit[split.unlabeled]
-    else:
-        o_l, o_u = f_fit[:split.labeled.size], f_fit[split.labeled.size:]
+def _kernel_outputs(estimator, X, split, everything):
+    """+1/-1 predictions on the unlabeled rows, from ``transduction_`` (fit order: every row of
+    ``X`` if ``everything``, else the labeled rows then the unlabeled ones), and test outputs."""
+    positive = estimator.transduction_ == 1          # mask_labels: class 1 is the paper's +1
+    o_u = np.where(positive[split.unlabeled] if everything else positive[split.labeled.size:], 1.0, -1.0)
     o_t = estimator.decision_function(X[split.test]) if split.test.size else np.zeros(0)
-    alpha, bias = estimator.dual_coef_[0], estimator.intercept_[0]
-    # the loss part of Eqn 18 (w = empty) plus lambda/2 alpha' K alpha, K alpha = f - b on the training rows
-    rkhs = float(alpha @ (f_fit - bias))
-    return o_l, o_u, o_t, transductive_objective(np.zeros(0), o_l, y_l, o_u, lam, lam_u) + 0.5 * lam * rkhs
+    return o_u, o_t
 
 
 def run_job(cfg):
@@ -109,7 +111,7 @@ def run_job(cfg):
     method_cfg = dict(cfg["method"])
     estimator = estimator_for(method_cfg, lam, lam_u, split.r)
     variant = method_cfg.get("variant", method_cfg["name"])
-    kernel = isinstance(estimator, tuple(KERNEL_ESTIMATORS.values()))   # dense n x n Gram matrix
+    kernel = method(method_cfg["name"]).kernel   # dense n x n Gram matrix
     if kernel:
         check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
                           f"{variant} on {dataset.name} ({split.labeled.size} labeled + "
@@ -127,11 +129,10 @@ def run_job(cfg):
     estimator.fit(X_fit, y_fit)
     seconds = time.perf_counter() - start
 
-    y_l = y[split.labeled].astype(np.float64)
     if kernel:
-        o_l, o_u, o_t, eqn18 = _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u)
+        o_u, o_t = _kernel_outputs(estimator, X, split, everything)
     else:
-        o_l, o_u, o_t, eqn18 = _linear_outputs(estimator, X, split, y_l, lam, lam_u)
+        o_u, o_t = _linear_outputs(estimator, X, split)
 
     def error(outputs, rows):
         # mask_labels made +1 the class classes_[1]: a positive output predicts +1.
@@ -148,8 +149,8 @@ def run_job(cfg):
         "r": split.r, "lam": lam, "lam_u": lam_u,
         "test_error": error(o_t, split.test),
         "transductive_error": error(o_u, split.unlabeled),
-        "objective": float(estimator.diagnostics_.own_objective),
-        "objective_eqn18": float(eqn18),
+        "objective_own": float(estimator.diagnostics_.own_objective),
+        "objective_eqn18": float(estimator.diagnostics_.objective),
         "seconds": seconds,
         "diagnostics": estimator.diagnostics_.as_dict(),
         "data_source": dataset.source,

@@ -19,7 +19,7 @@ from .fstep import FStep, loss_value
 T0, RATE, EPS, MAX_OUTER, MAX_INNER = 10.0, 1.5, 1e-6, 30, 100
 
 
-def transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
+def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
     """Eqn 1 of 001 for f = K alpha + b: labels of unlabeled points chosen to minimize the loss."""
     f = fstep.K @ alpha + bias
     l, u = labeled.size, unlabeled.size
@@ -57,7 +57,7 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
             f = K @ alpha + bias
             gaps = lam_u * (loss_value(loss, f[unlabeled]) - loss_value(loss, -f[unlabeled]))
             previous, beliefs = beliefs, beliefs_for_gaps(gaps, T, r)
-            value = transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
+            value = eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
             path.append((T, value))
             if value < best[0]:
                 best = (value, alpha, bias)

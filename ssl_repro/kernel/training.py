@@ -40,8 +40,7 @@ def kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u):
     """Eqn 18's J for f = K alpha + bias (see module doc)."""
     f_l = K[labeled] @ alpha + bias
     f_u = K[unlabeled] @ alpha + bias
-    # the core's J with w = 0 is the loss part; the RKHS norm replaces ||w||^2
-    return transductive_objective(np.zeros(0), f_l, y, f_u, lam, lam_u) + 0.5 * lam * float(alpha @ K @ alpha)
+    return transductive_objective(None, f_l, y, f_u, lam, lam_u, norm_sq=float(alpha @ K @ alpha))
 
 
 def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", **options):
