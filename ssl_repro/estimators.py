@@ -464,7 +464,7 @@ class LinearCCCPTSVM(_LinearModel):
 
     def _solve(self, problem, r):
         w, info = cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
-        self.n_iter_ = len(info.levels)  # CCCP iterations run
+        self.n_iter_ = info.cccp_iterations
         return w, info
 
 

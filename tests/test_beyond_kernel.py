@@ -150,10 +150,10 @@ def test_train_kernel_reports_both_objectives(moons):
     # with the quadratic hinge V = max(0, 1 - t)^2 / 2, 001's Eqn 1 is exactly Eqn 18
     assert info.own_objective == pytest.approx(info.objective, rel=1e-12)
     assert info.own_objective == min(v for _, v in info.objective_path)
-    assert info.levels[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
+    assert info.temperatures[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
     assert info.positive_fraction == np.mean(K[unlabeled] @ alpha + bias > 0)
     _, _, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
-    assert info_j.switches >= 0 and np.isfinite(info_j.objective) and info_j.levels == []
+    assert info_j.switches >= 0 and np.isfinite(info_j.objective) and info_j.temperatures == []
     with pytest.raises(ValueError, match="kernel method must be"):
         train_kernel("nabla", K, labeled, y[labeled], unlabeled, 1e-2)
 

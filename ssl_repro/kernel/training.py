@@ -12,8 +12,8 @@
   in libsvm.  This is the common yardstick across losses;
 - ``own_objective``: the transductive objective J_0 of 001's Eqn 1 in the
   method's own loss V (what DA returns the minimum of along its path);
-- ``objective_path`` (T or lambda' level, J_0), ``levels`` (temperatures;
-  empty for JTSVM), ``switches`` (JTSVM), ``positive_fraction`` (fraction
+- ``objective_path`` (T or lambda' level, J_0), ``temperatures``
+  (empty for JTSVM), ``switches`` (JTSVM), ``positive_fraction`` (fraction
   of unlabeled points with f > 0) and ``seconds``.
 
 BLAS is held to one thread inside :func:`kernel_da` and :func:`kernel_jtsvm`
@@ -61,7 +61,7 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.own_objective = float(raw["objective"])
     info.objective = kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u)
     info.objective_path = list(raw.get("path", []))
-    info.levels = list(raw.get("temperatures", []))
+    info.temperatures = list(raw.get("temperatures", []))
     info.switches = int(raw.get("switches", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
     info.seconds = seconds

@@ -79,7 +79,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
 
     Returns
     -------
-    w, SolverInfo  (``levels`` lists the temperatures visited;
+    w, SolverInfo  (``temperatures`` lists the temperatures visited;
     ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W)
     """
     start = time.perf_counter()
@@ -106,7 +106,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     outer = 0
     while outer < max_outer and h > threshold:
         outer += 1
-        info.levels.append(T)
+        info.temperatures.append(T)
         inner, kl = 0, np.inf
         while inner < max_inner and kl > threshold:
             inner += 1

@@ -183,7 +183,7 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
             break  # the linearization stopped changing (module doc)
         previous_v = v
         w, o, mu = _balanced_solve(loss, v, mean_row, target, w, o, mu, info)
-        info.levels.append(iteration)
+        info.cccp_iterations = iteration
         info.objective_path.append((iteration, ramp_objective(loss, w, o, l, lam_u, u, s)))
     o_l, o_u = o[:l], o[l:]
     info.own_objective = info.objective_path[-1][1]

@@ -84,9 +84,9 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
         result = minimize(objective.value_and_gradient, w, jac=True, method="L-BFGS-B",
                           options={"gtol": gtol, "maxiter": max_iter})
         w = result.x
-        info.levels.append(float(level))
+        info.lam_u_levels.append(float(level))
         info.objective_path.append((float(level), float(result.fun)))
-        info.newton_iterations += int(result.nit)
+        info.lbfgs_iterations += int(result.nit)
     wb = objective.full_weights(w)
     o_l, o_u = problem.op.matvec(wb, problem.labeled), problem.op.matvec(wb, problem.unlabeled)
     info.own_objective = info.objective_path[-1][1]
