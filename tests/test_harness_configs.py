@@ -184,3 +184,19 @@ def test_ray_launcher_config_composes():
     pytest.importorskip("hydra_plugins.hydra_ray_launcher")
     cfg = composed(["+experiment=learning_curve", "dataset=ccat", "hydra/launcher=ray_cluster"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("RayLauncher") and cfg.hydra.launcher.ray.remote.num_cpus == 2
+
+
+def test_a_method_of_the_table_without_a_yaml_file_is_a_config(tmp_path, monkeypatch):
+    """What adding a method to ssl_repro/methods.py alone gives: ``method=<name>`` composes."""
+    from hydra.core.config_store import ConfigStore
+
+    from ssl_repro.harness.resolvers import register_methods
+    store = ConfigStore.instance()
+    monkeypatch.setattr(store, "repo", {**store.repo, "method": {}})      # leave the session's store alone
+    for name in ("tsvm", "da"):       # a config folder where only these two have a YAML
+        (tmp_path / f"{name}.yaml").write_text((CONF / "method" / f"{name}.yaml").read_text())
+    names = register_methods(tmp_path)
+    assert sorted(names) == sorted(set(METHODS) - {"tsvm", "da"})
+    for name in names:
+        assert store.repo["method"][f"{name}.yaml"].node == {"name": name, "variant": name}
+    assert register_methods() == []       # the project has a YAML for every method

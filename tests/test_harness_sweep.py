@@ -60,6 +60,7 @@ def finished_sweep(tmp_path_factory):
     return root, proc.log
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_sweep):
     root, log = finished_sweep
     paths = results_of(root)
@@ -82,6 +83,7 @@ def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_s
     assert history[-1]["jobs"] == 12 and history[-1]["done_after"] == 12 and history[-1]["seconds"] > 0
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_sweep_killed_outright_resumes_with_only_the_missing_jobs(tmp_path):
     (tmp_path / "killer.py").write_text(KILLER)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
@@ -99,6 +101,7 @@ def test_sweep_killed_outright_resumes_with_only_the_missing_jobs(tmp_path):
     assert {p: p.stat().st_mtime_ns for p in survivors} == survivors   # finished results untouched
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
     proc = sweep(tmp_path, "method=svm", "split=0", "n_labeled=16,999999")
     assert proc.returncode != 0 and "n_labeled must be between 2" in proc.stderr
@@ -106,6 +109,7 @@ def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
     assert not list(tmp_path.rglob(".result.*"))
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp_path):
     cmd = [sys.executable, str(REPO / "run.py"), "-m", "dataset=text-like", "n_unlabeled=300",
            "method=svm", "split=0,1", "n_labeled=16", f"results_dir={tmp_path}", "sweep_name=test",
@@ -137,6 +141,7 @@ def test_changed_configuration_is_recomputed_not_reused(tmp_path):
     assert finished_result(tmp_path, {**cfg, "data_root": "/elsewhere", "solver_threads": 1}) is not None
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_aggregation_and_figures_agree(finished_sweep, tmp_path):
     root, _ = finished_sweep
     table, summary = write_tables([root / "test"], tmp_path)

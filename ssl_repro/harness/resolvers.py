@@ -1,4 +1,10 @@
-"""OmegaConf resolvers that let the experiment recipes read the dataset registry.
+"""What Hydra learns from the package's tables: the ``registry`` resolver and default method configs.
+
+Every method of :data:`ssl_repro.methods.METHODS` is also registered in
+Hydra's ConfigStore as ``method=<name>`` (``{name, variant}``: every
+parameter at the estimator's default), so a new method needs no YAML file;
+a method with a ``conf/method/<name>.yaml`` (variants, comments) is not
+registered, so the file is its only config.
 
 ``conf/experiment/*.yaml`` are one recipe per artifact kind; what differs
 between datasets (the label grid, the transductive settings, the sweep
@@ -12,9 +18,13 @@ as ``null``); an empty list is refused with the dataset and the field named.
 Importing this module registers the resolver (``ssl_repro.harness`` does,
 so ``run.py``, Hydra's launchers' workers and the tests all have it).
 """
+from pathlib import Path
+
+from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from ..data.registry import dataset_info
+from ..methods import METHODS
 
 #: Registry fields a recipe may read.
 FIELDS = ("label_grid", "transductive_labels", "transductive_unlabeled", "folder")
@@ -35,3 +45,17 @@ def registry(name, field):
 
 if not OmegaConf.has_resolver("registry"):
     OmegaConf.register_new_resolver("registry", registry)
+
+#: The project's method configs (``conf/method/`` beside the package, where ``run.py`` reads them).
+METHOD_CONFIGS = Path(__file__).resolve().parents[2] / "conf" / "method"
+
+def register_methods(config_dir=METHOD_CONFIGS):
+    """Store ``{name, variant}`` as ``method=<name>`` for each method without ``config_dir/<name>.yaml``
+    (Hydra would otherwise take the stored node as the file's schema); returns their names."""
+    names = [name for name in METHODS if not (Path(config_dir) / f"{name}.yaml").exists()]
+    for name in names:
+        ConfigStore.instance().store(group="method", name=name, node={"name": name, "variant": name})
+    return names
+
+
+register_methods()
