@@ -206,6 +206,7 @@ def test_estimators_are_registered_refuse_too_many_rows_and_predict_by_blocks(mo
     np.testing.assert_allclose(est.decision_function(sp.csc_matrix(X)), whole, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(whole, rbf_gram(X, est.sigma_) @ est.dual_coef_[0] + est.intercept_[0], atol=1e-9)
 
+@pytest.mark.slow   # longer than ~3 s
 def test_da_hinge_succeeds_on_two_circles_from_two_labels():
     """001 Table 2's success (every unlabeled point right) for DA (l1), at a point of the paper's grid
     (lambda = 1e-3, sigma = default / 8); see tests/test_kernel_da.py for DA (l2) on the moons."""

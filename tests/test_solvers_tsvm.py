@@ -58,6 +58,7 @@ def test_initial_labels_make_a_fraction_r_positive():
     assert o[labels > 0].min() >= o[labels < 0].max()
 
 
+@pytest.mark.slow   # longer than ~3 s
 @pytest.mark.parametrize("switches", [1, 2, "max"])
 def test_objective_decreases_at_each_switch_and_balance_holds(switches):
     Xl, yl, Xu, yu = random_problem(0, l=8, u=150, d=30, sep=0.3)
