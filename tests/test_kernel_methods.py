@@ -1,4 +1,4 @@
-"""Kernel DA / JTSVM beyond tests/test_kernel_da.py: the hinge f-step against an independent dual QP,
+"""Kernel DA / JTSVM methods (001; the f-steps one by one are in test_kernel_da.py): the hinge f-step against an independent dual QP,
 the balance of DA's p and JTSVM's labels, the kernel form of Eqn 18, and the scikit-learn estimators."""
 import numpy as np
 import pytest

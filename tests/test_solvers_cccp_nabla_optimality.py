@@ -1,4 +1,4 @@
-"""Linear CCCP-TSVM and nabla-TSVM beyond tests/test_solvers_{cccp,nabla}.py: CCCP stops at a fixed
+"""Optimality of linear CCCP-TSVM and nabla-TSVM (their mechanics: test_solvers_{cccp,nabla}.py): CCCP stops at a fixed
 point of its linearization (checked against SLSQP), UC* = LC with the labeled mean, and nabla-TSVM's
 reported objective against a dense evaluation."""
 import numpy as np
