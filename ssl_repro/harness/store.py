@@ -10,9 +10,9 @@ atomic rename once it is complete (a job killed outright may leave a hidden
 ``.result.*.tmp``, which nothing reads and the job's next run deletes).
 """
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from ..atomic import atomic_write
 
 RESULT_FILE = "result.json"
 TEMP_PREFIX = ".result."
@@ -33,19 +33,8 @@ def write_json(path, obj):
     error (or an unserializable value) the temp file is removed and ``path``
     is left as it was.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(obj, f, indent=1, default=_jsonable)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, prefix=TEMP_PREFIX, suffix=".tmp") as f:
+        json.dump(obj, f, indent=1, default=_jsonable)
 
 
 def remove_stale_temp_files(directory):
