@@ -13,6 +13,7 @@ import numpy as np
 
 from ..solvers._threads import single_threaded_blas
 from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, kl_divergence
+from ..solvers.problem import pseudo_rows
 from ..solvers.validation import check_fraction, check_positive
 from .fstep import FStep, loss_value
 
@@ -40,8 +41,8 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)
     fstep = FStep(K, lam, loss)
     l, u = labeled.size, unlabeled.size
-    points = np.concatenate([labeled, unlabeled, unlabeled])
-    labels = np.concatenate([y, np.ones(u), -np.ones(u)])
+    owner, labels = pseudo_rows(y, u)
+    points = np.concatenate([labeled, unlabeled])[owner]
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
     alpha, bias = None, 0.0
     best = (np.inf, None, 0.0)

@@ -19,6 +19,7 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
+from .problem import pseudo_rows
 from .validation import check_fraction, check_has_unlabeled, check_positive
 
 #: T is divided by this factor at each outer step (Table 5).
@@ -42,8 +43,7 @@ def optimize_w_loss(problem, lam, lam_u, beliefs):
     """
     l, u = problem.n_labeled, problem.n_unlabeled
     rows = np.concatenate([problem.labeled, problem.unlabeled])
-    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
-    y = np.concatenate([problem.y, np.ones(u), -np.ones(u)])
+    owner, y = pseudo_rows(problem.y, u)
     c = np.empty(l + 2 * u)
     c[:l] = 1.0 / l
     loss = SquaredHingeLoss(problem.op, rows, y, c, lam, owner)
