@@ -3,8 +3,12 @@
     python benchmarks/bench_solvers.py --data ../shared/bench/text20k.npz \
         --methods svm,rls,tsvm-1,tsvm-max,da [--repeat 3] [--json OUT]
 
-Methods: ``svm``, ``rls``, ``tsvm-S`` (S a positive integer or ``max``),
-``da``, ``nabla`` (linear nabla-TSVM), ``cccp`` (linear CCCP-TSVM).  Each method runs in a fresh Python process (so its peak memory is
+Methods: the linear names of :data:`ssl_repro.methods.METHODS` (``svm``,
+``rls``, ``da``, ``nabla_tsvm``, ``cccp_tsvm``, ``tsvm`` with S = 1) and the
+aliases ``shared/bench/side_by_side.py`` passes: ``tsvm-S`` (S a positive
+integer or ``max``), ``nabla``, ``cccp``; each trains the harness's
+estimator with its defaults (the table's
+:func:`~ssl_repro.methods.estimator_for_benchmark`).  Each method runs in a fresh Python process (so its peak memory is
 its own) that loads the data, warms the compiled kernels up on a tiny
 problem, then trains ``--repeat`` times.  Printed per method: median wall
 seconds of training, peak resident memory of that process (data included),
@@ -30,44 +34,32 @@ KEYS = ("seconds", "peak_mb", "objective", "transductive_error", "switches", "mf
         "cg_iterations")
 
 
-def run_method(method, problem, lam, lam_u, r):
-    """Train one method on a Problem; returns (w, SolverInfo)."""
-    from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
-    from ssl_repro.solvers.cccp import cccp_tsvm
-    from ssl_repro.solvers.nabla import nabla_tsvm
-    if method == "svm":
-        return svm(problem, lam)
-    if method == "rls":
-        return rls(problem, lam)
-    if method == "da":
-        return deterministic_annealing(problem, lam, lam_u, r)
-    if method == "nabla":
-        return nabla_tsvm(problem, lam, lam_u, r)
-    if method == "cccp":
-        return cccp_tsvm(problem, lam, lam_u, r)
-    if method.startswith("tsvm-"):
-        s = method[len("tsvm-"):]
-        return tsvm(problem, lam, lam_u, r, switches="max" if s == "max" else int(s))
-    raise SystemExit(f"unknown method {method!r}: use svm, rls, tsvm-S (S an integer or max), da, nabla, cccp")
+def run_method(method, X, y_fit, lam, lam_u, r):
+    """Fit the estimator of benchmark ``method`` (:func:`ssl_repro.methods.estimator_for_benchmark`)
+    on ``X`` (no copy of CSR float64) with ``y_fit`` from ``mask_labels``; returns the fitted estimator."""
+    from ssl_repro.methods import estimator_for_benchmark
+    return estimator_for_benchmark(method, lam, lam_u, r).fit(X, y_fit)
 
 
 def measure_in_process(args, method):
     """Load, warm up, train ``args.repeat`` times; the figures of one method."""
     from ssl_repro.benchfile import load_bench_npz
-    from ssl_repro.solvers import from_mask, train_svm
+    from ssl_repro.estimators import mask_labels
+    from ssl_repro.solvers import train_svm
     t0 = time.perf_counter()
     bench = load_bench_npz(args.data)
     load_seconds = time.perf_counter() - t0
     X, y, labeled = bench.X, bench.y, bench.labeled
     r = bench.r_true if args.r is None else args.r
     train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
-    problem = from_mask(X, y[labeled], labeled)
+    y_fit = mask_labels(y, labeled)
     times = []
     for _ in range(args.repeat):
         start = time.perf_counter()
-        w, info = run_method(method, problem, args.lam, args.lam_u, r)
+        estimator = run_method(method, X, y_fit, args.lam, args.lam_u, r)
         times.append(time.perf_counter() - start)
-    o_u = problem.op.matvec(w, problem.unlabeled)
+    info = estimator.diagnostics_
+    o_u = estimator.decision_function(X)[~labeled]     # no copy of the rows
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     return {
         "seconds": statistics.median(times), "all_seconds": times, "load_seconds": load_seconds,

@@ -7,7 +7,7 @@
 command that makes it, and its status here: ``regenerated`` (every file it
 needs is in ``results/``), ``partial`` (some datasets) or ``missing``, each
 with the reason for what is not there.  ``run`` makes one artifact: a
-drawing is drawn; a sweep is launched (``python run.py +experiment=...``,
+drawing is drawn; a sweep is launched (``python run.py +experiment=... dataset=...``,
 resumable), aggregated into ``<results>/<experiment>/`` (results.csv,
 summary.csv, summary.md) and drawn there; a script is run.
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ssl_repro.data import dataset_info
 from ssl_repro.harness import plots
 from ssl_repro.harness.aggregate import write_tables
 
@@ -34,7 +35,7 @@ class Artifact:
     """One table or figure of the papers.
 
     ``kind`` is ``drawing`` (needs no runs), ``sweep`` (a Hydra multirun
-    ``conf/experiment/<sweep>_<dataset>.yaml`` per dataset, then
+    ``python run.py +experiment=<sweep> dataset=<dataset>``, into ``<sweep>_<dataset>/``, then
     aggregation and figures) or ``script`` (``command`` writes ``files``).
     ``files`` name, relative to ``results/``, what holds the artifact for
     each dataset (``{d}``: the dataset, ``{e}``: the experiment folder);
@@ -92,16 +93,21 @@ DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
             "balance-root": ("fig_balance_B_nu", plots.balance_figure)}
 
 
-def experiment_name(artifact, dataset):
-    """The experiment config (conf/experiment/<name>.yaml) of ``artifact`` on ``dataset``."""
-    return f"{artifact.sweep}_{dataset.replace('-', '_')}"
+def experiment_name(artifact):
+    """The experiment recipe (conf/experiment/<name>.yaml) of a sweep ``artifact``."""
+    return artifact.sweep
+
+
+def sweep_folder(artifact, dataset):
+    """The sweep's folder under results/ (``timing_pcmac``): what the recipe's ``sweep_name`` gives."""
+    return f"{artifact.sweep}_{dataset_info(dataset).folder}"
 
 
 def files_of(artifact, dataset=None):
     """The files under results/ that hold ``artifact`` (for one dataset of a sweep)."""
     if artifact.kind != "sweep":
         return list(artifact.files)
-    return [f.format(d=dataset, e=experiment_name(artifact, dataset)) for f in artifact.files]
+    return [f.format(d=dataset, e=sweep_folder(artifact, dataset)) for f in artifact.files]
 
 
 def status(artifact, results):
@@ -142,14 +148,14 @@ def regenerate(artifact, dataset, results):
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    experiment = experiment_name(artifact, dataset)
+    experiment, folder = experiment_name(artifact), sweep_folder(artifact, dataset)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
-        raise SystemExit(f"{artifact.name}: no experiment config conf/experiment/{experiment}.yaml")
+        raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     runs = out / "runs"
-    subprocess.run([sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}",
+    subprocess.run([sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
                     f"results_dir={runs}"], check=True, cwd=ROOT)
-    target = out / experiment
-    _, summary = write_tables([runs / experiment], target)
+    target = out / folder
+    _, summary = write_tables([runs / folder], target)
     for stem, fig in plots.dataset_figures(summary, dataset).items():
         plots.save(fig, target / "figures", stem)
     return target

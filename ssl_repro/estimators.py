@@ -20,7 +20,6 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, UNLABELED, BinaryClassifier
-from .estimators_beyond import KERNEL_ESTIMATORS
 from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
@@ -56,15 +55,50 @@ class _LinearModel(BinaryClassifier):
 
 
 class LinearSVM(_LinearModel):
-    """Supervised L2-SVM by the modified finite Newton method (Table 1).
+    """Supervised L2-SVM by the modified finite Newton method (L2-SVM-MFN).
 
     Minimizes lambda/2 ||w||^2 + 1/(2l) sum_i max(0, 1 - y_i w.x_i)^2 over
-    the labeled rows (Eqn 18 with lambda' = 0); unlabeled rows are ignored.
+    the labeled rows (Eqn 18 with lambda' = 0); unlabeled rows (``-1``) are ignored.
 
     Parameters
     ----------
     lam : float, default=1e-3
         lambda, the regularization of w (bias included).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    V. Sindhwani and S. S. Keerthi, "Large Scale Semi-supervised Linear SVMs", SIGIR 2006 / tech report (000):
+    Table 1 (L2-SVM-MFN), Table 2 (CGLS), Table 3 (line search); Table 1.1 of 004 for lambda.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearSVM(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _parameter_constraints = {"lam": [POSITIVE]}
@@ -77,10 +111,50 @@ class LinearSVM(_LinearModel):
 
 
 class LinearRLS(_LinearModel):
-    """Regularized least squares by CGLS (Table 2), a supervised baseline.
+    """Regularized least squares by CGLS, a supervised baseline.
 
     Minimizes lambda/2 ||w||^2 + 1/(2l) sum_i (y_i - w.x_i)^2 over the
-    labeled rows; unlabeled rows are ignored.
+    labeled rows; unlabeled rows (``-1``) are ignored.
+
+    Parameters
+    ----------
+    lam : float, default=1e-3
+        lambda, the regularization of w (bias included).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    V. Sindhwani and S. S. Keerthi, "Large Scale Semi-supervised Linear SVMs", SIGIR 2006 / tech report (000):
+    Table 2 (CGLS), the RLS baseline of Figs 7-10.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearRLS
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearRLS(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _parameter_constraints = {"lam": [POSITIVE]}
@@ -93,17 +167,20 @@ class LinearRLS(_LinearModel):
 
 
 class LinearTSVM(_LinearModel):
-    """Multi-switch transductive L2-SVM (Table 4, Sec. 3.1.2).
+    """Multi-switch transductive L2-SVM (TSVM).
+
+    Anneals lambda' from ``lam_u_start`` up to ``lam_u``, retraining
+    L2-SVM-MFN after switching up to S label pairs of unlabeled rows.
 
     Parameters
     ----------
     lam : float, default=1e-3
-        lambda.
+        lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
     r : float in (0, 1) or None, default=None
-        Fraction of unlabeled rows to label ``classes_[1]``; ``None``
-        estimates it from the labeled rows.
+        Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
+        ``None`` estimates it from the labeled rows.
     switches : int >= 1 or "max", default=1
         S, the maximum number of label pairs switched per retraining
         (1 = Joachims' TSVM; "max" = every qualifying pair).
@@ -114,6 +191,43 @@ class LinearTSVM(_LinearModel):
     max_switch_rounds : int >= 1, default=10000
         Cap on switch-and-retrain rounds per lambda' level (reaching it is
         reported: ``diagnostics_.converged`` False and a ConvergenceWarning).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    V. Sindhwani and S. S. Keerthi, "Large Scale Semi-supervised Linear SVMs", SIGIR 2006 / tech report (000):
+    Table 4 (multi-switch TSVM), Sec. 3.1.2; Figs 7-11 and Table 9.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearTSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearTSVM(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _semi_supervised = True
@@ -137,11 +251,20 @@ class LinearTSVM(_LinearModel):
 
 
 class LinearDA(_LinearModel):
-    """Deterministic annealing semi-supervised L2-SVM (Tables 5-7).
+    """Deterministic annealing semi-supervised L2-SVM (DA).
+
+    Alternates OPTIMIZE-W (weighted L2-SVM-MFN) and OPTIMIZE-P (label
+    beliefs under the balance constraint) while the temperature T falls.
 
     Parameters
     ----------
-    lam, lam_u, r : as for :class:`LinearTSVM`.
+    lam : float, default=1e-3
+        lambda, the regularization of w (bias included).
+    lam_u : float, default=1.0
+        lambda', the weight of the unlabeled loss (Eqn 7).
+    r : float in (0, 1) or None, default=None
+        Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
+        ``None`` estimates it from the labeled rows.
     T0 : float > 0 or None, default=None
         Starting temperature in units of lambda' (T = T0 x lambda'); ``None``
         means 10, i.e. 10 lambda' (reference software).
@@ -157,6 +280,43 @@ class LinearDA(_LinearModel):
         Iteration caps of the temperature loop and the (p, w) loop; reaching
         one is reported (``diagnostics_.converged`` False, ``stop_reason``,
         a ConvergenceWarning).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    V. Sindhwani and S. S. Keerthi, "Large Scale Semi-supervised Linear SVMs", SIGIR 2006 / tech report (000):
+    Tables 5-7 (DA, OPTIMIZE-W, OPTIMIZE-P), Eqns 10-17; Figs 4-13.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearDA
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearDA(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _semi_supervised = True
@@ -186,12 +346,59 @@ class LinearDA(_LinearModel):
 class LinearNablaTSVM(_LinearModel):
     """Linear nabla-TSVM of Chapelle & Zien in the primal (see :mod:`ssl_repro.solvers.nabla`).
 
+    Squared hinge on labeled rows, exp(-3 o^2) on unlabeled rows, mean
+    unlabeled output 2r - 1, solved by L-BFGS along a lambda' schedule.
+
     Parameters
     ----------
-    lam, lam_u, r : as for :class:`LinearTSVM`; the balance constraint makes
-        the mean unlabeled output 2r - 1.
-    steps, start_fraction : the C* schedule, ``steps`` values of lambda'
-        from ``start_fraction * lam_u`` up to ``lam_u``.
+    lam : float, default=1e-3
+        lambda, the regularization of w (bias included).
+    lam_u : float, default=1.0
+        lambda', the weight of the unlabeled loss (Eqn 7).
+    r : float in (0, 1) or None, default=None
+        Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
+        ``None`` estimates it from the labeled rows.
+    steps : int, default=10
+        Number of lambda' values of the C* schedule.
+    start_fraction : float, default=0.01
+        The schedule runs from ``start_fraction * lam_u`` up to ``lam_u``.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    O. Chapelle and A. Zien, "Semi-supervised classification by low density separation", AISTATS 2005;
+    compared with TSVM and DA in Table 2 of 003.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearNablaTSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearNablaTSVM(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _semi_supervised = True
@@ -212,14 +419,61 @@ class LinearNablaTSVM(_LinearModel):
 class LinearCCCPTSVM(_LinearModel):
     """Linear CCCP-TSVM of Collobert et al. on the MFN core (see :mod:`ssl_repro.solvers.cccp`).
 
+    A squared-hinge ramp with plateau ``s`` on both labels of each
+    unlabeled row, linearized by the concave-convex procedure.
+
     Parameters
     ----------
-    lam, lam_u, r : as for :class:`LinearTSVM`; the balance constraint makes
-        the mean unlabeled output 2r - 1.  lam_u = 1 is 002's UC* = LC.
+    lam : float, default=1e-3
+        lambda, the regularization of w (bias included).
+    lam_u : float, default=1.0
+        lambda', the weight of the unlabeled loss (Eqn 7).
+    r : float in (0, 1) or None, default=None
+        Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
+        ``None`` estimates it from the labeled rows.
     s : float < 1, default=0.0
         Plateau of the squared-hinge ramp.
     max_iter : int, default=100
         Cap on CCCP iterations.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features)
+        The weights w (without the bias).
+    intercept_ : ndarray of shape (1,)
+        The bias, regularized like every weight (as in the paper).
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+    n_iter_ : int
+        CCCP iterations run.
+
+    See Also
+    --------
+    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+
+    References
+    ----------
+    R. Collobert, F. Sinz, J. Weston and L. Bottou, "Large scale transductive SVMs", JMLR 2006 (002);
+    compared with TSVM and DA in Table 2 of 003.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.estimators import LinearCCCPTSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = LinearCCCPTSVM(lam=1e-2).fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _semi_supervised = True
@@ -235,15 +489,8 @@ class LinearCCCPTSVM(_LinearModel):
 
     def _solve(self, problem, r):
         w, info = cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
-        self.n_iter_ = len(info.levels)  # CCCP iterations run
+        self.n_iter_ = info.cccp_iterations
         return w, info
-
-
-#: Estimator class per method name used by the harness and the benchmark: the linear
-#: methods above and the RBF kernel methods of 001 (:mod:`ssl_repro.estimators_beyond`:
-#: ``kernel_da``, ``kernel_jtsvm``; they have ``dual_coef_`` instead of ``coef_``).
-ESTIMATORS = {"svm": LinearSVM, "rls": LinearRLS, "tsvm": LinearTSVM, "da": LinearDA,
-              "nabla_tsvm": LinearNablaTSVM, "cccp_tsvm": LinearCCCPTSVM, **KERNEL_ESTIMATORS}
 
 
 def mask_labels(y_pm1, labeled):

@@ -57,6 +57,7 @@ def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, shared_data_root
     assert_cached_copy(ds, shared_data_root, monkeypatch)
 
 
+@pytest.mark.slow   # loads the 494,021-row kdd99 10% file
 def test_kdd99_10_percent_loads_and_is_cached(kdd99_10, shared_data_root, monkeypatch):
     ds, _ = kdd99_10
     assert_csr_rows(ds)
@@ -86,6 +87,7 @@ def test_pcmac_splits_follow_the_paper(pcmac):
     assert split.r == pytest.approx(np.mean(ds.y[split.unlabeled] > 0))
 
 
+@pytest.mark.slow   # loads the 494,021-row kdd99 10% file
 def test_kdd99_10_transductive_split_uses_every_row(kdd99_10):
     ds = kdd99_10[0]
     split = make_split(ds, seed=0, n_labeled=ds.info.transductive_labels[0])

@@ -44,6 +44,7 @@ class CheckedCCCP(_HidingLabels, LinearCCCPTSVM):
     pass
 
 
+@pytest.mark.slow   # scikit-learn's full check_estimator suite for six estimators
 @parametrize_with_checks(
     [LinearSVM(), LinearRLS(), CheckedTSVM(switches="max"), CheckedDA(max_outer=5), CheckedNabla(steps=2),
      CheckedCCCP(max_iter=5)],

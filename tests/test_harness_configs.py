@@ -1,4 +1,4 @@
-"""Every dataset x method configuration composes, and its metadata matches the registry."""
+"""Every dataset x method configuration composes; dataset metadata comes from the registry only."""
 import functools
 import os
 from pathlib import Path
@@ -8,9 +8,9 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from ssl_repro.data import DATASETS
-from ssl_repro.estimators import ESTIMATORS
-from ssl_repro.estimators_beyond import MAX_ROWS, KernelDA, KernelJTSVM
-from ssl_repro.harness.runner import estimator_for
+from ssl_repro.kernel_estimators import MAX_ROWS, KernelDA, KernelJTSVM
+from ssl_repro.methods import METHODS
+from ssl_repro.harness.runner import DATASET_SETTINGS, estimator_for, run_job
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 DATASET_NAMES = sorted(p.stem for p in (CONF / "dataset").glob("*.yaml"))
@@ -39,8 +39,23 @@ def group(kind, name):
     return OmegaConf.to_container(composed([f"{kind}={name}"])[kind], resolve=True)
 
 
-def test_every_registered_dataset_has_a_config():
+def test_every_registered_dataset_has_a_config_holding_only_user_settings():
     assert DATASET_NAMES == sorted(DATASETS)
+    for name in DATASET_NAMES:
+        node = group("dataset", name)
+        assert node["name"] == name and set(node) <= set(DATASET_SETTINGS), name
+        assert node["lam"] is None and node["lam_u"] is None      # null: the registry's
+
+
+@pytest.mark.parametrize("key, value", [("label_grid", [1, 2]), ("n_test", 5), ("r", 0.2)])
+def test_a_dataset_field_the_registry_owns_is_refused_by_name(key, value):
+    cfg = OmegaConf.to_container(composed(["dataset=pcmac", f"+dataset.{key}={value}"]), resolve=True)
+    with pytest.raises(ValueError, match=rf"dataset\.{key} is not a setting: .*{key} of 'pcmac' comes from "
+                                         r"ssl_repro/data/registry\.py"):
+        run_job(cfg)
+    # without '+', Hydra itself refuses a key the dataset config does not have
+    with pytest.raises(Exception, match=f"Could not override 'dataset.{key}'"):
+        composed(["dataset=pcmac", f"dataset.{key}={value}"])
 
 
 def test_a_pair_composes_as_its_two_groups():
@@ -61,11 +76,8 @@ def test_a_pair_composes_as_its_two_groups():
 def test_dataset_x_method_composes_into_an_estimator(dataset, method):
     cfg = {"dataset": group("dataset", dataset), "method": group("method", method)}
     info = DATASETS[dataset]
-    assert cfg["dataset"]["lam_u"] == info.lam_u and cfg["dataset"]["lam"] == info.lam
-    assert tuple(cfg["dataset"]["label_grid"]) == info.label_grid
-    assert cfg["dataset"]["transductive"] == info.transductive
     est = estimator_for(cfg["method"], info.lam, info.lam_u, 0.3)
-    assert isinstance(est, ESTIMATORS[cfg["method"]["name"]])
+    assert isinstance(est, METHODS[cfg["method"]["name"]].estimator_class)
     params = est.get_params()
     assert params["lam"] == info.lam
     if "lam_u" in params:
@@ -83,8 +95,8 @@ def test_method_overrides_and_variants():
 
 
 def test_kernel_method_configs_and_variants():
-    """001's kernel methods: one config per loss, distinct variants (result folders), every parameter
-    of the estimator set, lam/lam_u/r from the dataset and split, the default RBF width and row limit."""
+    """001's kernel methods: one config per loss, distinct variants (result folders), lam/lam_u/r from
+    the dataset and split, every other parameter the estimator's default (not repeated in the config)."""
     expected = {"kernel_da": (KernelDA, "l2"), "kernel_da_l1": (KernelDA, "l1"), "kernel_da_l2": (KernelDA, "l2"),
                 "kernel_da_sqr": (KernelDA, "sqr"), "kernel_jtsvm": (KernelJTSVM, "l2"),
                 "kernel_jtsvm_l1": (KernelJTSVM, "l1"), "kernel_jtsvm_l2": (KernelJTSVM, "l2")}
@@ -96,13 +108,16 @@ def test_kernel_method_configs_and_variants():
         assert type(est) is cls and est.loss == loss and cfg["variant"] == f"{cfg['name']}-{loss}"
         assert (est.lam, est.lam_u, est.r) == (1e-2, 2.0, 0.3)
         assert est.sigma is None and est.sigma_factor == 1.0 and est.max_rows == MAX_ROWS
-        # every estimator parameter is in the config (defaults written out, as for the linear methods)
-        assert set(cfg) - {"name", "variant"} == set(cls().get_params())
+        assert set(cfg) - {"name", "variant"} - HARNESS_NULLS == {"loss"}      # only what the variant name shows
         variants.setdefault(cfg["variant"], set()).add(loss)
     assert all(len(losses) == 1 for losses in variants.values()) and len(variants) == 5
-    cfg = composed(["method=kernel_da_l1", "method.sigma_factor=0.125", "method.max_rows=500"]).method
+    cfg = composed(["method=kernel_da_l1", "+method.sigma_factor=0.125", "+method.max_rows=500"]).method
     est = estimator_for(OmegaConf.to_container(cfg, resolve=True), 1e-3, 1.0, 0.5)
     assert est.sigma_factor == 0.125 and est.max_rows == 500 and cfg.variant == "kernel_da-l1"
+
+
+#: Method settings the harness fills from the dataset and split when null (runner.estimator_for).
+HARNESS_NULLS = {"lam", "lam_u", "r"}
 
 
 def test_unknown_method_name_is_a_clear_error():
@@ -111,23 +126,47 @@ def test_unknown_method_name_is_a_clear_error():
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
 
-@pytest.mark.parametrize("experiment", EXPERIMENTS)
-def test_every_experiment_is_a_ready_multirun(experiment):
-    cfg = composed([f"+experiment={experiment}"], hydra=True)
-    assert cfg.hydra.mode.name == "MULTIRUN" and cfg.sweep_name == experiment
-    params = cfg.hydra.sweeper.params
-    for method in params.method.split(","):
-        assert method in METHOD_NAMES
-    labels = [int(x) for x in str(params.n_labeled).split(",")]
-    info = DATASETS[cfg.dataset.name]
-    assert set(labels) <= set(info.label_grid) | set(info.transductive_labels)
+def test_method_configs_hold_no_estimator_default_and_unknown_parameters_are_refused():
+    """A method config sets only what its variant name shows, plus lam (lam_u, r) as null = the dataset's
+    (the split's), so that ``method.lam=...`` overrides them; the defaults live in the estimator's signature."""
+    for name in METHOD_NAMES:
+        cfg = group("method", name)
+        assert all(cfg[key] is None for key in HARNESS_NULLS & set(cfg)) and "lam" in cfg, name
+        shown = {key for key in cfg if key not in ("name", "variant") and key not in HARNESS_NULLS}
+        assert shown <= {"switches", "loss", "fixed_temperature"}, name     # the keys variant names show
+        assert all(str(cfg[key]) in cfg["variant"] for key in shown), name
+    with pytest.raises(ValueError, match=r"method 'da': unknown parameter\(s\) anneal; LinearDA takes .*anneal_rate"):
+        estimator_for(OmegaConf.to_container(composed(["method=da", "+method.anneal=2"]).method), 1e-3, 1.0, 0.5)
+
+
+def test_there_is_one_recipe_per_artifact_kind():
+    assert EXPERIMENTS == ["ablation", "learning_curve", "timing", "transductive"]
+
+
+@pytest.mark.parametrize("experiment, dataset", [(e, d) for e in EXPERIMENTS for d in DATASET_NAMES])
+def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
+    info = DATASETS[dataset]
+    cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
+    assert cfg.hydra.mode.name == "MULTIRUN"
+    grid = info.transductive_labels if experiment == "transductive" else info.label_grid
+    if not grid:     # e.g. a learning curve on a transductive-only dataset: refused by name
+        with pytest.raises(Exception, match=f"dataset '{dataset}' has no"):
+            OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
+        return
+    params = OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
+    assert all(m in METHOD_NAMES for m in params["method"].split(","))
+    assert [int(x) for x in str(params["n_labeled"]).split(",")] == list(grid)
+    assert cfg.sweep_name == f"{experiment}_{dataset.replace('-', '_')}"
+    if experiment == "transductive":
+        assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
+                                                 for u in info.transductive_unlabeled)
 
 
 def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     import submitit
     from hydra_plugins.hydra_submitit_launcher.config import BaseQueueConf
-    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=slurm",
+    cfg = composed(["+experiment=learning_curve", "dataset=ccat", "hydra/launcher=slurm",
                     "hydra.launcher.partition=batch"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("SlurmLauncher") and cfg.hydra.launcher.partition == "batch"
     # What SlurmLauncher.launch does up to sbatch (its parameter mapping), on a machine without SLURM:
@@ -149,5 +188,21 @@ def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):
 
 def test_ray_launcher_config_composes():
     pytest.importorskip("hydra_plugins.hydra_ray_launcher")
-    cfg = composed(["+experiment=learning_curve_ccat", "hydra/launcher=ray_cluster"], hydra=True)
+    cfg = composed(["+experiment=learning_curve", "dataset=ccat", "hydra/launcher=ray_cluster"], hydra=True)
     assert cfg.hydra.launcher._target_.endswith("RayLauncher") and cfg.hydra.launcher.ray.remote.num_cpus == 2
+
+
+def test_a_method_of_the_table_without_a_yaml_file_is_a_config(tmp_path, monkeypatch):
+    """What adding a method to ssl_repro/methods.py alone gives: ``method=<name>`` composes."""
+    from hydra.core.config_store import ConfigStore
+
+    from ssl_repro.harness.resolvers import register_methods
+    store = ConfigStore.instance()
+    monkeypatch.setattr(store, "repo", {**store.repo, "method": {}})      # leave the session's store alone
+    for name in ("tsvm", "da"):       # a config folder where only these two have a YAML
+        (tmp_path / f"{name}.yaml").write_text((CONF / "method" / f"{name}.yaml").read_text())
+    names = register_methods(tmp_path)
+    assert sorted(names) == sorted(set(METHODS) - {"tsvm", "da"})
+    for name in names:
+        assert store.repo["method"][f"{name}.yaml"].node == {"name": name, "variant": name}
+    assert register_methods() == []       # the project has a YAML for every method

@@ -40,11 +40,11 @@ def test_expansion_is_the_product_with_the_command_line_taking_precedence():
 
 
 def test_job_directories_and_configurations_equal_hydras_own(loader):
-    arguments = ["+experiment=learning_curve_pcmac", "results_dir=/r"]
+    arguments = ["+experiment=learning_curve", "dataset=pcmac", "results_dir=/r"]
     master = compose("config", overrides=arguments, return_hydra_config=True)
     assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * 6
     jobs = expand_sweep(master.hydra.sweeper.params,
-                        arguments + ["method=tsvm_s1,tsvm_smax", "method.lam_u_growth=2"])
+                        arguments + ["method=tsvm_s1,tsvm_smax", "+method.lam_u_growth=2"])
     counting = CountingLoader(loader)
     entries = list(job_configs(master, jobs, counting))
     assert len(entries) == 2 * 10 * 6 and counting.compositions == 2    # one per method, not per job

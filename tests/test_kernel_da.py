@@ -38,6 +38,7 @@ def test_kernel_rls_step_equals_a_dense_solve(small):
     assert bias == 0.0
 
 
+@pytest.mark.slow   # longer than ~3 s
 def test_kernel_l2_newton_equals_scipy_on_the_same_objective(small):
     K, points, y, c = small
     fstep = FStep(K, 0.05, "l2")

@@ -39,12 +39,17 @@ def test_a_sweep_artifact_is_partial_until_every_dataset_has_its_files(artifacts
     assert "timing_pcmac/figures/pcmac_seconds.png" in artifacts.files_of(timing, "pcmac")
 
 
-def test_every_sweep_dataset_has_an_experiment_config_and_defaults_are_among_them(artifacts):
+def test_every_sweep_has_its_recipe_and_defaults_are_among_its_datasets(artifacts):
     for a in artifacts.ARTIFACTS:
         if a.kind == "sweep":
             assert a.default_dataset in a.datasets
-            for d in a.datasets:
-                assert (ROOT / "conf" / "experiment" / f"{artifacts.experiment_name(a, d)}.yaml").exists(), (a.name, d)
+            assert (ROOT / "conf" / "experiment" / f"{artifacts.experiment_name(a)}.yaml").exists(), a.name
+
+
+def test_sweep_folders_keep_the_committed_names(artifacts):
+    assert artifacts.sweep_folder(by_name(artifacts, "timing"), "pcmac") == "timing_pcmac"
+    assert artifacts.sweep_folder(by_name(artifacts, "timing"), "33-vs-36") == "timing_33_vs_36"
+    assert artifacts.sweep_folder(by_name(artifacts, "large-transductive"), "kdd99-10") == "transductive_kdd99_10"
 
 
 def test_a_dataset_outside_the_artifact_is_refused_by_name(artifacts, tmp_path):

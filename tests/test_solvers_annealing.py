@@ -44,17 +44,17 @@ def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
 def test_temperature_schedule(problem):
     prob, r = problem
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, anneal_rate=2.0, max_outer=5)
-    np.testing.assert_allclose(info.levels, [20.0, 10.0, 5.0, 2.5, 1.25][:len(info.levels)])
-    assert 1 <= len(info.levels) <= 5
+    np.testing.assert_allclose(info.temperatures, [20.0, 10.0, 5.0, 2.5, 1.25][:len(info.temperatures)])
+    assert 1 <= len(info.temperatures) <= 5
     # T0 is in units of lambda' (here 2): T = 3 x 2, then / 1.5
     _, info = deterministic_annealing(prob, 1e-2, 2.0, r, T0=3.0, max_outer=2)
-    np.testing.assert_allclose(info.levels, [6.0, 4.0])
+    np.testing.assert_allclose(info.temperatures, [6.0, 4.0])
 
 
 def test_fixed_temperature_runs_one_temperature(problem):
     prob, r = problem
     _, info = deterministic_annealing(prob, 1e-2, 1.0, r, fixed_temperature=0.1)
-    assert info.levels == [0.1]
+    assert info.temperatures == [0.1]
     assert {T for T, _ in info.objective_path} == {0.1}
     # p and w alternate until p settles: the cold first step never stops the loop
     assert len(info.objective_path) > 2

@@ -35,6 +35,7 @@ def test_ramp_objective_never_rises_and_balance_holds(problem, s):
     assert info.objective == pytest.approx(objective_of_weights(prob, w, 0.01, 1.0), rel=1e-12)
 
 
+@pytest.mark.slow   # longer than ~3 s
 def test_with_s_zero_the_ramp_is_the_tsvm_loss_plus_one(problem):
     prob, Xl, yl, Xu = problem
     w, info = cccp_tsvm(prob, 0.01, 1.0, 0.4, s=0.0)

@@ -43,8 +43,8 @@ def test_balance_constraint_holds(problem, r):
     target = np.mean(yl) if r is None else 2 * r - 1
     o_u = augmented_dense(Xu) @ wb
     assert o_u.mean() == pytest.approx(target, abs=1e-10)
-    assert info.levels[0] == pytest.approx(0.01) and info.levels[-1] == pytest.approx(1.0)
-    assert len(info.levels) == 10
+    assert info.lam_u_levels[0] == pytest.approx(0.01) and info.lam_u_levels[-1] == pytest.approx(1.0)
+    assert len(info.lam_u_levels) == 10 and info.lbfgs_iterations > 0 and info.temperatures == []
 
 
 def test_convex_case_reaches_the_optimum_of_an_independent_solver(problem):

@@ -44,6 +44,7 @@ def test_label_problems(blocks):
         train_svm(Xl[:0], yl[:0])
 
 
+@pytest.mark.slow   # longer than ~3 s
 def test_dense_and_sparse_blocks_agree(blocks):
     Xl, yl, Xu = blocks
     w_sparse, _ = train_tsvm(Xl, yl, Xu, lam=1e-2, r=0.5, switches="max")

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow   # solves the 20,000-row reference problem
+
 from ssl_repro.benchfile import load_bench_npz
 from ssl_repro.solvers import deterministic_annealing, from_mask, tsvm
 

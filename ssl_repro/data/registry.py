@@ -12,6 +12,16 @@ real-sim 46 ... 1447 of 36,155) and from 0.25% to 8% on ccat and gcat
 list, use the SRAA fractions of their l+u (:func:`_grid`): pcmac 2, 4, 7,
 15, 29, 58 of 1,460; 33-vs-36 52 ... 1654 of 41,346.  The embedded sets
 have small grids of their own (text-like 16 ... 128 of 3,000).
+
+The large transductive table (Tables 1.2-1.7 of 004) uses
+``transductive_labels`` labeled rows and, on full-ccat/full-gcat, both every
+other row and a random 402,000 of them (``transductive_unlabeled``: the
+"half" setting; None = every unlabeled row).
+
+This module is the one copy of this metadata: ``conf/dataset/*.yaml`` hold
+only what a user may override (lam, lam_u, file paths) and the experiment
+recipes (``conf/experiment/``) read the grids from here through the
+``registry`` resolver of :mod:`ssl_repro.harness.resolvers`.
 """
 from dataclasses import dataclass
 
@@ -30,7 +40,13 @@ class DatasetInfo:
     label_grid: tuple = ()
     transductive: bool = False
     transductive_labels: tuple = ()
+    transductive_unlabeled: tuple = (None,)   # u of the transductive table: None = every unlabeled row
     embedded: bool = False
+
+    @property
+    def folder(self):
+        """The name in sweep folders (``learning_curve_33_vs_36``): '-' replaced by '_'."""
+        return self.name.replace("-", "_")
 
 
 def _grid(n_train):
@@ -48,9 +64,11 @@ DATASETS = {info.name: info for info in [
     DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", 1.0, r=0.30,
                 n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389)),
     DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", 10.0, r=0.47,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000)),
+                n_train=804414, transductive=True, transductive_labels=(100, 1000),
+                transductive_unlabeled=(None, 402000)),
     DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", 1.0, r=0.30,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000)),
+                n_train=804414, transductive=True, transductive_labels=(100, 1000),
+                transductive_unlabeled=(None, 402000)),
     DatasetInfo("pcmac", "20 Newsgroups comp.sys.ibm.pc.hardware (+1) vs comp.sys.mac.hardware",
                 1.0, r=0.5, n_train=1460, n_test=486, label_grid=_grid(1460)),
     DatasetInfo("kdd99", "KDD Cup 1999, all 4,898,431 records: attack (+1) vs normal", 1.0, r=0.80,

@@ -7,13 +7,14 @@ variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout mirrors
 cached under ``<root>/ssl_repro_cache/`` and written atomically.
 """
 import os
-import tempfile
 import warnings
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+
+from ..atomic import atomic_write
 
 ENV_VAR = "SSL_REPRO_DATA"
 
@@ -44,16 +45,10 @@ def missing(name, paths, url, hint=""):
 def download(url, path):
     """Fetch ``url`` to ``path`` atomically (urllib; raises on any network failure)."""
     from urllib.request import urlopen
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as out, urlopen(url, timeout=60) as response:
-            while chunk := response.read(1 << 20):
-                out.write(chunk)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_write(path, "wb", prefix=path.name + ".", suffix=".part") as out, \
+            urlopen(url, timeout=60) as response:
+        while chunk := response.read(1 << 20):
+            out.write(chunk)
 
 
 def fetch(name, path, url, allow_download, hint=""):
@@ -79,15 +74,8 @@ def cache_path(root, name):
 
 def save_cached(path, X, y):
     """Write X (CSR) and y to ``path`` atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem + ".", suffix=".npz")
-    os.close(fd)
-    try:
-        np.savez(tmp, data=X.data, indices=X.indices, indptr=X.indptr, shape=np.array(X.shape), y=y)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_write(path, "wb", prefix=path.stem + ".", suffix=".npz") as f:
+        np.savez(f, data=X.data, indices=X.indices, indptr=X.indptr, shape=np.array(X.shape), y=y)
 
 
 def load_cached(path):

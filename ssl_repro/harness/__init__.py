@@ -9,4 +9,7 @@
 
 Everything here is importable and testable without Hydra's app; ``run.py``
 is the thin Hydra entry point around :func:`ssl_repro.harness.runner.run_job`.
+Importing the package registers the ``registry`` resolver the experiment
+recipes use (:mod:`.resolvers`).
 """
+from . import resolvers  # noqa: F401  (registers the resolver)

@@ -18,9 +18,9 @@ import pandas as pd
 from .store import iter_results
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
-                  "test_error", "transductive_error", "objective", "objective_eqn18", "seconds", "converged")
+                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
-METRICS = ("test_error", "transductive_error", "objective", "objective_eqn18", "seconds")
+METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "method"]
 
 

@@ -104,7 +104,7 @@ def scores(record):
                               ("transductive_error", "transductive error", "no unlabeled rows of known label")):
         value = record.get(key)
         parts.append(f"{name} {value:.4f}" if value is not None and value == value else absent)
-    parts.append(f"objective {record['objective']:.6f}")
+    parts.append(f"own objective {record['objective_own']:.6f}")
     if not record.get("converged", True):
         parts.append(f"NOT converged ({record['diagnostics'].get('stop_reason')}, "
                      f"caps {record['diagnostics'].get('capped')})")

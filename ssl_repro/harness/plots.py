@@ -40,34 +40,21 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy.optimize import brentq  # noqa: E402
 
+from ..methods import METHODS, VARIANT_STYLES, plot_group  # noqa: E402
 from ..solvers.balance import balance_function  # noqa: E402
 
 LABELS = {"test_error": "test error", "transductive_error": "transductive error (unlabeled rows)",
-          "objective": "objective in the method's own loss", "objective_eqn18": "minimum objective J (Eqn 18)",
+          "objective_own": "objective in the method's own loss", "objective_eqn18": "minimum objective J (Eqn 18)",
           "seconds": "training time (s)"}
 
-#: Colour, marker and line style of each method (record ``method`` names), fixed across figures.
-METHOD_STYLES = {
-    "svm": ("tab:gray", "s", "-"),
-    "rls": ("tab:brown", "x", "--"),
-    "tsvm-S1": ("tab:purple", "v", "--"),
-    "tsvm-S10": ("tab:cyan", "<", "-."),
-    "tsvm-S100": ("tab:olive", ">", ":"),
-    "tsvm-Smax": ("tab:blue", "o", "-"),
-    "da": ("tab:red", "D", "-"),
-    "da-T1": ("tab:orange", "^", "--"),
-    "da-T0.1": ("tab:pink", "P", "-."),
-    "da-T0.001": ("black", "*", ":"),
-    "nabla_tsvm": ("tab:green", "p", "-"),
-    "cccp_tsvm": ("goldenrod", "h", "-"),
-}
+#: Colour, marker and line style of each method (record ``method`` names), fixed across figures:
+#: the table of :mod:`ssl_repro.methods` (its variants' styles, then each method's own).
+METHOD_STYLES = {**{m.name: m.style for m in METHODS.values() if m.style and not m.semi_supervised},
+                 **VARIANT_STYLES, **{m.name: m.style for m in METHODS.values() if m.style and m.semi_supervised}}
 #: Colours and markers for methods not in METHOD_STYLES, picked by a hash of the name (stable).
 FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray", "indigo", "sienna", "darkcyan")
 FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 
-#: Methods whose Eqn 18 minima Fig 4 (000) / Fig 1.3 (004) compare: the semi-supervised linear
-#: methods that run at the dataset's lambda' (not the fixed-temperature ablation, not baselines).
-OBJECTIVE_PREFIXES = ("tsvm", "da", "nabla", "cccp")
 
 
 def method_style(method):
@@ -193,9 +180,10 @@ def dataset_figures(summary, dataset):
     docstring).
     """
     methods = set(summary.loc[summary["dataset"] == dataset, "method"])
-    fixed = sorted((m for m in methods if m.startswith("da-T")), key=_draw_order)
+    fixed = sorted((m for m in methods if plot_group(m) == "ablation"), key=_draw_order)
     main = sorted((m for m in methods if m not in fixed), key=_draw_order)
-    semi = [m for m in main if m.startswith(OBJECTIVE_PREFIXES)]
+    # Fig 4 (000) / Fig 1.3 (004) compare the Eqn 18 minima of the semi-supervised methods
+    semi = [m for m in main if plot_group(m) in ("semi-supervised", "kernel")]
     panels = {
         "test_error": ("test_error", main, None),
         "transductive_error": ("transductive_error", main, None),

@@ -10,25 +10,27 @@ used: the method's own setting, else the dataset's; r the method's, else
 the split's true positive fraction), converged (False when a solver loop
 stopped on a cap, see ``diagnostics``), test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
-labels), objective (``diagnostics.own_objective``, the objective the method
-itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path; J with
-lambda' = 0 for svm; the least-squares objective for rls; J_nabla for
-nabla-TSVM; J_ramp for CCCP-TSVM; 001's Eqn 1 in their loss V for the
-kernel methods, DA's minimum along its path), objective_eqn18 (J of Eqn 18
-with the dataset's lambda and lambda', ``eqn18_lam`` and ``eqn18_lam_u``,
-for every method: the common yardstick),
+labels), objective_own (``diagnostics.own_objective``, the objective the
+method itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path;
+the least-squares objective for rls; J_nabla for nabla-TSVM; J_ramp for
+CCCP-TSVM; 001's Eqn 1 in their loss V for the kernel methods),
+objective_eqn18 (``diagnostics.objective``: J of Eqn 18 of the returned
+solution at the lambda and lambda' the method ran with, ``eqn18_lam`` and
+``eqn18_lam_u``, as the solver computed it; lambda' = 0, the labeled rows
+only, for svm and rls; the kernel form, RKHS norm for ||w||^2, for the
+kernel methods),
 seconds (training wall time), diagnostics (the solver's record) and config.
 
-Linear methods (``coef_``): outputs w.x + b on the rows of the dataset's
-matrix without copying it, Eqn 18 from w.  Kernel methods (``kernel_da``,
-``kernel_jtsvm``: ``dual_coef_``, f = K alpha + b): outputs from the
-estimator's ``decision_function`` on the rows, Eqn 18 in its kernel form
-(||w||^2 becomes the RKHS norm alpha' K alpha, the bias unregularized; see
-:mod:`ssl_repro.kernel.diagnostics`), with K alpha = f - b on the training
-rows.  A kernel method on more training rows than its ``max_rows`` (dense
+The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
+of the dataset's matrix without copying it; kernel methods (``kernel_da``,
+``kernel_jtsvm``: ``dual_coef_``) take their unlabeled rows' predictions
+from ``transduction_`` (no second Gram matrix) and score test rows with
+``decision_function``.  The objectives come from the solver's record,
+never recomputed here.  A kernel method on more training rows than its ``max_rows`` (dense
 n x n Gram matrix) is refused before anything is copied.
 
-Unset ``lam``/``lam_u`` come from the dataset's configuration (Table 1.1),
+Unset (null) ``lam``/``lam_u`` come from the dataset registry (Table 1.1);
+a dataset setting other than :data:`DATASET_SETTINGS` is refused;
 an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
@@ -38,51 +40,69 @@ import numpy as np
 
 from ..data import load_dataset, make_split
 from ..data.splits import ALL
-from ..estimators import ESTIMATORS, mask_labels
-from ..estimators_beyond import KERNEL_ESTIMATORS, check_kernel_rows
-from ..solvers import BiasedRows, transductive_objective
+from ..estimators import mask_labels
+from ..kernel_estimators import check_kernel_rows
+from ..methods import METHODS, method
+from ..solvers import BiasedRows
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
 
+#: What a dataset configuration may set (``conf/dataset/*.yaml``); the rest of a
+#: dataset's metadata comes from :data:`ssl_repro.data.DATASETS` only.  ``n_labeled``
+#: is the dataset's default for the job's top-level ``n_labeled`` (``conf/config.yaml``
+#: reads it; own files: ``all``, the rows the file labels).
+DATASET_SETTINGS = ("name", "lam", "lam_u", "path", "examples", "labels", "n_labeled")
+
+
+def check_dataset_settings(ds_cfg):
+    """Refuse a dataset setting the harness does not read (e.g. ``+dataset.label_grid=[1,2]``)."""
+    for key in ds_cfg:
+        if key not in DATASET_SETTINGS:
+            raise ValueError(
+                f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
+                f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
+                f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
+
 
 def estimator_for(method_cfg, lam, lam_u, r):
-    """The estimator of a method configuration, with unset lam/lam_u/r filled in."""
+    """The estimator of a method configuration (:data:`ssl_repro.methods.METHODS`).
+
+    Parameters the configuration does not set (or sets to null) take the
+    dataset's ``lam``, and for a semi-supervised method its ``lam_u`` and the
+    split's ``r``; every other parameter keeps the estimator's default.
+    """
     name = method_cfg["name"]
-    if name not in ESTIMATORS:
-        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(ESTIMATORS))}")
+    if name not in METHODS:
+        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}")
+    entry = method(name)
     params = {k: v for k, v in method_cfg.items() if k not in METHOD_META}
-    defaults = {"lam": lam, "lam_u": lam_u, "r": r}
+    defaults = {"lam": lam, "lam_u": lam_u, "r": r} if entry.semi_supervised else {"lam": lam}
     for key, value in defaults.items():
-        if key in params and params[key] is None:
+        if params.get(key) is None:
             params[key] = value
-    return ESTIMATORS[name](**params)
+    cls = entry.estimator_class
+    unknown = sorted(set(params) - set(cls().get_params()))
+    if unknown:
+        raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
+                         f"{', '.join(sorted(cls().get_params()))}")
+    return cls(**params)
 
 
-def _linear_outputs(estimator, X, split, y_l, lam, lam_u):
-    """Outputs w.x + b on the labeled, unlabeled and test rows of ``X`` (no copy) and Eqn 18 from w."""
+def _linear_outputs(estimator, X, split):
+    """Outputs w.x + b on the unlabeled and test rows of ``X`` (no copy)."""
     w = np.r_[estimator.coef_[0], estimator.intercept_]
     op = BiasedRows(X)
-    o_l, o_u = op.matvec(w, split.labeled), op.matvec(w, split.unlabeled)
-    return o_l, o_u, op.matvec(w, split.test), transductive_objective(w, o_l, y_l, o_u, lam, lam_u)
+    return op.matvec(w, split.unlabeled), op.matvec(w, split.test)
 
 
-def _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u):
-    """Outputs f = K alpha + b of a kernel estimator and the kernel form of Eqn 18.
-
-    ``X_fit`` holds the training rows in the order of ``dual_coef_``: ``X``
-    itself, or the labeled rows then the unlabeled ones.
-    """
-    f_fit = estimator.decision_function(X_fit)
-    if X_fit is X:
-        o_l, o_u = f_fit[split.labeled], f_fit[split.unlabeled]
-    else:
-        o_l, o_u = f_fit[:split.labeled.size], f_fit[split.labeled.size:]
+def _kernel_outputs(estimator, X, split, everything):
+    """+1/-1 predictions on the unlabeled rows, from ``transduction_`` (fit order: every row of
+    ``X`` if ``everything``, else the labeled rows then the unlabeled ones), and test outputs."""
+    positive = estimator.transduction_ == 1          # mask_labels: class 1 is the paper's +1
+    o_u = np.where(positive[split.unlabeled] if everything else positive[split.labeled.size:], 1.0, -1.0)
     o_t = estimator.decision_function(X[split.test]) if split.test.size else np.zeros(0)
-    alpha, bias = estimator.dual_coef_[0], estimator.intercept_[0]
-    # the loss part of Eqn 18 (w = empty) plus lambda/2 alpha' K alpha, K alpha = f - b on the training rows
-    rkhs = float(alpha @ (f_fit - bias))
-    return o_l, o_u, o_t, transductive_objective(np.zeros(0), o_l, y_l, o_u, lam, lam_u) + 0.5 * lam * rkhs
+    return o_u, o_t
 
 
 #: Datasets read from a user's own files: their jobs also save weights and outputs (:func:`train_job`).
@@ -106,17 +126,18 @@ def train_job(cfg):
     stores as ``weights.npy`` and ``outputs.npz`` beside ``result.json``.
     """
     ds_cfg = cfg["dataset"]
+    check_dataset_settings(ds_cfg)
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
     n_labeled = cfg["n_labeled"] if cfg["n_labeled"] == ALL else int(cfg["n_labeled"])
     split = make_split(dataset, int(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
-    lam = ds_cfg.get("lam", dataset.info.lam)
-    lam_u = ds_cfg.get("lam_u", dataset.info.lam_u)
+    lam = dataset.info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
+    lam_u = dataset.info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
     method_cfg = dict(cfg["method"])
     estimator = estimator_for(method_cfg, lam, lam_u, split.r)
     variant = method_cfg.get("variant", method_cfg["name"])
-    kernel = isinstance(estimator, tuple(KERNEL_ESTIMATORS.values()))   # dense n x n Gram matrix
+    kernel = method(method_cfg["name"]).kernel   # dense n x n Gram matrix
     if kernel:
         check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
                           f"{variant} on {dataset.name} ({split.labeled.size} labeled + "
@@ -136,13 +157,12 @@ def train_job(cfg):
 
     # the values the estimator used (a method's own lam/lam_u/r override the dataset's)
     params = estimator.get_params()
-    used_lam, used_lam_u = params.get("lam", lam), params.get("lam_u", lam_u)
+    used_lam, used_lam_u = params.get("lam", lam), params.get("lam_u", 0.0)
     r = params["r"] if params.get("r") is not None else split.r
-    y_l = y[split.labeled].astype(np.float64)
     if kernel:
-        o_l, o_u, o_t, eqn18 = _kernel_outputs(estimator, X, X_fit, split, y_l, lam, lam_u)
+        o_u, o_t = _kernel_outputs(estimator, X, split, everything)
     else:
-        o_l, o_u, o_t, eqn18 = _linear_outputs(estimator, X, split, y_l, lam, lam_u)
+        o_u, o_t = _linear_outputs(estimator, X, split)
 
     def error(outputs, rows):
         # mask_labels made +1 the class classes_[1]: a positive output predicts +1.
@@ -165,12 +185,12 @@ def train_job(cfg):
         "dataset": dataset.name, "method": variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
-        "r": r, "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": lam, "eqn18_lam_u": lam_u,
+        "r": r, "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": used_lam, "eqn18_lam_u": used_lam_u,
         "converged": bool(estimator.diagnostics_.converged),
         "test_error": error(o_t, split.test),
         "transductive_error": error(o_u, split.unlabeled),
-        "objective": float(estimator.diagnostics_.own_objective),
-        "objective_eqn18": float(eqn18),
+        "objective_own": float(estimator.diagnostics_.own_objective),
+        "objective_eqn18": float(estimator.diagnostics_.objective),
         "seconds": seconds,
         "diagnostics": estimator.diagnostics_.as_dict(),
         "data_source": dataset.source,

@@ -16,9 +16,9 @@ import contextlib
 import json
 import os
 import socket
-import tempfile
 from pathlib import Path
 
+from ..atomic import atomic_write
 from .jobkey import identity
 
 RESULT_FILE = "result.json"
@@ -39,27 +39,11 @@ def write_arrays(directory, arrays):
     directory = Path(directory)
     for key, value in arrays.items():
         if key == "weights":
-            _atomic(directory / "weights.npy", lambda f, value=value: np.save(f, value))
+            with atomic_write(directory / "weights.npy", "wb", prefix=TEMP_PREFIX) as f:
+                np.save(f, value)
         else:
-            _atomic(directory / f"{key}.npz", lambda f, value=value: np.savez(f, **value))
-
-
-def _atomic(path, write):
-    """Write ``path`` through ``write(binary file)`` into a temp file beside it, fsync, rename.
-    The file gets the mode the umask allows (mkstemp's 0600 is widened as ``open`` would)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            with atomic_write(directory / f"{key}.npz", "wb", prefix=TEMP_PREFIX) as f:
+                np.savez(f, **value)
 
 
 def write_json(path, obj):
@@ -69,13 +53,8 @@ def write_json(path, obj):
     error (or an unserializable value) the temp file is removed and ``path``
     is left as it was.
     """
-    _atomic(Path(path), lambda f: f.write(json.dumps(obj, indent=1, default=_jsonable).encode()))
-
-
-def _umask():
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    with atomic_write(path, prefix=TEMP_PREFIX, suffix=".tmp") as f:
+        json.dump(obj, f, indent=1, default=_jsonable)
 
 
 @contextlib.contextmanager

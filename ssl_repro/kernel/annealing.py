@@ -13,13 +13,14 @@ import numpy as np
 
 from ..solvers._threads import single_threaded_blas
 from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, kl_divergence
+from ..solvers.problem import pseudo_rows
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value
 
 T0, RATE, EPS, MAX_OUTER, MAX_INNER = 10.0, 1.5, 1e-6, 30, 100
 
 
-def transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
+def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
     """Eqn 1 of 001 for f = K alpha + b: labels of unlabeled points chosen to minimize the loss."""
     f = fstep.K @ alpha + bias
     l, u = labeled.size, unlabeled.size
@@ -46,8 +47,8 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     if not entropy(Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)) > u * eps:
         raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled point of the initial beliefs "
                          f"p = r = {r!r}, so the annealing loop would not run: lower eps or use an r closer to 0.5")
-    points = np.concatenate([labeled, unlabeled, unlabeled])
-    labels = np.concatenate([y, np.ones(u), -np.ones(u)])
+    owner, labels = pseudo_rows(y, u)
+    points = np.concatenate([labeled, unlabeled])[owner]
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
     alpha, bias = None, 0.0
     best = (np.inf, None, 0.0)
@@ -65,7 +66,7 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
             f = K @ alpha + bias
             gaps = lam_u * (loss_value(loss, f[unlabeled]) - loss_value(loss, -f[unlabeled]))
             previous, beliefs = beliefs, beliefs_for_gaps(gaps, T, r)
-            value = transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
+            value = eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
             path.append((T, value))
             if value < best[0]:
                 best = (value, alpha, bias)

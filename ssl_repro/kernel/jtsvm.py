@@ -24,7 +24,7 @@ import numpy as np
 from ..solvers._threads import single_threaded_blas
 from ..solvers.tsvm import initial_labels, lam_u_levels, switch_pairs
 from ..solvers.validation import check_fraction, check_positive
-from .annealing import transductive_objective
+from .annealing import eqn1_objective
 from .fstep import FStep
 
 
@@ -55,5 +55,5 @@ def kernel_jtsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", swi
             if fstep.objective(retrained[0], points, targets, costs, retrained[1]) <= \
                     fstep.objective(alpha, points, targets, costs, bias):
                 alpha, bias = retrained
-    value = transductive_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
+    value = eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
     return alpha, bias, {"objective": value, "switches": n_switches}

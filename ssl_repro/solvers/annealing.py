@@ -21,6 +21,7 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
+from .problem import pseudo_rows
 from .validation import (check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda,
                          check_open_unit, check_positive)
 
@@ -45,8 +46,7 @@ def optimize_w_loss(problem, lam, lam_u, beliefs):
     """
     l, u = problem.n_labeled, problem.n_unlabeled
     rows = np.concatenate([problem.labeled, problem.unlabeled])
-    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
-    y = np.concatenate([problem.y, np.ones(u), -np.ones(u)])
+    owner, y = pseudo_rows(problem.y, u)
     c = np.empty(l + 2 * u)
     c[:l] = 1.0 / l
     loss = SquaredHingeLoss(problem.op, rows, y, c, lam, owner)
@@ -91,7 +91,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
 
     Returns
     -------
-    w, SolverInfo  (``levels`` lists the temperatures visited, absolute;
+    w, SolverInfo  (``temperatures`` lists the temperatures visited, absolute;
     ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W;
     ``converged`` False and a ConvergenceWarning when a cap ended a loop:
     ``stop_reason`` "max_outer" if the entropy was still above u eps after
@@ -129,7 +129,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     outer = 0
     while outer < max_outer and h > threshold:
         outer += 1
-        info.levels.append(T)
+        info.temperatures.append(T)
         inner, kl = 0, np.inf
         while inner < max_inner and kl > threshold:
             inner += 1

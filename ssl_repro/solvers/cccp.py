@@ -68,6 +68,7 @@ from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
+from .problem import pseudo_rows
 from .supervised import svm
 from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
@@ -164,8 +165,7 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
     op, l, u = problem.op, problem.n_labeled, problem.n_unlabeled
     info = SolverInfo("cccp_tsvm")
     rows = np.concatenate([problem.labeled, problem.unlabeled])
-    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
-    y = np.concatenate([problem.y, np.ones(u), -np.ones(u)])
+    owner, y = pseudo_rows(problem.y, u)
     c = np.concatenate([np.full(l, 1.0 / l), np.full(2 * u, lam_u / u)])
     loss = SquaredHingeLoss(op, rows, y, c, lam, owner)
     mean_row = op.rmatvec(np.full(u, 1.0 / u), problem.unlabeled)
@@ -185,7 +185,7 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
             break  # the linearization stopped changing (module doc)
         previous_v = v
         w, o, mu = _balanced_solve(loss, v, mean_row, target, w, o, mu, info)
-        info.levels.append(iteration)
+        info.cccp_iterations = iteration
         info.objective_path.append((iteration, ramp_objective(loss, w, o, l, lam_u, u, s)))
     else:
         info.stop("max_iter")

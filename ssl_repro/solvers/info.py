@@ -22,8 +22,12 @@ class SolverInfo:
         retraining, as (lambda' level, value); for DA J(w) after every
         OPTIMIZE-W, as (temperature, value).
     switches : label pairs switched (TSVM).
-    mfn_calls, newton_iterations, cg_iterations : work counters.
-    levels : lambda' levels (TSVM) or temperatures (DA) visited.
+    mfn_calls, newton_iterations, cg_iterations : work counters of the
+        L2-SVM-MFN calls (Newton steps of Table 1, CG steps of Table 2).
+    lbfgs_iterations : L-BFGS iterations (nabla-TSVM, which does not use MFN).
+    lam_u_levels : lambda' values visited (TSVM's annealing, nabla-TSVM's schedule).
+    temperatures : temperatures visited (DA, linear and kernel).
+    cccp_iterations : CCCP iterations run (CCCP-TSVM).
     positive_fraction : fraction of unlabeled rows labeled positive at the
         end (TSVM's switch labels; DA's mean p), i.e. the balance constraint.
     seconds : wall-clock training time.
@@ -45,7 +49,10 @@ class SolverInfo:
     mfn_calls: int = 0
     newton_iterations: int = 0
     cg_iterations: int = 0
-    levels: list = field(default_factory=list)
+    lbfgs_iterations: int = 0
+    lam_u_levels: list = field(default_factory=list)
+    temperatures: list = field(default_factory=list)
+    cccp_iterations: int = 0
     positive_fraction: float = float("nan")
     seconds: float = 0.0
     converged: bool = True

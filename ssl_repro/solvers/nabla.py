@@ -87,9 +87,9 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
         result = minimize(objective.value_and_gradient, w, jac=True, method="L-BFGS-B",
                           options={"gtol": gtol, "maxiter": max_iter})
         w = result.x
-        info.levels.append(float(level))
+        info.lam_u_levels.append(float(level))
         info.objective_path.append((float(level), float(result.fun)))
-        info.newton_iterations += int(result.nit)
+        info.lbfgs_iterations += int(result.nit)
         if not result.success:
             info.inner_cap("lbfgs_max_iter" if result.nit >= max_iter else "lbfgs_failed")
     info.warn_if_capped({"lbfgs_max_iter": f"max_iter={max_iter}",

@@ -58,3 +58,17 @@ def from_mask(X, y_pm1, labeled_mask):
     y = check_labels_pm1(y_pm1, labeled.shape[0])
     unlabeled = np.flatnonzero(~np.asarray(labeled_mask, dtype=bool)).astype(np.int64)
     return Problem(BiasedRows(X), labeled, y, unlabeled)
+
+
+def pseudo_rows(y_labeled, u):
+    """The l + 2u pseudo-rows of the losses that score every unlabeled row under both labels.
+
+    Returns (owner, labels): pseudo-row k is training row ``owner[k]`` (the
+    l labeled rows, then the u unlabeled rows twice) with label ``labels[k]``
+    (the given labels, then +1 for the first copy and -1 for the second), as
+    in DA's Eqn 11 and CCCP-TSVM's ramp (and 001's kernel DA).
+    """
+    l = len(y_labeled)
+    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
+    labels = np.concatenate([np.asarray(y_labeled, dtype=np.float64), np.ones(u), -np.ones(u)])
+    return owner, labels

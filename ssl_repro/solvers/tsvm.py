@@ -131,7 +131,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
     o = np.concatenate([o_l, o_u])
     rows = np.concatenate([problem.labeled, problem.unlabeled])
     for level in lam_u_levels(lam_u, lam_u_start, lam_u_growth):
-        info.levels.append(level)
+        info.lam_u_levels.append(level)
         costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
         loss = SquaredHingeLoss(op, rows, labels, costs, lam)     # loss.y is ``labels``: switched in place
         w, o, mfn = l2svm_mfn(loss, w, o)

@@ -12,8 +12,8 @@
   in libsvm.  This is the common yardstick across losses;
 - ``own_objective``: the transductive objective J_0 of 001's Eqn 1 in the
   method's own loss V (what DA returns the minimum of along its path);
-- ``objective_path`` (T or lambda' level, J_0), ``levels`` (temperatures;
-  empty for JTSVM), ``switches`` (JTSVM), ``positive_fraction`` (fraction
+- ``objective_path`` (T or lambda' level, J_0), ``temperatures``
+  (empty for JTSVM), ``switches`` (JTSVM), ``positive_fraction`` (fraction
   of unlabeled points with f > 0) and ``seconds``.
 
 BLAS is held to one thread inside :func:`kernel_da` and :func:`kernel_jtsvm`
@@ -40,8 +40,7 @@ def kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u):
     """Eqn 18's J for f = K alpha + bias (see module doc)."""
     f_l = K[labeled] @ alpha + bias
     f_u = K[unlabeled] @ alpha + bias
-    # the core's J with w = 0 is the loss part; the RKHS norm replaces ||w||^2
-    return transductive_objective(np.zeros(0), f_l, y, f_u, lam, lam_u) + 0.5 * lam * float(alpha @ K @ alpha)
+    return transductive_objective(None, f_l, y, f_u, lam, lam_u, norm_sq=float(alpha @ K @ alpha))
 
 
 def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", **options):
@@ -62,7 +61,7 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.own_objective = float(raw["objective"])
     info.objective = kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u)
     info.objective_path = list(raw.get("path", []))
-    info.levels = list(raw.get("temperatures", []))
+    info.temperatures = list(raw.get("temperatures", []))
     info.switches = int(raw.get("switches", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
     info.seconds = seconds

@@ -15,7 +15,7 @@ After ``fit``: ``dual_coef_`` (alpha, one per training row), ``intercept_``
 training rows), ``sigma_`` (the RBF width used), ``classes_``,
 ``diagnostics_`` (a :class:`~ssl_repro.solvers.SolverInfo`: ``objective`` is
 the kernel form of Eqn 18, ``own_objective`` 001's Eqn 1 in the method's
-loss; see :mod:`ssl_repro.kernel.diagnostics`) and ``transduction_``.
+loss; see :mod:`ssl_repro.kernel.training`) and ``transduction_``.
 There is no ``coef_``: outputs come from :meth:`decision_function`.
 """
 import numpy as np
@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import StrOptions
 
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
-from .kernel.diagnostics import train_kernel
+from .kernel.training import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
 from .solvers.validation import check_positive, check_scale
 
@@ -134,6 +134,47 @@ class KernelDA(_KernelModel):
     max_rows : int or None, default=MAX_ROWS (10000)
         Most training rows ``fit`` accepts (the Gram matrix is dense n x n);
         ``None``: no limit.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (1, n_samples)
+        alpha, one coefficient per training row.
+    intercept_ : ndarray of shape (1,)
+        The bias b (nonzero only for the l1 loss).
+    support_vectors_ : ndarray of shape (n_samples, n_features)
+        The training rows.
+    sigma_ : float
+        The RBF width used.
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        ``objective``: the kernel form of Eqn 18; ``own_objective``: 001's Eqn 1 in the method's loss.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    See Also
+    --------
+    ssl_repro.estimators.LinearDA : the linear method of 000.
+
+    References
+    ----------
+    V. Sindhwani, S. S. Keerthi and O. Chapelle, "Deterministic annealing for semi-supervised
+    kernel machines", ICML 2006 (001): Table 1 (DA), Eqns 1-7; Tables 2-4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.kernel_estimators import KernelDA
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = KernelDA(lam=1e-2, loss="l2").fit(X, y_train)
+    >>> bool(np.mean(clf.transduction_ == y) > 0.9)
+    True
     """
 
     _method = "da"
@@ -169,6 +210,47 @@ class KernelJTSVM(_KernelModel):
         Label pairs switched per retraining (1 = Joachims, "max" = every qualifying pair).
     max_rows : int or None, default=MAX_ROWS (10000)
         As for :class:`KernelDA`.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (1, n_samples)
+        alpha, one coefficient per training row.
+    intercept_ : ndarray of shape (1,)
+        The bias b (nonzero only for the l1 loss).
+    support_vectors_ : ndarray of shape (n_samples, n_features)
+        The training rows.
+    sigma_ : float
+        The RBF width used.
+    classes_ : ndarray of shape (2,)
+        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    transduction_ : ndarray of shape (n_samples,)
+        A label for every training row: the given one, or the prediction for an unlabeled row.
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        ``objective``: the kernel form of Eqn 18; ``own_objective``: 001's Eqn 1 in the method's loss.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    See Also
+    --------
+    ssl_repro.estimators.LinearTSVM : the linear method of 000.
+
+    References
+    ----------
+    V. Sindhwani, S. S. Keerthi and O. Chapelle, "Deterministic annealing for semi-supervised
+    kernel machines", ICML 2006 (001): the JTSVM baselines of Tables 2 and 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.kernel_estimators import KernelJTSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 30, 31]] = y[[0, 1, 30, 31]]
+    >>> clf = KernelJTSVM(lam=1e-2, loss="l2").fit(X, y_train)
+    >>> bool(np.mean(clf.transduction_ == y) > 0.9)
+    True
     """
 
     _method = "jtsvm"
@@ -182,7 +264,3 @@ class KernelJTSVM(_KernelModel):
     def _options(self):
         # "max": every qualifying pair, as LinearTSVM(switches="max")
         return {"switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
-
-
-#: Estimator class per method name, merged into :data:`ssl_repro.estimators.ESTIMATORS` (the harness's registry).
-KERNEL_ESTIMATORS = {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}

@@ -1,4 +1,4 @@
-"""Kernel DA / JTSVM beyond tests/test_kernel_da.py: the hinge f-step against an independent dual QP,
+"""Kernel DA / JTSVM methods (001; the f-steps one by one are in test_kernel_da.py): the hinge f-step against an independent dual QP,
 the balance of DA's p and JTSVM's labels, the kernel form of Eqn 18, and the scikit-learn estimators."""
 import numpy as np
 import pytest
@@ -11,9 +11,9 @@ import ssl_repro.kernel.fstep as fstep_module
 import ssl_repro.kernel.jtsvm as jtsvm_module
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.estimators import mask_labels
-from ssl_repro.estimators_beyond import KERNEL_ESTIMATORS, KernelDA, KernelJTSVM
+from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM
 from ssl_repro.kernel import FStep, default_sigma, kernel_da, rbf_gram
-from ssl_repro.kernel.diagnostics import kernel_eqn18, train_kernel
+from ssl_repro.kernel.training import kernel_eqn18, train_kernel
 
 
 @pytest.fixture(scope="module")
@@ -150,11 +150,11 @@ def test_train_kernel_reports_both_objectives(moons):
     # with the quadratic hinge V = max(0, 1 - t)^2 / 2, 001's Eqn 1 is exactly Eqn 18
     assert info.own_objective == pytest.approx(info.objective, rel=1e-12)
     assert info.own_objective == min(v for _, v in info.objective_path)
-    assert info.levels[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
+    assert info.temperatures[0] == 10.0 and info.method == "kernel_da_l2" and info.seconds > 0
     assert info.positive_fraction == np.mean(K[unlabeled] @ alpha + bias > 0)
     alpha_j, bias_j, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
     _, _, raw = jtsvm_module.kernel_jtsvm(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l1")
-    assert info_j.switches == raw["switches"] and info_j.levels == []
+    assert info_j.switches == raw["switches"] and info_j.temperatures == []
     assert info_j.objective == pytest.approx(kernel_eqn18(K, alpha_j, bias_j, labeled, y[labeled], unlabeled,
                                                           1e-2, 1.0), rel=1e-12)
     with pytest.raises(ValueError, match="kernel method must be"):
@@ -185,7 +185,6 @@ def test_jtsvm_estimator_and_bad_input(moons):
     y_fit = mask_labels(y, labeled)
     est = KernelJTSVM(lam=1e-2, r=0.5, loss="l2", sigma_factor=0.25, switches="max").fit(X, y_fit)
     assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
-    assert KERNEL_ESTIMATORS == {"kernel_da": KernelDA, "kernel_jtsvm": KernelJTSVM}
     with pytest.raises(ValueError, match="'loss' parameter of KernelDA must be a str among"):
         KernelDA(loss="huber").fit(X, y_fit)
     with pytest.raises(ValueError, match="transductive"):
@@ -198,10 +197,10 @@ def test_jtsvm_estimator_and_bad_input(moons):
 
 
 def test_estimators_are_registered_refuse_too_many_rows_and_predict_by_blocks(moons, monkeypatch):
-    import ssl_repro.estimators_beyond as beyond
-    from ssl_repro.estimators import ESTIMATORS
+    import ssl_repro.kernel_estimators as beyond
+    from ssl_repro.methods import METHODS
     X, y, labeled, unlabeled, K = moons
-    assert ESTIMATORS["kernel_da"] is KernelDA and ESTIMATORS["kernel_jtsvm"] is KernelJTSVM
+    assert METHODS["kernel_da"].estimator_class is KernelDA and METHODS["kernel_jtsvm"].estimator_class is KernelJTSVM
     y_fit = mask_labels(y, labeled)
     with pytest.raises(ValueError, match=r"KernelJTSVM: 50 training rows exceed the kernel methods' limit of "
                                          r"max_rows=49: they build the dense 50 x 50 Gram matrix"):
@@ -212,6 +211,7 @@ def test_estimators_are_registered_refuse_too_many_rows_and_predict_by_blocks(mo
     np.testing.assert_allclose(est.decision_function(sp.csc_matrix(X)), whole, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(whole, rbf_gram(X, est.sigma_) @ est.dual_coef_[0] + est.intercept_[0], atol=1e-9)
 
+@pytest.mark.slow   # longer than ~3 s
 def test_da_hinge_succeeds_on_two_circles_from_two_labels():
     """001 Table 2's success (every unlabeled point right) for DA (l1), at a point of the paper's grid
     (lambda = 1e-3, sigma = default / 8); see tests/test_kernel_da.py for DA (l2) on the moons."""

@@ -1,4 +1,4 @@
-"""Linear CCCP-TSVM and nabla-TSVM beyond tests/test_solvers_{cccp,nabla}.py: CCCP stops at a fixed
+"""Optimality of linear CCCP-TSVM and nabla-TSVM (their mechanics: test_solvers_{cccp,nabla}.py): CCCP stops at a fixed
 point of its linearization (checked against SLSQP), UC* = LC with the labeled mean, and nabla-TSVM's
 reported objective against a dense evaluation."""
 import numpy as np
@@ -40,7 +40,7 @@ def test_cccp_stops_at_the_optimum_of_its_own_linearization(data, s):
     prob, A_l, y_l, A_u = data
     lam, lam_u, r = 0.02, 1.0, 0.45
     w, info = cccp_tsvm(prob, lam, lam_u, r, s=s)
-    assert len(info.levels) < 100        # converged, not capped
+    assert info.cccp_iterations < 100        # converged, not capped
     convex = linearized_ramp(A_l, y_l, A_u, w, lam, lam_u, s)
     ref = minimize(convex, np.zeros_like(w), method="SLSQP",
                    constraints=[{"type": "eq", "fun": lambda v: (A_u @ v).mean() - (2 * r - 1)}],
@@ -66,7 +66,7 @@ def test_cccp_estimator_with_r_none_matches_the_solver():
     w, info = cccp_tsvm(from_blocks(Xl, yl, Xu), 0.02, 1.0, float(np.mean(yl > 0)))
     np.testing.assert_allclose(np.r_[est.coef_[0], est.intercept_], w, atol=1e-12)
     assert est.diagnostics_.objective == pytest.approx(info.objective, rel=1e-12)
-    assert est.n_iter_ == len(info.levels)
+    assert est.n_iter_ == info.cccp_iterations == len(info.objective_path)
 
 
 def test_nabla_reported_objectives_match_a_dense_evaluation(data):
