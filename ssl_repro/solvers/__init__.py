@@ -11,7 +11,7 @@ an unlabeled block)::
 estimators use to avoid copying large matrices.
 """
 from .annealing import deterministic_annealing
-from .cgls import CGLSInfo, cgls
+from .cgls import CGLSInfo, cgls, warm_up_kernels
 from .info import SolverInfo
 from .line_search import line_search
 from .loss import SquaredHingeLoss
@@ -49,5 +49,5 @@ __all__ = [
     "BiasedRows", "CGLSInfo", "MFNInfo", "Problem", "SolverInfo", "SquaredHingeLoss",
     "cgls", "deterministic_annealing", "from_blocks", "from_mask", "l2svm_mfn", "line_search",
     "objective_of_weights", "rls", "svm", "train_da", "train_rls", "train_svm", "train_tsvm",
-    "transductive_objective", "tsvm",
+    "transductive_objective", "tsvm", "warm_up_kernels",
 ]

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .balance import Beliefs, entropy, kl_divergence, optimize_p
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
@@ -58,7 +58,7 @@ def set_beliefs(loss, problem, lam_u, beliefs):
     np.multiply(lam_u / u, beliefs.q, out=loss.c[l + u:])
 
 
-@single_threaded_blas
+@solver_threads
 def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_RATE,
                             fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER,
                             max_inner=MAX_INNER):

@@ -7,7 +7,16 @@ without forming X^T C X, seeded from a guess ``beta`` whose outputs
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+
+from ._cg_kernel import cg_steps_parallel, cg_steps_serial, chunk_bounds
+from ._kernels import N_CHUNKS
+from ._threads import refresh_threads
+
+#: CG iterations per call of the compiled loop; between calls the idle
+#: cores are re-evaluated (:func:`._threads.refresh_threads`).
+BLOCK = 16
 
 
 @dataclass
@@ -60,22 +69,24 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     omega1 = r @ r
     converged = False
     it = 0
+    steps = CGSteps(op, rows, c, lam, tol)
+    scal = np.array([omega1, omega1, z @ z, omega1])
     while it < max_iter:
-        it += 1
-        q = op.matvec(p, rows)
-        cq = c * q
-        gamma = omega1 / (lam * (p @ p) + q @ cq)
-        beta += gamma * p
-        o += gamma * q
-        z -= gamma * cq
-        omega2 = omega1
+        done_steps, recurrence_met = steps.run(beta, o, z, r, p, scal, min(BLOCK, max_iter - it))
+        it += done_steps
+        omega1 = scal[0]
+        if not recurrence_met:
+            continue
+        # residual replacement: the exact residual decides convergence
         r = _residual(op, rows, z, lam, beta, linear)
-        omega1 = r @ r
-        if omega1 < tol * tol * (z @ z):
-            converged = True
+        exact = r @ r
+        if exact < tol * tol * scal[2]:
+            omega1, converged = exact, True
             break
-        p *= omega1 / omega2
+        p *= exact / scal[3]
         p += r
+        scal[:] = exact, p @ p, scal[2], exact
+        omega1 = exact
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
 
 
@@ -86,3 +97,48 @@ def _residual(op, rows, z, lam, beta, linear):
     if linear is not None:
         r -= linear
     return r
+
+
+class CGSteps:
+    """The compiled CG iterations (:mod:`._cg_kernel`) for one active system.
+
+    Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
+    picks the serial or the parallel build from numba's current thread
+    count (same results either way).
+    """
+
+    def __init__(self, op, rows, c, lam, tol):
+        X = op.X
+        self.args = (X.indptr, op.indices, X.data, rows, c, float(lam),
+                     chunk_bounds(X.indptr, rows, N_CHUNKS), np.zeros((N_CHUNKS, op.n_features)))
+        self.q = np.empty(rows.shape[0])
+        self.part = np.empty((N_CHUNKS, 4))
+        self.tol2 = float(tol) * float(tol)
+
+    def run(self, beta, o, z, r, p, scal, n_steps):
+        """Up to ``n_steps`` iterations in place; (iterations, recurrence converged)."""
+        refresh_threads()
+        kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
+        return kernel(*self.args, beta, o, z, r, p, self.q, self.part, scal, self.tol2, n_steps)
+
+
+def warm_up_kernels():
+    """Compile (or load from numba's cache) every build of the CG kernels on a tiny system.
+
+    Both the serial and the parallel build are used, whichever thread count
+    the machine's load will later call for, so no compilation happens
+    inside a timed solve.
+    """
+    from .operator import BiasedRows
+
+    op = BiasedRows(np.eye(3))
+    rows = np.arange(3, dtype=np.int64)
+    y = np.array([1.0, -1.0, 1.0])
+    previous = numba.get_num_threads()
+    try:
+        for threads in {1, numba.config.NUMBA_NUM_THREADS}:
+            numba.set_num_threads(threads)
+            cgls(op, rows, y, np.ones(3), 1.0, np.zeros(4), np.zeros(3), 1e-12, 10)
+            op.matvec(np.ones(4), rows)
+    finally:
+        numba.set_num_threads(previous)

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
@@ -78,7 +78,7 @@ def _smallest(values, k):
     return np.argsort(values, kind="stable")
 
 
-@single_threaded_blas
+@solver_threads
 def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH):
     """Multi-switch transductive L2-SVM-MFN (Table 4).
 

@@ -1,0 +1,143 @@
+"""Compiled CG steps of CGLS (Table 2 of the spec paper), one pass over X per step.
+
+Table 2 touches the data matrix twice per iteration: q = X p, then
+r = X^T z - lambda beta with z = z - gamma C q.  Since z changes by
+-gamma C q, X^T z changes by -gamma X^T (C q); so one pass over the active
+rows that computes q_i = x_i . p and, while x_i is still in cache, adds
+c_i q_i x_i into an accumulator gives everything an iteration needs:
+
+    r_new = r_old - gamma (X^T C q + lambda p)
+
+(the linear term v of :func:`.cgls.cgls` is constant and drops out).  This
+halves the memory traffic over X.  The residual is then a recurrence
+instead of a fresh product, so :func:`.cgls.cgls` recomputes it exactly
+once the recurrence says "converged" and continues if the exact residual
+disagrees (residual replacement); the convergence test that is reported
+is always the exact one.
+
+Parallel design: the active rows are split into ``n_chunks`` contiguous
+chunks of about equal nonzeros; chunk k accumulates into its own buffer
+``buffers[k]`` and the buffers are added in the fixed order 0..n_chunks-1,
+feature block by feature block.  Every partial sum is kept per chunk and
+added in a fixed order, so the results do not depend on how many threads
+run the chunks: the same function compiled without ``parallel`` (used when
+one thread is in play, no thread pool involved) gives the same bits.
+Three parallel regions per iteration (the fused pass; the reduction with
+the updates of beta, r, o, z; the update of p), each one chunk per task.
+"""
+import os
+
+import numba
+import numpy as np
+
+from ._kernels import row_dot
+
+#: Number of row chunks (and partial-sum buffers): fixed per machine, not
+#: per thread count, so the thread count never changes a result.
+N_CHUNKS = max(4, os.cpu_count() or 1)
+
+
+def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, r, p, q, part,
+              scal, tol2, n_steps):
+    """Run up to ``n_steps`` CG iterations of Table 2 in place.
+
+    ``scal`` holds (omega1 = r.r, p.p, z.z, omega2) and is updated.
+    ``bounds`` (n_chunks + 1) splits the active rows into chunks;
+    ``buffers`` (n_chunks x n_features) must be zero on entry and is left
+    zero.  ``part`` (n_chunks x 4) is scratch.  Returns (iterations done,
+    whether the recurrence's residual met ||r||^2 < tol2 ||z||^2).
+    """
+    n_chunks, n_feat = buffers.shape
+    n_act = rows.shape[0]
+    omega1, pp, zz, omega2 = scal[0], scal[1], scal[2], scal[3]
+    steps = 0
+    done = False
+    while steps < n_steps:
+        p_bias = p[n_feat]
+        # fused pass: q = X p and buffers = X^T (c q), chunk by chunk
+        for k in numba.prange(n_chunks):
+            buf = buffers[k]
+            s_qcq = 0.0
+            s_cq = 0.0
+            for kk in range(bounds[k], bounds[k + 1]):
+                i = rows[kk]
+                a, b = indptr[i], indptr[i + 1]
+                s = row_dot(indices, data, p, a, b) + p_bias
+                q[kk] = s
+                cq = c[kk] * s
+                s_qcq += s * cq
+                s_cq += cq
+                for jj in range(a, b):
+                    buf[indices[jj]] += data[jj] * cq
+            part[k, 0] = s_qcq
+            part[k, 1] = s_cq
+        qcq = 0.0
+        t_bias = 0.0
+        for k in range(n_chunks):
+            qcq += part[k, 0]
+            t_bias += part[k, 1]
+        gamma = omega1 / (lam * pp + qcq)
+        # reduce the buffers (zeroing them) and update beta, r; update o, z
+        for k in numba.prange(n_chunks):
+            rr = 0.0
+            for j in range(k * n_feat // n_chunks, (k + 1) * n_feat // n_chunks):
+                t = 0.0
+                for kb in range(n_chunks):
+                    t += buffers[kb, j]
+                    buffers[kb, j] = 0.0
+                pj = p[j]
+                beta[j] += gamma * pj
+                rj = r[j] - gamma * (t + lam * pj)
+                r[j] = rj
+                rr += rj * rj
+            part[k, 2] = rr
+            s_zz = 0.0
+            for kk in range(k * n_act // n_chunks, (k + 1) * n_act // n_chunks):
+                qk = q[kk]
+                o[kk] += gamma * qk
+                zk = z[kk] - gamma * (c[kk] * qk)
+                z[kk] = zk
+                s_zz += zk * zk
+            part[k, 3] = s_zz
+        beta[n_feat] += gamma * p_bias
+        r_bias = r[n_feat] - gamma * (t_bias + lam * p_bias)
+        r[n_feat] = r_bias
+        omega2 = omega1
+        omega1 = r_bias * r_bias
+        zz = 0.0
+        for k in range(n_chunks):
+            omega1 += part[k, 2]
+            zz += part[k, 3]
+        steps += 1
+        if omega1 < tol2 * zz:
+            done = True
+            break
+        ratio = omega1 / omega2
+        for k in numba.prange(n_chunks):
+            s_pp = 0.0
+            for j in range(k * n_feat // n_chunks, (k + 1) * n_feat // n_chunks):
+                pj = r[j] + ratio * p[j]
+                p[j] = pj
+                s_pp += pj * pj
+            part[k, 0] = s_pp
+        p_bias = r_bias + ratio * p_bias
+        p[n_feat] = p_bias
+        pp = p_bias * p_bias
+        for k in range(n_chunks):
+            pp += part[k, 0]
+    scal[0], scal[1], scal[2], scal[3] = omega1, pp, zz, omega2
+    return steps, done
+
+
+#: The same steps on numba's thread pool, and in the calling thread alone
+#: (identical results; the serial one avoids waking the pool at all).
+cg_steps_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_cg_steps)
+cg_steps_serial = numba.njit(cache=True, nogil=True)(_cg_steps)
+
+
+def chunk_bounds(indptr, rows, n_chunks):
+    """Split ``rows`` into ``n_chunks`` contiguous runs of about equal nonzeros."""
+    nnz = np.cumsum(indptr[rows + 1] - indptr[rows])
+    targets = nnz[-1] * np.arange(1, n_chunks) / n_chunks if nnz.size else np.zeros(n_chunks - 1)
+    inner = np.searchsorted(nnz, targets, side="left")
+    return np.concatenate(([0], inner, [rows.shape[0]])).astype(np.int64)
