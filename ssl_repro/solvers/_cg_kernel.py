@@ -27,14 +27,22 @@ the updates of beta, r, o, z; the update of p), each one chunk per task.
 """
 import os
 
+import types
+
 import numba
 import numpy as np
 
-from ._kernels import row_dot
+from ._kernels import ONE, row_axpy, row_bounds, row_dot
 
 #: Number of row chunks (and partial-sum buffers): fixed per machine, not
 #: per thread count, so the thread count never changes a result.
 N_CHUNKS = max(4, os.cpu_count() or 1)
+
+
+@numba.njit(inline="always", nogil=True)
+def _block(k, n_blocks, n):
+    """Positions [lo, hi) of block k of n_blocks contiguous blocks of range(n), as uint64."""
+    return np.uint64(k * n // n_blocks), np.uint64((k + 1) * n // n_blocks)
 
 
 def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, r, p, q, part,
@@ -48,6 +56,7 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
     whether the recurrence's residual met ||r||^2 < tol2 ||z||^2).
     """
     n_chunks, n_feat = buffers.shape
+    n_chunks_u = np.uint64(n_chunks)
     n_act = rows.shape[0]
     omega1, pp, zz, omega2 = scal[0], scal[1], scal[2], scal[3]
     steps = 0
@@ -59,16 +68,17 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
             buf = buffers[k]
             s_qcq = 0.0
             s_cq = 0.0
-            for kk in range(bounds[k], bounds[k + 1]):
-                i = rows[kk]
-                a, b = indptr[i], indptr[i + 1]
+            kk = np.uint64(bounds[k])
+            end = np.uint64(bounds[k + 1])
+            while kk < end:
+                a, b = row_bounds(indptr, rows, kk)
                 s = row_dot(indices, data, p, a, b) + p_bias
                 q[kk] = s
                 cq = c[kk] * s
                 s_qcq += s * cq
                 s_cq += cq
-                for jj in range(a, b):
-                    buf[indices[jj]] += data[jj] * cq
+                row_axpy(indices, data, cq, a, b, buf)
+                kk += ONE
             part[k, 0] = s_qcq
             part[k, 1] = s_cq
         qcq = 0.0
@@ -80,24 +90,30 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
         # reduce the buffers (zeroing them) and update beta, r; update o, z
         for k in numba.prange(n_chunks):
             rr = 0.0
-            for j in range(k * n_feat // n_chunks, (k + 1) * n_feat // n_chunks):
+            j, j_end = _block(k, n_chunks, n_feat)
+            while j < j_end:
                 t = 0.0
-                for kb in range(n_chunks):
+                kb = np.uint64(0)
+                while kb < n_chunks_u:
                     t += buffers[kb, j]
                     buffers[kb, j] = 0.0
+                    kb += ONE
                 pj = p[j]
                 beta[j] += gamma * pj
                 rj = r[j] - gamma * (t + lam * pj)
                 r[j] = rj
                 rr += rj * rj
+                j += ONE
             part[k, 2] = rr
             s_zz = 0.0
-            for kk in range(k * n_act // n_chunks, (k + 1) * n_act // n_chunks):
+            kk, kk_end = _block(k, n_chunks, n_act)
+            while kk < kk_end:
                 qk = q[kk]
                 o[kk] += gamma * qk
                 zk = z[kk] - gamma * (c[kk] * qk)
                 z[kk] = zk
                 s_zz += zk * zk
+                kk += ONE
             part[k, 3] = s_zz
         beta[n_feat] += gamma * p_bias
         r_bias = r[n_feat] - gamma * (t_bias + lam * p_bias)
@@ -115,10 +131,12 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
         ratio = omega1 / omega2
         for k in numba.prange(n_chunks):
             s_pp = 0.0
-            for j in range(k * n_feat // n_chunks, (k + 1) * n_feat // n_chunks):
+            j, j_end = _block(k, n_chunks, n_feat)
+            while j < j_end:
                 pj = r[j] + ratio * p[j]
                 p[j] = pj
                 s_pp += pj * pj
+                j += ONE
             part[k, 0] = s_pp
         p_bias = r_bias + ratio * p_bias
         p[n_feat] = p_bias
@@ -129,10 +147,19 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
     return steps, done
 
 
+def _named_copy(func, suffix):
+    """``func`` under another name: numba's on-disk cache keys entries by function name and
+    signature, not by compile options, so each build needs its own name."""
+    copy = types.FunctionType(func.__code__, func.__globals__, func.__name__ + suffix,
+                              func.__defaults__, func.__closure__)
+    copy.__qualname__ = func.__qualname__ + suffix
+    return copy
+
+
 #: The same steps on numba's thread pool, and in the calling thread alone
 #: (identical results; the serial one avoids waking the pool at all).
-cg_steps_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_cg_steps)
-cg_steps_serial = numba.njit(cache=True, nogil=True)(_cg_steps)
+cg_steps_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_named_copy(_cg_steps, "_parallel"))
+cg_steps_serial = numba.njit(cache=True, nogil=True)(_named_copy(_cg_steps, "_serial"))
 
 
 def chunk_bounds(indptr, rows, n_chunks):

@@ -42,17 +42,24 @@ def solver_threads(solver):
 
     @functools.wraps(solver)
     def wrapper(*args, **kwargs):
+        global _active, _last_counts
         with threadpool_limits(limits=1, user_api="blas"):
             governor = _Governor(numba.get_num_threads())
-            global _active
             outer, _active = _active, governor
             try:
                 return solver(*args, **kwargs)
             finally:
                 _active = outer
                 numba.set_num_threads(governor.limit)
+                if outer is None:
+                    _last_counts = governor.counts or [governor.limit]
 
     return wrapper
+
+
+def last_solve_threads():
+    """The numba thread counts the last solve used, in the order it set them (for benchmarks)."""
+    return list(_last_counts)
 
 
 def refresh_threads():
@@ -62,6 +69,7 @@ def refresh_threads():
 
 
 _active = None
+_last_counts = []
 
 
 class _Governor:
@@ -69,6 +77,7 @@ class _Governor:
 
     def __init__(self, limit):
         self.limit = limit
+        self.counts = []
         self.n_cpus = os.cpu_count() or 1
         self._last = None
         if limit > 1:
@@ -97,7 +106,10 @@ class _Governor:
             self._set(self.n_cpus - others)
 
     def _set(self, idle):
-        numba.set_num_threads(max(1, min(self.limit, math.floor(idle + BUSY_SHARE))))
+        threads = max(1, min(self.limit, math.floor(idle + BUSY_SHARE)))
+        numba.set_num_threads(threads)
+        if not self.counts or threads != self.counts[-1]:
+            self.counts.append(threads)
 
     @staticmethod
     def _sample():
