@@ -162,9 +162,27 @@ cg_steps_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_named_cop
 cg_steps_serial = numba.njit(cache=True, nogil=True)(_named_copy(_cg_steps, "_serial"))
 
 
+@numba.njit(cache=True, nogil=True)
 def chunk_bounds(indptr, rows, n_chunks):
-    """Split ``rows`` into ``n_chunks`` contiguous runs of about equal nonzeros."""
-    nnz = np.cumsum(indptr[rows + 1] - indptr[rows])
-    targets = nnz[-1] * np.arange(1, n_chunks) / n_chunks if nnz.size else np.zeros(n_chunks - 1)
-    inner = np.searchsorted(nnz, targets, side="left")
-    return np.concatenate(([0], inner, [rows.shape[0]])).astype(np.int64)
+    """Split ``rows`` into ``n_chunks`` contiguous runs of about equal nonzeros.
+
+    Run k starts at the first row before which at least k/n_chunks of the
+    nonzeros lie; returns the n_chunks + 1 boundaries (int64).
+    """
+    n = rows.shape[0]
+    total = 0
+    for kk in range(n):
+        total += indptr[rows[kk] + 1] - indptr[rows[kk]]
+    bounds = np.empty(n_chunks + 1, np.int64)
+    bounds[0] = 0
+    k = 1
+    before = 0
+    for kk in range(n):
+        while k < n_chunks and before * n_chunks >= total * k:
+            bounds[k] = kk
+            k += 1
+        before += indptr[rows[kk] + 1] - indptr[rows[kk]]
+    while k <= n_chunks:
+        bounds[k] = n
+        k += 1
+    return bounds
