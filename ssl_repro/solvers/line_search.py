@@ -42,8 +42,8 @@ def _walk_break_points(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
 
     One pass adds the active rows' parts to L and R and collects the break
     points (rows whose active state changes at delta = (y - o)/(o_bar - o)
-    > 0); a stable sort orders them; the walk stops at the first linear
-    piece whose root lies before its break point.
+    > 0); a sort orders them; the walk stops at the first linear piece
+    whose root lies before its break point.
     """
     n = y.shape[0]
     n_breaks = 0
@@ -72,7 +72,9 @@ def _walk_break_points(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
             idx[k] = i
             breaks[k] = (y[i] - o) / do
             k += 1
-    for k in np.argsort(breaks, kind="mergesort"):
+    # ties in delta: their order changes L, R only by rounding, so the
+    # in-place quicksort (no merge buffer) is enough
+    for k in np.argsort(breaks):
         if L + breaks[k] * (R - L) >= 0.0:
             break
         i = idx[k]

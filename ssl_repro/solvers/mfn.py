@@ -66,17 +66,8 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     info = MFNInfo()
     while info.newton_iterations < max_newton_iter:
         info.newton_iterations += 1
-        pos, target, cost, act = loss.active_system(o)
-        w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, lam, w, o[pos], tol, max_cg,
-                                    loss.linear)
+        w_bar, o_bar, act, cg = _newton_point(loss, w, o, tol, max_cg)
         info.cg_iterations += cg.iterations
-        o_bar = np.empty_like(o)
-        o_bar[pos] = o_bar_act
-        rest = np.ones(o.shape[0], dtype=bool)
-        rest[pos] = False
-        rest_pos = np.flatnonzero(rest)
-        if rest_pos.size:
-            o_bar[rest_pos] = op.matvec(w_bar, loss.rows[rest_pos])
         max_cg = MAX_CG_ITER
         if cg.converged and _optimal(loss.y, o_bar, act, tau, *_owner_args(loss)):
             w, o = w_bar, o_bar
@@ -89,6 +80,27 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
     return w, o, info
+
+
+def _newton_point(loss, w, o, tol, max_cg):
+    """w_bar solving the Newton system on the active set j(w) by CGLS (Eqn 4, Table 2).
+
+    Returns (w_bar, its outputs on every row of ``loss``, the active
+    pseudo-row mask, CGLSInfo); the system's arrays are freed on return,
+    before the line search allocates its own.
+    """
+    op = loss.op
+    pos, target, cost, act = loss.active_system(o)
+    w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, loss.lam, w, o[pos], tol, max_cg,
+                                loss.linear)
+    o_bar = np.empty_like(o)
+    o_bar[pos] = o_bar_act
+    rest = np.ones(o.shape[0], dtype=bool)
+    rest[pos] = False
+    rest_pos = np.flatnonzero(rest)
+    if rest_pos.size:
+        o_bar[rest_pos] = op.matvec(w_bar, loss.rows[rest_pos])
+    return w_bar, o_bar, act, cg
 
 
 def _owner_args(loss):
