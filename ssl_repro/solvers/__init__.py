@@ -11,7 +11,7 @@ an unlabeled block)::
 estimators use to avoid copying large matrices.
 """
 from .annealing import deterministic_annealing
-from .cgls import CGLSInfo, cgls, warm_up_kernels
+from .cgls import CGLSInfo, cgls
 from .info import SolverInfo
 from .line_search import line_search
 from .loss import SquaredHingeLoss
@@ -22,6 +22,7 @@ from .problem import Problem, from_blocks, from_mask
 from .supervised import rls, svm
 from .tsvm import tsvm
 from .validation import check_positive
+from .warm_up import warm_up_kernels
 
 
 def train_svm(X_labeled, y_labeled, lam=1e-3, cost=None):

@@ -133,24 +133,3 @@ class CGSteps:
         kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
         return kernel(*self.args, beta, o, z, r, p, self.q, self.part, scal, self.tol2, n_steps)
 
-
-def warm_up_kernels():
-    """Compile (or load from numba's cache) every build of the CG kernels on a tiny system.
-
-    Both the serial and the parallel build are used, whichever thread count
-    the machine's load will later call for, so no compilation happens
-    inside a timed solve.
-    """
-    from .operator import BiasedRows
-
-    op = BiasedRows(np.eye(3))
-    rows = np.arange(3, dtype=np.int64)
-    y = np.array([1.0, -1.0, 1.0])
-    previous = numba.get_num_threads()
-    try:
-        for threads in {1, numba.config.NUMBA_NUM_THREADS}:
-            numba.set_num_threads(threads)
-            cgls(op, rows, y, np.ones(3), 1.0, np.zeros(4), np.zeros(3), 1e-12, 10)
-            op.matvec(np.ones(4), rows)
-    finally:
-        numba.set_num_threads(previous)
