@@ -11,7 +11,9 @@
 Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
 the machine (cores, CPU model, RAM, kernel), its state before and after
-(load averages, the busiest processes), the exact command, the git commit
+(load averages, the busiest processes; after the runs also the cores
+other processes kept busy meanwhile: /proc/stat's busy time minus the CPU
+time of this script's children), the exact command, the git commit
 of the code timed, ``side_by_side.py``'s figures per method (median
 training seconds both sides, pairwise ratios, both objectives and errors),
 and our side's per-run details from ``bench_solvers.py`` (CG iterations,
@@ -27,10 +29,12 @@ import datetime
 import json
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,11 +68,24 @@ def state():
     return {"loadavg": [float(x) for x in load], "busiest": [line.strip()[:120] for line in top.splitlines()[1:6]]}
 
 
+def cpu_ticks():
+    """(busy, all) jiffies of the whole machine from /proc/stat."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
 def git_commit():
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
                            capture_output=True, text=True).stdout.strip()
     return head + ("+uncommitted changes" if dirty else "")
+
+
+def _children_cpu():
+    """CPU seconds (user + system) of this process's finished children and their descendants."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run(args):
@@ -83,6 +100,7 @@ def run(args):
         cmd = [sys.executable, str(SIDE_BY_SIDE), "--data", args.data, "--methods", args.methods,
                "--pairs", str(args.pairs), "--json", str(out)]
         before = state()
+        ticks0, children0, wall0 = cpu_ticks(), _children_cpu(), time.monotonic()
         busy = [subprocess.Popen(BUSY) for _ in range(args.busy_loops)]
         started = datetime.datetime.now(datetime.timezone.utc)
         try:
@@ -91,7 +109,11 @@ def run(args):
             for proc in busy:
                 proc.kill()
                 proc.wait()
+        ticks1, children1, wall1 = cpu_ticks(), _children_cpu(), time.monotonic()
         after = state()
+        # cores kept busy during the runs by processes other than ours (both sides, busy loops)
+        machine_busy = (ticks1[0] - ticks0[0]) / max(ticks1[1] - ticks0[1], 1) * os.cpu_count()
+        after["others_busy_cores_during_run"] = round(machine_busy - (children1 - children0) / (wall1 - wall0), 3)
         figures = json.loads(out.read_text())
         ours = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     for method, res in figures.items():
@@ -162,7 +184,8 @@ def render(records):
         lines.append(f"- **{rec['label']}** ({rec['date_utc']} UTC, code {rec['code'][:12]}): `{rec['command']}`"
                      f"{' beside %d busy loop(s)' % rec['busy_loops'] if rec['busy_loops'] else ''}; "
                      f"{m['nproc']} x {m['cpu_model']}, {m['ram_gib']} GiB; load before "
-                     f"{before['loadavg']}, after {rec['state_after']['loadavg']}.")
+                     f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
+                     f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
     (OUT / "side_by_side.md").write_text("\n".join(lines) + "\n")
 
 
