@@ -65,9 +65,9 @@ def test_cgls_goes_on_when_the_recurrence_claims_convergence_too_early(monkeypat
     calls = []
 
     def optimistic_run(self, beta, o, z, r, p, scal, n_steps):
-        steps, done = real_run(self, beta, o, z, r, p, scal, 1 if not calls else n_steps)
+        steps, status = real_run(self, beta, o, z, r, p, scal, 1 if not calls else n_steps)
         calls.append(steps)
-        return steps, done or len(calls) == 1
+        return steps, cgls_module.RECURRENCE_MET if len(calls) == 1 else status
 
     monkeypatch.setattr(cgls_module.CGSteps, "run", optimistic_run)
     tol = 1e-8

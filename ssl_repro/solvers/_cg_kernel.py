@@ -45,29 +45,51 @@ def _block(k, n_blocks, n):
     return np.uint64(k * n // n_blocks), np.uint64((k + 1) * n // n_blocks)
 
 
-def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, r, p, q, part,
-              scal, tol2, n_steps):
+#: An iteration tracks the exact residual when omega1 times the last
+#: reduction omega1/omega2 is below TRACK_MARGIN times the threshold (the
+#: norm predicted within 4x of it).
+TRACK_MARGIN = 16.0
+
+
+def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exact_buffers, beta, o, z,
+              r, r_exact, p, q, part, scal, tol2, n_steps):
     """Run up to ``n_steps`` CG iterations of Table 2 in place.
 
-    ``scal`` holds (omega1 = r.r, p.p, z.z, omega2) and is updated.
-    ``bounds`` (n_chunks + 1) splits the active rows into chunks;
-    ``buffers`` (n_chunks x n_features) must be zero on entry and is left
-    zero.  ``part`` (n_chunks x 4) is scratch.  Returns (iterations done,
-    whether the recurrence's residual met ||r||^2 < tol2 ||z||^2).
+    ``scal`` holds (omega1 = r.r, p.p, z.z, omega2, last omega1/omega2)
+    and is updated.  ``bounds`` (n_chunks + 1) splits the active rows into
+    chunks; ``buffers`` and ``exact_buffers`` (n_chunks x n_features) must
+    be zero on entry and are left zero; ``linear`` is v of
+    :func:`.cgls.cgls` (zeros when absent).  ``part`` (n_chunks x 6) is
+    scratch.
+
+    When the recurrence predicts that the coming iteration may meet the
+    test (omega1 times the last reduction below TRACK_MARGIN times the
+    threshold), that
+    iteration's pass also accumulates X^T z of the current z, which gives
+    the exact residual of the new point (X^T z_new = X^T z - gamma X^T C q,
+    lambda beta_new, v) at no extra pass; if the recurrence then says
+    "converged", the exact residual decides (and replaces r if it
+    disagrees).  Returns (iterations done, status): 0 = steps used up,
+    1 = the recurrence met the test in an untracked iteration (the caller
+    checks the exact residual), 2 = converged on the exact residual.
     """
     n_chunks, n_feat = buffers.shape
     n_chunks_u = np.uint64(n_chunks)
     n_act = rows.shape[0]
-    omega1, pp, zz, omega2 = scal[0], scal[1], scal[2], scal[3]
+    omega1, pp, zz, omega2, reduction = scal[0], scal[1], scal[2], scal[3], scal[4]
     steps = 0
-    done = False
+    status = 0
     while steps < n_steps:
         p_bias = p[n_feat]
+        track = omega1 * reduction < TRACK_MARGIN * tol2 * zz
         # fused pass: q = X p and buffers = X^T (c q), chunk by chunk
+        # (and exact_buffers = X^T z when tracking)
         for k in numba.prange(n_chunks):
             buf = buffers[k]
+            exact_buf = exact_buffers[k]
             s_qcq = 0.0
             s_cq = 0.0
+            s_z = 0.0
             kk = np.uint64(bounds[k])
             end = np.uint64(bounds[k + 1])
             while kk < end:
@@ -78,18 +100,25 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
                 s_qcq += s * cq
                 s_cq += cq
                 row_axpy(indices, data, cq, a, b, buf)
+                if track:
+                    s_z += z[kk]
+                    row_axpy(indices, data, z[kk], a, b, exact_buf)
                 kk += ONE
             part[k, 0] = s_qcq
             part[k, 1] = s_cq
+            part[k, 4] = s_z
         qcq = 0.0
         t_bias = 0.0
+        xtz_bias = 0.0
         for k in range(n_chunks):
             qcq += part[k, 0]
             t_bias += part[k, 1]
+            xtz_bias += part[k, 4]
         gamma = omega1 / (lam * pp + qcq)
         # reduce the buffers (zeroing them) and update beta, r; update o, z
         for k in numba.prange(n_chunks):
             rr = 0.0
+            rr_exact = 0.0
             j, j_end = _block(k, n_chunks, n_feat)
             while j < j_end:
                 t = 0.0
@@ -103,8 +132,19 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
                 rj = r[j] - gamma * (t + lam * pj)
                 r[j] = rj
                 rr += rj * rj
+                if track:
+                    xtz = 0.0
+                    kb = np.uint64(0)
+                    while kb < n_chunks_u:
+                        xtz += exact_buffers[kb, j]
+                        exact_buffers[kb, j] = 0.0
+                        kb += ONE
+                    ej = (xtz - gamma * t) - lam * beta[j] - linear[j]
+                    r_exact[j] = ej
+                    rr_exact += ej * ej
                 j += ONE
             part[k, 2] = rr
+            part[k, 5] = rr_exact
             s_zz = 0.0
             kk, kk_end = _block(k, n_chunks, n_act)
             while kk < kk_end:
@@ -126,25 +166,39 @@ def _cg_steps(indptr, indices, data, rows, c, lam, bounds, buffers, beta, o, z, 
             zz += part[k, 3]
         steps += 1
         if omega1 < tol2 * zz:
-            done = True
-            break
-        ratio = omega1 / omega2
+            if not track:
+                status = 1
+                break
+            e_bias = (xtz_bias - gamma * t_bias) - lam * beta[n_feat] - linear[n_feat]
+            r_exact[n_feat] = e_bias
+            exact = e_bias * e_bias
+            for k in range(n_chunks):
+                exact += part[k, 5]
+            if exact < tol2 * zz:
+                omega1 = exact
+                status = 2
+                break
+            # residual replacement: go on from the exact residual
+            r[:] = r_exact
+            omega1 = exact
+            r_bias = e_bias
+        reduction = omega1 / omega2
         for k in numba.prange(n_chunks):
             s_pp = 0.0
             j, j_end = _block(k, n_chunks, n_feat)
             while j < j_end:
-                pj = r[j] + ratio * p[j]
+                pj = r[j] + reduction * p[j]
                 p[j] = pj
                 s_pp += pj * pj
                 j += ONE
             part[k, 0] = s_pp
-        p_bias = r_bias + ratio * p_bias
+        p_bias = r_bias + reduction * p_bias
         p[n_feat] = p_bias
         pp = p_bias * p_bias
         for k in range(n_chunks):
             pp += part[k, 0]
-    scal[0], scal[1], scal[2], scal[3] = omega1, pp, zz, omega2
-    return steps, done
+    scal[0], scal[1], scal[2], scal[3], scal[4] = omega1, pp, zz, omega2, reduction
+    return steps, status
 
 
 def _named_copy(func, suffix):
