@@ -146,3 +146,34 @@ def test_warm_up_loads_every_kernel_a_solve_calls():
     train_tsvm(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4, switches="max")
     train_da(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4)
     assert {k: len(k.signatures) for k in before} == before
+
+
+def test_the_exact_residual_usually_comes_from_the_last_pass(monkeypatch):
+    """Iterations predicted to converge accumulate X^T z in the same pass: most CGLS calls
+    then compute the residual from scratch only once, at their start."""
+    real_residual = cgls_module._residual
+    calls = []
+    monkeypatch.setattr(cgls_module, "_residual", lambda *a: calls.append(1) or real_residual(*a))
+    per_solve = []
+    for seed in range(6):
+        op, rows, y, c = weighted_system(seed)
+        calls.clear()
+        beta, _, info = cgls(op, rows, y, c, 1e-3, np.zeros(op.n_weights), np.zeros(rows.size), 1e-8, 1000)
+        r_norm, z_norm = exact_residual(op, rows, y, c, 1e-3, beta)
+        assert info.converged and r_norm < 1e-8 * z_norm * (1 + 1e-6)
+        per_solve.append(len(calls))
+    assert min(per_solve) == 1 and sum(per_solve) < 2 * len(per_solve)
+
+
+def test_cgls_with_a_linear_term_solves_the_shifted_system():
+    """[lambda I + X^T C X] beta = X^T C Y - v, the exact residual including v (CCCP's use)."""
+    from solver_problems import augmented_dense
+    X, y, _, _ = random_problem(8, l=300, u=0, d=40, density=0.2)
+    op, rows = BiasedRows(X), np.arange(300, dtype=np.int64)
+    c = np.random.default_rng(8).uniform(0.1, 2.0, 300) / 300
+    v = np.random.default_rng(9).normal(size=op.n_weights) * 1e-2
+    beta, _, info = cgls(op, rows, y, c, 1e-2, np.zeros(op.n_weights), np.zeros(300), 1e-12, 2000, linear=v)
+    A = augmented_dense(X)
+    expected = np.linalg.solve(1e-2 * np.eye(A.shape[1]) + A.T @ (c[:, None] * A), A.T @ (c * y) - v)
+    assert info.converged
+    np.testing.assert_allclose(beta, expected, rtol=1e-7, atol=1e-9)
