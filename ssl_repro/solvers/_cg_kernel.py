@@ -10,10 +10,12 @@ c_i q_i x_i into an accumulator gives everything an iteration needs:
 
 (the linear term v of :func:`.cgls.cgls` is constant and drops out).  This
 halves the memory traffic over X.  The residual is then a recurrence
-instead of a fresh product, so :func:`.cgls.cgls` recomputes it exactly
-once the recurrence says "converged" and continues if the exact residual
-disagrees (residual replacement); the convergence test that is reported
-is always the exact one.
+instead of a fresh product, so only the exact residual may stop CGLS: an
+iteration that the recurrence predicts may converge also accumulates
+X^T z of the current z in the same pass (the exact residual of the new
+point, see :func:`_cg_steps`); when convergence comes without that,
+:func:`.cgls.cgls` recomputes the residual (residual replacement if it
+disagrees).
 
 Parallel design: the active rows are split into ``n_chunks`` contiguous
 chunks of about equal nonzeros; chunk k accumulates into its own buffer
