@@ -27,19 +27,12 @@ one thread is in play, no thread pool involved) gives the same bits.
 Three parallel regions per iteration (the fused pass; the reduction with
 the updates of beta, r, o, z; the update of p), each one chunk per task.
 """
-import os
-
 import types
 
 import numba
 import numpy as np
 
 from ._kernels import ONE, row_axpy, row_bounds, row_dot
-
-#: Number of row chunks (and partial-sum buffers): fixed per machine, not
-#: per thread count, so the thread count never changes a result.
-N_CHUNKS = max(4, os.cpu_count() or 1)
-
 
 @numba.njit(inline="always", nogil=True)
 def _block(k, n_blocks, n):
