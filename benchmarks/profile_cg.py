@@ -64,27 +64,22 @@ def _timed(f):
 def cg_iteration(bench, threads, n_iter=50):
     """Seconds per CG iteration with all rows active, and the bytes one moves at least."""
     from ssl_repro.solvers import BiasedRows
-    from ssl_repro.solvers._cg_kernel import chunk_bounds, cg_steps_parallel, cg_steps_serial
     from ssl_repro.solvers._kernels import N_CHUNKS
+    from ssl_repro.solvers.cgls import CGSteps
 
     op = BiasedRows(bench.X)
     X = op.X
     m, n = X.shape
     rows = np.arange(m, dtype=np.int64)
-    c = np.full(m, 1.0 / m)
     rng = np.random.default_rng(0)
-    kernel = cg_steps_serial if threads == 1 else cg_steps_parallel
-    numba.set_num_threads(threads)
-    bounds, buffers = chunk_bounds(X.indptr, rows, N_CHUNKS), np.zeros((N_CHUNKS, n))
-    q, part = np.empty(m), np.empty((N_CHUNKS, 4))
+    numba.set_num_threads(threads)          # CGSteps runs the serial build with one thread
+    steps = CGSteps(op, rows, np.full(m, 1.0 / m), 1e-3, 0.0)
 
     def run():
         beta, o, z = np.zeros(n + 1), np.zeros(m), rng.normal(size=m)
         r = rng.normal(size=n + 1)
         p = r.copy()
-        scal = np.array([r @ r, r @ r, z @ z, r @ r])
-        kernel(X.indptr, op.indices, X.data, rows, c, 1e-3, bounds, buffers, beta, o, z, r, p, q, part,
-               scal, 0.0, n_iter)
+        steps.run(beta, o, z, r, p, np.array([r @ r, r @ r, z @ z, r @ r, 1.0]), n_iter)
 
     run()
     best = min(_timed(run) for _ in range(5)) / n_iter
