@@ -6,7 +6,7 @@
         --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
     python benchmarks/record_side_by_side.py --label text20k-one-core-busy-one-thread --busy-loops 1 \\
         --env NUMBA_NUM_THREADS=1 --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
-    python benchmarks/record_side_by_side.py --render     # tables from the records only
+    python benchmarks/record_side_by_side.py --render --readme   # tables from the records only
 
 Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
@@ -187,6 +187,18 @@ def render(records):
                      f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
                      f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
     (OUT / "side_by_side.md").write_text("\n".join(lines) + "\n")
+    return rows
+
+
+def readme_table(rows):
+    """The compact table the README quotes (same figures as side_by_side.md)."""
+    lines = ["| record (label) | method | ours s | C++ -O3 s | ours / C++ (each pair) | J ours / C++ | "
+             "error ours / C++ | peak RSS / CSR |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['label']} | {r['method']} | {r['ours_s']:.2f} | {r['reference_s']:.2f} | "
+                     f"**{r['ratio']:.2f}** ({r['all_ratios']}) | {r['J_ours']} / {r['J_reference']} | "
+                     f"{r['err_ours']} / {r['err_reference']} | {r['peak_over_matrix']} |")
+    return "\n".join(lines)
 
 
 def main(argv=None):
@@ -198,6 +210,7 @@ def main(argv=None):
     ap.add_argument("--busy-loops", type=int, default=0, help="busy processes to run beside the benchmark")
     ap.add_argument("--env", action="append", default=[], metavar="K=V", help="environment of the runs")
     ap.add_argument("--render", action="store_true", help="only rewrite the tables from the records")
+    ap.add_argument("--readme", action="store_true", help="also print the table the README quotes")
     args = ap.parse_args(argv)
     path = OUT / "side_by_side.json"
     records = json.loads(path.read_text()) if path.exists() else []
@@ -208,7 +221,9 @@ def main(argv=None):
         records = [r for r in records if r["label"] != args.label] + [record]
         OUT.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(records, indent=1) + "\n")
-    render(records)
+    rows = render(records)
+    if args.readme:
+        print(readme_table(rows))
 
 
 if __name__ == "__main__":
