@@ -17,10 +17,17 @@ transductive error on the unlabeled rows, label switches, MFN calls and CG
 iterations.  ``--json OUT`` (``-`` for stdout) writes one JSON object keyed
 by method name with the keys seconds, peak_mb, objective,
 transductive_error, switches, mfn_calls, cg_iterations (plus all_seconds,
-load_seconds).  Defaults: lambda = 0.001, lambda' = 1, r = the file's r_true.
+load_seconds, train_peak_mb = the peak resident memory while training
+(Linux: the high-water mark is reset after loading), matrix_mb = the CSR
+arrays' size, threads = the numba thread counts the last training used,
+in the order the solver chose them from the idle cores).  With ``SSL_REPRO_BENCH_LOG=FILE`` in the environment every
+method's figures are also appended to FILE as one JSON line (how
+``benchmarks/record_side_by_side.py`` gets them from ``side_by_side.py``'s
+runs).  Defaults: lambda = 0.001, lambda' = 1, r = the file's r_true.
 """
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -45,19 +52,24 @@ def measure_in_process(args, method):
     """Load, warm up, train ``args.repeat`` times; the figures of one method."""
     from ssl_repro.benchfile import load_bench_npz
     from ssl_repro.estimators import mask_labels
-    from ssl_repro.solvers import train_svm
+    from ssl_repro.solvers import train_svm, warm_up_kernels
+    from ssl_repro.solvers._threads import last_solve_threads
     t0 = time.perf_counter()
     bench = load_bench_npz(args.data)
     load_seconds = time.perf_counter() - t0
     X, y, labeled = bench.X, bench.y, bench.labeled
     r = bench.r_true if args.r is None else args.r
     train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
+    warm_up_kernels()  # both builds of the CG kernels, whatever the load
     y_fit = mask_labels(y, labeled)
     times = []
+    _reset_peak_rss()
     for _ in range(args.repeat):
         start = time.perf_counter()
         estimator = run_method(method, X, y_fit, args.lam, args.lam_u, r)
         times.append(time.perf_counter() - start)
+    train_peak_mb = _peak_rss_mb()
+    threads = last_solve_threads()
     info = estimator.diagnostics_
     o_u = estimator.decision_function(X)[~labeled]     # no copy of the rows
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -66,8 +78,29 @@ def measure_in_process(args, method):
         "peak_mb": peak_mb, "objective": info.objective,
         "transductive_error": float(np.mean(np.where(o_u > 0, 1.0, -1.0) != y[~labeled])),
         "switches": info.switches, "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations,
-        "matrix_mb": bench.matrix_mb(),
+        "matrix_mb": bench.matrix_mb(), "train_peak_mb": train_peak_mb, "threads": threads,
     }
+
+
+def _reset_peak_rss():
+    """Reset the kernel's high-water mark of resident memory (Linux >= 4.0; else a no-op)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak_rss_mb():
+    """VmHWM of this process in MiB (since the last reset), or NaN where /proc is missing."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return float("nan")
 
 
 def measure_in_subprocess(args, method):
@@ -97,6 +130,9 @@ def main(argv=None):
     results = {}
     for method in methods:
         results[method] = measure(args, method)
+        if os.environ.get("SSL_REPRO_BENCH_LOG") and args.in_process:
+            with open(os.environ["SSL_REPRO_BENCH_LOG"], "a") as f:
+                f.write(json.dumps(dict(results[method], method=method, data=os.path.abspath(args.data))) + "\n")
         if args.json_out != "-":
             res = results[method]
             print(f"{method:>9}: {res['seconds']:8.3f} s  peak {res['peak_mb']:8.1f} MB  "

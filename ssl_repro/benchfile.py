@@ -1,9 +1,12 @@
-"""Reader for the benchmark file format of ``shared/bench/text20k.npz``.
+"""Reader and writer of the benchmark file format of ``shared/bench/text20k.npz``.
 
 Arrays ``data``, ``indices``, ``indptr``, ``shape`` (a CSR matrix without a
 bias column), ``y_true`` (+1/-1 for every row), ``labeled`` (bool mask) and
 ``r_true`` (positive fraction of the unlabeled rows), as written by
-``shared/bench/make_text_like.py``.
+``shared/bench/make_text_like.py``.  :func:`bench_rows_of_split` and
+:func:`save_bench_npz` write any dataset and split of the harness in that
+format (``benchmarks/write_bench_file.py``), so that it can be timed
+against the reference with ``shared/bench/side_by_side.py``.
 """
 from dataclasses import dataclass
 
@@ -33,3 +36,45 @@ def load_bench_npz(path):
             indices = indices.astype(np.int32, copy=False)
         X = sp.csr_matrix((data, indices, indptr), shape=tuple(int(s) for s in f["shape"]), copy=False)
         return BenchData(X, f["y_true"].astype(np.float64), f["labeled"].astype(bool), float(f["r_true"]))
+
+
+def bench_rows_of_split(dataset, split):
+    """(X, y_true, labeled mask) of a harness split: its labeled and unlabeled rows in row order.
+
+    Test rows are left out (the benchmark is transductive).  Every row
+    needs a known label: a split of a reference-software pair whose labels
+    file leaves rows unlabeled (0) cannot be written.
+    """
+    rows = np.sort(np.concatenate([split.labeled, split.unlabeled]))
+    y = np.asarray(dataset.y[rows], dtype=np.int8)
+    if np.any(y == 0):
+        raise ValueError(f"{dataset.name}: {int(np.sum(y == 0))} rows have no known label (0 in the "
+                         "labels file); a benchmark file needs the truth of every row")
+    X = dataset.X if rows.size == dataset.X.shape[0] else dataset.X[rows]
+    return X, y, np.isin(rows, split.labeled)
+
+
+def save_bench_npz(path, X, y_true, labeled):
+    """Write rows ``X`` (CSR), labels ``y_true`` (+1/-1) and the labeled mask in the benchmark format.
+
+    Dtypes as in ``text20k.npz`` (float64 values, int32 column indices,
+    int64 row pointers, int8 labels); ``r_true`` is computed from the
+    unlabeled rows.  Compressed like the generator's files.
+    """
+    X = sp.csr_matrix(X)
+    y_true = np.asarray(y_true)
+    labeled = np.asarray(labeled, dtype=bool)
+    if y_true.shape != (X.shape[0],) or labeled.shape != (X.shape[0],):
+        raise ValueError(f"y_true and labeled need one entry per row ({X.shape[0]}), got "
+                         f"{y_true.shape} and {labeled.shape}")
+    if not np.all(np.abs(y_true) == 1):
+        raise ValueError("y_true must be +1/-1 for every row")
+    if labeled.all() or not labeled.any():
+        raise ValueError("a benchmark needs labeled and unlabeled rows")
+    if not X.has_sorted_indices:
+        X = X.sorted_indices()
+    np.savez_compressed(path, data=X.data.astype(np.float64, copy=False),
+                        indices=X.indices.astype(np.int32, copy=False),
+                        indptr=X.indptr.astype(np.int64, copy=False), shape=np.array(X.shape, dtype=np.int64),
+                        y_true=y_true.astype(np.int8), labeled=labeled,
+                        r_true=np.float64(np.mean(y_true[~labeled] > 0)))

@@ -50,3 +50,18 @@ def test_line_search_with_duplicated_rows_of_opposite_labels():
     ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded",
                           options={"xatol": 1e-12}).x
     assert delta == pytest.approx(ref, abs=1e-6)
+
+
+def test_line_search_reads_shared_outputs_through_owner():
+    """Outputs given per distinct row plus ``owner`` give the step of the expanded pseudo-rows."""
+    rng = np.random.default_rng(7)
+    o_rows, ob_rows = rng.normal(size=60), rng.normal(size=60) * 2
+    owner = np.r_[np.arange(60), np.arange(20, 60)]
+    y = np.r_[np.where(rng.random(60) < 0.5, 1.0, -1.0), -np.ones(40)]
+    c = rng.uniform(0.01, 1.0, size=100)
+    w, w_bar = rng.normal(size=5), rng.normal(size=5)
+    expanded = line_search(w, w_bar, o_rows[owner], ob_rows[owner], y, c, 0.05)
+    assert line_search(w, w_bar, o_rows, ob_rows, y, c, 0.05, owner=owner) == expanded
+    args = (w, w_bar, o_rows[owner], ob_rows[owner], y, c, 0.05)
+    ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded", options={"xatol": 1e-12}).x
+    assert expanded == pytest.approx(ref, abs=1e-6)

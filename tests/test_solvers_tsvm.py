@@ -31,6 +31,18 @@ def test_switch_pairs_follow_the_four_step_rule(seed, max_pairs):
     assert list(zip(pos.tolist(), neg.tolist())) == brute_force_pairs(labels, o, max_pairs)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("max_pairs", [5, 64, 65, 300, 10_000])
+def test_switch_pairs_match_the_rule_with_tied_outputs_and_long_lists(seed, max_pairs):
+    """Duplicate rows give equal outputs: ties go by row order, and lists longer than the
+    first sorted head (64) are sorted further when every pair of the head qualifies."""
+    rng = np.random.default_rng(seed)
+    o = np.round(rng.normal(size=3000), 1) * (0.3 if seed % 2 else 1.0)
+    labels = np.where(rng.random(3000) < 0.5, 1.0, -1.0)
+    pos, neg = switch_pairs(labels, o, max_pairs)
+    assert list(zip(pos.tolist(), neg.tolist())) == brute_force_pairs(labels, o, max_pairs)
+
+
 def test_each_switch_lowers_the_objective_of_its_labels():
     """The inequality in the proof of the Proposition (Sec. 3.1.2), checked directly."""
     rng = np.random.default_rng(0)

@@ -11,7 +11,7 @@ label per unlabeled point) along the path is returned.
 """
 import numpy as np
 
-from ..solvers._threads import single_threaded_blas
+from ..solvers._threads import solver_threads
 from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, kl_divergence
 from ..solvers.problem import pseudo_rows
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
@@ -29,7 +29,7 @@ def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
                  + loss_value(fstep.loss, y * f[labeled]).sum() / l + lam_u * best.sum() / u)
 
 
-@single_threaded_blas
+@solver_threads
 def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0, rate=RATE,
               eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
     """DA (001 Table 1) on the Gram matrix ``K`` of all training points.

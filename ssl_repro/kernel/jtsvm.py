@@ -21,14 +21,14 @@ hinge's SVC solution depends only on the labels, so finitely many
 """
 import numpy as np
 
-from ..solvers._threads import single_threaded_blas
+from ..solvers._threads import solver_threads
 from ..solvers.tsvm import initial_labels, lam_u_levels, switch_pairs
 from ..solvers.validation import check_fraction, check_positive
 from .annealing import eqn1_objective
 from .fstep import FStep
 
 
-@single_threaded_blas
+@solver_threads
 def kernel_jtsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", switches=1):
     """JTSVM on the Gram matrix ``K``; returns (alpha, bias, info dict)."""
     lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)

@@ -22,6 +22,7 @@ from .problem import Problem, from_blocks, from_mask
 from .supervised import rls, svm
 from .tsvm import tsvm
 from .validation import check_positive
+from .warm_up import warm_up_kernels
 
 
 def train_svm(X_labeled, y_labeled, lam=1e-3, cost=None):
@@ -49,5 +50,5 @@ __all__ = [
     "BiasedRows", "CGLSInfo", "MFNInfo", "Problem", "SolverInfo", "SquaredHingeLoss",
     "cgls", "deterministic_annealing", "from_blocks", "from_mask", "l2svm_mfn", "line_search",
     "objective_of_weights", "rls", "svm", "train_da", "train_rls", "train_svm", "train_tsvm",
-    "transductive_objective", "tsvm",
+    "transductive_objective", "tsvm", "warm_up_kernels",
 ]

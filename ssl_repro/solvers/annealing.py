@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .balance import Beliefs, entropy, kl_divergence, optimize_p
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
@@ -61,7 +61,7 @@ def set_beliefs(loss, problem, lam_u, beliefs):
     np.multiply(lam_u / u, beliefs.q, out=loss.c[l + u:])
 
 
-@single_threaded_blas
+@solver_threads
 def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_RATE,
                             fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER,
                             max_inner=MAX_INNER):
@@ -133,17 +133,18 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         inner, kl = 0, np.inf
         while inner < max_inner and kl > threshold:
             inner += 1
-            previous = beliefs
-            beliefs = optimize_p(o[l:], lam_u, T, r)
-            if not beliefs.converged:
-                info.inner_cap("optimize_p_max_iter")
-            set_beliefs(loss, problem, lam_u, beliefs)
             cold = w is None
-            w, o, mfn = l2svm_mfn(loss, w, None if cold else o, tau=TAU)
-            info.add_mfn(mfn)
+            new_beliefs = optimize_p(o[l:], lam_u, T, r)
+            if not new_beliefs.converged:
+                info.inner_cap("optimize_p_max_iter")
             # The first p comes from w = 0 (all outputs 0, so p = r = the
             # initial p): no change yet says nothing about convergence.
-            kl = np.inf if cold else kl_divergence(beliefs, previous)
+            # (KL is taken before OPTIMIZE-W so the old p is freed meanwhile.)
+            kl = np.inf if cold else kl_divergence(new_beliefs, beliefs)
+            beliefs = new_beliefs
+            set_beliefs(loss, problem, lam_u, beliefs)
+            w, o, mfn = l2svm_mfn(loss, w, None if cold else o, tau=TAU)
+            info.add_mfn(mfn)
             value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
             info.objective_path.append((T, value))
             if value < best_value or best_w is None:

@@ -63,7 +63,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
@@ -146,7 +146,7 @@ def _balanced_solve(loss, v, mean_row, target, w, o, mu, info):
     return best.w, best.o, best.mu
 
 
-@single_threaded_blas
+@solver_threads
 def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER):
     """Linear CCCP-TSVM (see module doc); returns (w with bias last, SolverInfo).
 

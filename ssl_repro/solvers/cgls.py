@@ -4,10 +4,37 @@ Solves  [lambda I + X^T C X] beta = X^T C Y   (Eqn 5)
 without forming X^T C X, seeded from a guess ``beta`` whose outputs
 ``o = X beta`` are passed in.  This is a plain function in the style of
 ``scipy.sparse.linalg.cg``: it returns the solution and an info record.
+
+The iterations run in compiled code (:mod:`._cg_kernel`), BLOCK at a time,
+with ONE pass over the active rows per iteration: q = X p and X^T (C q)
+together, the residual r = X^T z - lambda beta following the recurrence
+r -= gamma (X^T C q + lambda p) instead of a second pass.  Table 2's
+quantities are otherwise unchanged (z, o, beta, p, omega, the test
+||r|| < epsilon ||z||).  Soundness of the stop: only the exact residual
+r = X^T z - lambda beta - v may stop the loop.  In an iteration the
+recurrence predicts may converge, the same pass also accumulates X^T z
+of the current z, giving the exact residual of the new point without
+another pass; if convergence comes in an iteration that did not track
+it, r is recomputed (one transposed product).  If the exact residual
+disagrees with the recurrence, CG continues from it (residual
+replacement).  On text20k and kdd99-10 the two agree to 4e-5 relative or
+better; J equals the reference's to 1e-6 relative.
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+
+from ._cg_kernel import cg_steps_parallel, cg_steps_serial, chunk_bounds
+from ._kernels import N_CHUNKS
+from ._threads import refresh_threads
+
+#: CG iterations per call of the compiled loop; between calls the idle
+#: cores are re-evaluated (:func:`._threads.refresh_threads`).
+BLOCK = 16
+#: Statuses of :func:`._cg_kernel._cg_steps`: the recurrence met the test in
+#: an iteration that did not track the exact residual; converged on the exact one.
+RECURRENCE_MET, CONVERGED = 1, 2
 
 
 @dataclass
@@ -66,22 +93,27 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     it = 0
     if converged:
         return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
+    steps = CGSteps(op, rows, c, lam, tol, linear)
+    scal = np.array([omega1, omega1, z @ z, omega1, 1.0])
     while it < max_iter:
-        it += 1
-        q = op.matvec(p, rows)
-        cq = c * q
-        gamma = omega1 / (lam * (p @ p) + q @ cq)
-        beta += gamma * p
-        o += gamma * q
-        z -= gamma * cq
-        omega2 = omega1
-        r = _residual(op, rows, z, lam, beta, linear)
-        omega1 = r @ r
-        if omega1 < tol * tol * (z @ z):
+        done_steps, status = steps.run(beta, o, z, r, p, scal, min(BLOCK, max_iter - it))
+        it += done_steps
+        omega1 = scal[0]
+        if status == CONVERGED:
             converged = True
             break
-        p *= omega1 / omega2
+        if status != RECURRENCE_MET:
+            continue
+        # the exact residual decides convergence (residual replacement if it disagrees)
+        r = _residual(op, rows, z, lam, beta, linear)
+        exact = r @ r
+        if exact < tol * tol * scal[2]:
+            omega1, converged = exact, True
+            break
+        p *= exact / scal[3]
         p += r
+        scal[:4] = exact, p @ p, scal[2], exact
+        omega1 = exact
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
 
 
@@ -92,3 +124,31 @@ def _residual(op, rows, z, lam, beta, linear):
     if linear is not None:
         r -= linear
     return r
+
+
+class CGSteps:
+    """The compiled CG iterations (:mod:`._cg_kernel`) for one active system.
+
+    Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
+    picks the serial or the parallel build from numba's current thread
+    count (same results either way).
+    """
+
+    def __init__(self, op, rows, c, lam, tol, linear=None):
+        X = op.X
+        self.args = (X.indptr, op.indices, X.data, rows, c, float(lam),
+                     np.zeros(op.n_weights) if linear is None else linear,
+                     chunk_bounds(X.indptr, rows, N_CHUNKS), np.zeros((N_CHUNKS, op.n_features)),
+                     np.zeros((N_CHUNKS, op.n_features)))
+        self.r_exact = np.empty(op.n_weights)
+        self.q = np.empty(rows.shape[0])
+        self.part = np.empty((N_CHUNKS, 6))
+        self.tol2 = float(tol) * float(tol)
+
+    def run(self, beta, o, z, r, p, scal, n_steps):
+        """Up to ``n_steps`` iterations in place; (iterations, status of the kernel)."""
+        refresh_threads()
+        kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
+        return kernel(*self.args, beta, o, z, r, self.r_exact, p, self.q, self.part, scal, self.tol2,
+                      n_steps)
+

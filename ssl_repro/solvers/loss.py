@@ -13,6 +13,7 @@ at its row through ``owner`` (``None`` when every row appears once).
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 
@@ -93,12 +94,32 @@ class SquaredHingeLoss:
         Returns (positions in ``rows`` of the active distinct rows, their
         targets, their costs, the active pseudo-row mask).
         """
-        act = self.active(o)
         if self.owner is None:
+            act = self.active(o)
             pos = np.flatnonzero(act)
             return pos, self.y[pos], self.c[pos], act
-        c_act = np.where(act, self.c, 0.0)
-        cost = self.distinct_sum(c_act)
-        target_num = self.distinct_sum(c_act * self.y)
-        pos = np.flatnonzero(cost > 0.0)
-        return pos, target_num[pos] / cost[pos], cost[pos], act
+        return _merged_active_system(self.y, self.c, o, self.owner)
+
+
+@numba.njit(cache=True, nogil=True)
+def _merged_active_system(y, c, o, owner):
+    """:meth:`SquaredHingeLoss.active_system` for shared rows, in one compiled pass.
+
+    Costs and cost-weighted labels of the active pseudo-rows are added per
+    distinct row in pseudo-row order (as ``np.bincount`` does), without
+    per-pseudo-row temporaries.
+    """
+    act = np.empty(y.shape[0], np.bool_)
+    cost = np.zeros(o.shape[0])
+    target = np.zeros(o.shape[0])
+    for k in range(y.shape[0]):
+        i = owner[k]
+        act[k] = y[k] * o[i] < 1.0
+        if act[k]:
+            cost[i] += c[k]
+            target[i] += c[k] * y[k]
+    pos = np.flatnonzero(cost > 0.0)
+    for n in range(pos.shape[0]):
+        target[n] = target[pos[n]] / cost[pos[n]]
+        cost[n] = cost[pos[n]]
+    return pos, target[:pos.shape[0]].copy(), cost[:pos.shape[0]].copy(), act

@@ -7,6 +7,7 @@ solution when one is given.
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from .cgls import cgls
@@ -67,33 +68,60 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     info = MFNInfo()
     while info.newton_iterations < max_newton_iter:
         info.newton_iterations += 1
-        pos, target, cost, act = loss.active_system(o)
-        w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, lam, w, o[pos], tol, max_cg,
-                                    loss.linear)
+        w_bar, o_bar, act, cg = _newton_point(loss, w, o, tol, max_cg)
         info.cg_iterations += cg.iterations
-        o_bar = np.empty_like(o)
-        o_bar[pos] = o_bar_act
-        rest = np.ones(o.shape[0], dtype=bool)
-        rest[pos] = False
-        rest_pos = np.flatnonzero(rest)
-        if rest_pos.size:
-            o_bar[rest_pos] = op.matvec(w_bar, loss.rows[rest_pos])
         max_cg = MAX_CG_ITER
-        if cg.converged and _optimal(loss.y, loss.pseudo_outputs(o_bar), act, tau):
+        if cg.converged and _optimal(loss.y, o_bar, act, tau, *_owner_args(loss)):
             w, o = w_bar, o_bar
             if tol == TOL:
                 info.converged, info.stop_reason = True, "tolerance"
                 break
             tol = TOL
             continue
-        delta = line_search(w, w_bar, loss.pseudo_outputs(o), loss.pseudo_outputs(o_bar),
-                            loss.y, loss.c, lam, loss.linear)
+        delta = line_search(w, w_bar, o, o_bar, loss.y, loss.c, lam, loss.linear, loss.owner)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
     return w, o, info
 
 
-def _optimal(y, o_bar, active, tau):
-    """Table 1's test: active rows stay within the margin, inactive ones outside."""
-    margin = y * o_bar
-    return bool(np.all(margin[active] <= 1.0 + tau) and np.all(margin[~active] >= 1.0 - tau))
+def _newton_point(loss, w, o, tol, max_cg):
+    """w_bar solving the Newton system on the active set j(w) by CGLS (Eqn 4, Table 2).
+
+    Returns (w_bar, its outputs on every row of ``loss``, the active
+    pseudo-row mask, CGLSInfo); the system's arrays are freed on return,
+    before the line search allocates its own.
+    """
+    op = loss.op
+    pos, target, cost, act = loss.active_system(o)
+    w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, loss.lam, w, o[pos], tol, max_cg,
+                                loss.linear)
+    o_bar = np.empty_like(o)
+    o_bar[pos] = o_bar_act
+    rest = np.ones(o.shape[0], dtype=bool)
+    rest[pos] = False
+    rest_pos = np.flatnonzero(rest)
+    if rest_pos.size:
+        o_bar[rest_pos] = op.matvec(w_bar, loss.rows[rest_pos])
+    return w_bar, o_bar, act, cg
+
+
+def _owner_args(loss):
+    """(owner, has_owner) for the compiled helpers (an empty array when rows are their own)."""
+    return (np.arange(0), False) if loss.owner is None else (loss.owner, True)
+
+
+@numba.njit(cache=True, nogil=True)
+def _optimal(y, o_bar_rows, active, tau, owner, has_owner):
+    """Table 1's test: active pseudo-rows stay within the margin, inactive ones outside.
+
+    Outputs are per distinct row; pseudo-row k reads ``o_bar_rows[owner[k]]``
+    (no per-pseudo-row copy: DA has 2u + l pseudo-rows).
+    """
+    for k in range(y.shape[0]):
+        margin = y[k] * o_bar_rows[owner[k] if has_owner else k]
+        if active[k]:
+            if not margin <= 1.0 + tau:
+                return False
+        elif not margin >= 1.0 - tau:
+            return False
+    return True

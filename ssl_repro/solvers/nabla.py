@@ -21,7 +21,7 @@ import time
 import numpy as np
 from scipy.optimize import minimize
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .info import SolverInfo
 from .objective import transductive_objective
 from .supervised import svm
@@ -61,7 +61,7 @@ class BalancedObjective:
         return value, grad
 
 
-@single_threaded_blas
+@solver_threads
 def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FRACTION,
                gtol=1e-8, max_iter=2000):
     """Linear nabla-TSVM (see module doc); returns (w with bias last, SolverInfo).

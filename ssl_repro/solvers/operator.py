@@ -9,7 +9,7 @@ vector has ``n_features + 1`` entries, the last one being the bias.
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels import N_CHUNKS, rows_matvec, rows_rmatvec
+from ._kernels import N_CHUNKS, rows_matvec, rows_rmatvec, unsigned_indices
 
 
 class BiasedRows:
@@ -30,6 +30,8 @@ class BiasedRows:
         if not X.has_sorted_indices:
             X = X.sorted_indices()
         self.X = X
+        #: ``X.indices`` as unsigned integers, what the kernels take (a view)
+        self.indices = unsigned_indices(X)
         self.n_rows, self.n_features = X.shape
         self.n_weights = self.n_features + 1
         self._buffers = np.empty((N_CHUNKS, self.n_features))
@@ -41,7 +43,7 @@ class BiasedRows:
         """Outputs ``x_i . w[:-1] + w[-1]`` for the rows ``rows`` (an int64 array)."""
         out = np.empty(rows.shape[0])
         X = self.X
-        rows_matvec(X.indptr, X.indices, X.data, rows, w[:-1], w[-1], out)
+        rows_matvec(X.indptr, self.indices, X.data, rows, w[:-1], w[-1], out)
         self.matvec_calls += 1
         return out
 
@@ -49,7 +51,7 @@ class BiasedRows:
         """``[X 1][rows].T @ z``: a vector of ``n_features + 1`` entries."""
         out = np.empty(self.n_weights)
         X = self.X
-        rows_rmatvec(X.indptr, X.indices, X.data, rows, z, self._buffers, out[:-1])
+        rows_rmatvec(X.indptr, self.indices, X.data, rows, z, self._buffers, out[:-1])
         out[-1] = z.sum()
         self.rmatvec_calls += 1
         return out

@@ -3,7 +3,7 @@ import time
 
 import numpy as np
 
-from ._threads import single_threaded_blas
+from ._threads import solver_threads
 from .cgls import cgls
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
@@ -16,7 +16,7 @@ SVM_CAPS = {"max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table
 RLS_CAPS = {"max_cg_iter": "ssl_repro.solvers.mfn.MAX_CG_ITER (10000)"}
 
 
-@single_threaded_blas
+@solver_threads
 def svm(problem, lam, cost=None):
     """L2-SVM-MFN on the labeled rows: J of Eqn 18 with lambda' = 0.
 
@@ -37,7 +37,7 @@ def svm(problem, lam, cost=None):
     return w, info
 
 
-@single_threaded_blas
+@solver_threads
 def rls(problem, lam, cost=None):
     """Regularized least squares by CGLS: lambda/2 ||w||^2 + 1/2 sum c_i (y_i - o_i)^2.
 

@@ -1,0 +1,230 @@
+"""Run ``side_by_side.py`` and keep its figures as a benchmark record in ``results/benchmarks/``.
+
+    python benchmarks/record_side_by_side.py --label text20k \\
+        --data ../shared/bench/text20k.npz --methods tsvm-max,da --pairs 3
+    python benchmarks/record_side_by_side.py --label text20k-one-core-busy --busy-loops 1 \\
+        --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
+    python benchmarks/record_side_by_side.py --label text20k-one-core-busy-one-thread --busy-loops 1 \\
+        --env NUMBA_NUM_THREADS=1 --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
+    python benchmarks/record_side_by_side.py --render --readme   # tables from the records only
+
+Run from the project root.  Each run adds (or replaces, by label) one
+record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
+the machine (cores, CPU model, RAM, kernel), its state before and after
+(load averages, the busiest processes; after the runs also the cores
+other processes kept busy meanwhile: /proc/stat's busy time minus the CPU
+time of this script's children), the exact command, the git commit
+of the code timed, ``side_by_side.py``'s figures per method (median
+training seconds both sides, pairwise ratios, both objectives and errors),
+and our side's per-run details from ``bench_solvers.py`` (CG iterations,
+peak resident memory of training against the CSR matrix's size, numba
+threads).  ``--busy-loops N`` starts N ``python -c "while True: pass"``
+processes beside the runs (and stops them); ``--env K=V`` sets variables
+for the runs of both sides.  ``side_by_side.md`` and ``side_by_side.csv``
+beside the JSON are regenerated from all records.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIDE_BY_SIDE = ROOT.parent / "shared" / "bench" / "side_by_side.py"
+OUT = ROOT / "results" / "benchmarks"
+BUSY = [sys.executable, "-c", "while True: pass"]
+
+
+def machine():
+    """Cores, CPU model, RAM and software of this machine."""
+    model = ""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem_kb = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
+    import numba
+    import numpy
+    return {"nproc": os.cpu_count(), "cpu_model": model, "ram_gib": round(mem_kb / 2**20, 1),
+            "kernel": platform.release(), "python": platform.python_version(),
+            "numpy": numpy.__version__, "numba": numba.__version__}
+
+
+def state():
+    """Load averages and the five busiest processes right now."""
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    top = subprocess.run(["ps", "-eo", "pcpu,etime,args", "--sort=-pcpu"], capture_output=True, text=True).stdout
+    return {"loadavg": [float(x) for x in load], "busiest": [line.strip()[:120] for line in top.splitlines()[1:6]]}
+
+
+def cpu_ticks():
+    """(busy, all) jiffies of the whole machine from /proc/stat."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+def git_commit():
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return head + ("+uncommitted changes" if dirty else "")
+
+
+def _children_cpu():
+    """CPU seconds (user + system) of this process's finished children and their descendants."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    for item in args.env:
+        key, _, value = item.partition("=")
+        env[key] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        out, log = Path(tmp) / "side_by_side.json", Path(tmp) / "ours.jsonl"
+        env["SSL_REPRO_BENCH_LOG"] = str(log)
+        cmd = [sys.executable, str(SIDE_BY_SIDE), "--data", args.data, "--methods", args.methods,
+               "--pairs", str(args.pairs), "--json", str(out)]
+        before = state()
+        ticks0, children0, wall0 = cpu_ticks(), _children_cpu(), time.monotonic()
+        busy = [subprocess.Popen(BUSY) for _ in range(args.busy_loops)]
+        started = datetime.datetime.now(datetime.timezone.utc)
+        try:
+            subprocess.run(cmd, cwd=ROOT, env=env, check=True)
+        finally:
+            for proc in busy:
+                proc.kill()
+                proc.wait()
+        ticks1, children1, wall1 = cpu_ticks(), _children_cpu(), time.monotonic()
+        after = state()
+        # cores kept busy during the runs by processes other than ours (both sides, busy loops)
+        machine_busy = (ticks1[0] - ticks0[0]) / max(ticks1[1] - ticks0[1], 1) * os.cpu_count()
+        after["others_busy_cores_during_run"] = round(machine_busy - (children1 - children0) / (wall1 - wall0), 3)
+        figures = json.loads(out.read_text())
+        ours = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    for method, res in figures.items():
+        res["ours_runs"] = [{k: run_[k] for k in ("seconds", "cg_iterations", "mfn_calls", "switches",
+                                                   "train_peak_mb", "peak_mb", "matrix_mb", "threads")}
+                            for run_ in ours if run_["method"] == method]
+        res["objective_relative_difference"] = (res["ours_objective"] / res["reference_objective"] - 1.0)
+    shown = " ".join(f"{k}={shlex.quote(v)}" for k, v in (e.partition("=")[::2] for e in args.env))
+    return {
+        "label": args.label,
+        "date_utc": started.strftime("%Y-%m-%d %H:%M"),
+        "command": (shown + " " if shown else "") + "python ../shared/bench/side_by_side.py " + " ".join(
+            shlex.quote(a) for a in cmd[2:-2]),
+        "busy_loops": args.busy_loops,
+        "record_command": "python benchmarks/record_side_by_side.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "code": git_commit(),
+        "machine": machine(),
+        "state_before": before,
+        "state_after": after,
+        "methods": figures,
+    }
+
+
+def render(records):
+    """side_by_side.md and side_by_side.csv from all records."""
+    rows = []
+    for rec in records:
+        for method, res in rec["methods"].items():
+            runs = res.get("ours_runs", [])
+            train_peak = max((r["train_peak_mb"] for r in runs), default=float("nan"))
+            matrix = runs[0]["matrix_mb"] if runs else float("nan")
+            rows.append({
+                "label": rec["label"], "method": method, "date_utc": rec["date_utc"],
+                "busy_loops": rec["busy_loops"], "pairs": len(res["all_ratios"]),
+                "ours_s": round(res["ours_seconds"], 3), "reference_s": round(res["reference_seconds"], 3),
+                "ratio": round(res["ratio"], 3), "all_ratios": " ".join("%.3f" % x for x in res["all_ratios"]),
+                "J_ours": "%.6f" % res["ours_objective"], "J_reference": "%.6f" % res["reference_objective"],
+                "J_rel_diff": "%.1e" % res["objective_relative_difference"],
+                "err_ours": "%.4f" % res["ours_transductive_error"],
+                "err_reference": "%.4f" % res["reference_transductive_error"],
+                "cg_iterations": " ".join(str(r["cg_iterations"]) for r in runs),
+                "threads": " ".join("/".join(str(t) for t in r["threads"]) for r in runs),
+                "train_peak_mb": round(train_peak, 1), "matrix_mb": round(matrix, 1),
+                "peak_over_matrix": round(train_peak / matrix, 2) if runs else float("nan"),
+                "command": rec["command"],
+            })
+    OUT.mkdir(parents=True, exist_ok=True)
+    with open(OUT / "side_by_side.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["label"])
+        writer.writeheader()
+        writer.writerows(rows)
+    lines = ["# Side by side with the C++ reference (g++ -O3)", "",
+             "Written by `benchmarks/record_side_by_side.py` from `side_by_side.json` (do not edit).",
+             "ratio = median of the pairwise ratios ours / reference of training seconds; "
+             "peak/CSR = peak resident memory while training over the CSR arrays' size.", "",
+             "| label | method | busy loops | pairs | ours s | reference s | ratio (pairs) | J ours | J reference "
+             "| J rel. diff | error ours / ref | CG its | threads | peak/CSR |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['label']} | {r['method']} | {r['busy_loops']} | {r['pairs']} | {r['ours_s']} | "
+                     f"{r['reference_s']} | **{r['ratio']}** ({r['all_ratios']}) | {r['J_ours']} | "
+                     f"{r['J_reference']} | {r['J_rel_diff']} | {r['err_ours']} / {r['err_reference']} | "
+                     f"{r['cg_iterations']} | {r['threads']} | {r['peak_over_matrix']} "
+                     f"({r['train_peak_mb']} / {r['matrix_mb']} MB) |")
+    lines += ["", "Commands, machines and machine states:", ""]
+    for rec in records:
+        m, before = rec["machine"], rec["state_before"]
+        lines.append(f"- **{rec['label']}** ({rec['date_utc']} UTC, code {rec['code'][:12]}): `{rec['command']}`"
+                     f"{' beside %d busy loop(s)' % rec['busy_loops'] if rec['busy_loops'] else ''}; "
+                     f"{m['nproc']} x {m['cpu_model']}, {m['ram_gib']} GiB; load before "
+                     f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
+                     f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
+    (OUT / "side_by_side.md").write_text("\n".join(lines) + "\n")
+    return rows
+
+
+def readme_table(rows):
+    """The compact table the README quotes (same figures as side_by_side.md)."""
+    lines = ["| record (label) | method | ours s | C++ -O3 s | ours / C++ (each pair) | J ours / C++ | "
+             "error ours / C++ | peak RSS / CSR |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['label']} | {r['method']} | {r['ours_s']:.2f} | {r['reference_s']:.2f} | "
+                     f"**{r['ratio']:.2f}** ({r['all_ratios']}) | {r['J_ours']} / {r['J_reference']} | "
+                     f"{r['err_ours']} / {r['err_reference']} | {r['peak_over_matrix']} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--label", help="name of the record (a record with the same label is replaced)")
+    ap.add_argument("--data", help="benchmark file (format of text20k.npz)")
+    ap.add_argument("--methods", default="tsvm-max,da")
+    ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--busy-loops", type=int, default=0, help="busy processes to run beside the benchmark")
+    ap.add_argument("--env", action="append", default=[], metavar="K=V", help="environment of the runs")
+    ap.add_argument("--render", action="store_true", help="only rewrite the tables from the records")
+    ap.add_argument("--readme", action="store_true", help="also print the table the README quotes")
+    args = ap.parse_args(argv)
+    path = OUT / "side_by_side.json"
+    records = json.loads(path.read_text()) if path.exists() else []
+    if not args.render:
+        if not (args.label and args.data):
+            ap.error("--label and --data are needed (or --render)")
+        record = run(args)
+        records = [r for r in records if r["label"] != args.label] + [record]
+        OUT.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(records, indent=1) + "\n")
+    rows = render(records)
+    if args.readme:
+        print(readme_table(rows))
+
+
+if __name__ == "__main__":
+    main()

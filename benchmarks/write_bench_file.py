@@ -1,0 +1,47 @@
+"""Write a dataset and split of the harness as a benchmark file (the format of text20k.npz).
+
+    SSL_REPRO_DATA=../shared/data python benchmarks/write_bench_file.py \\
+        --dataset kdd99-10 --n-labeled 1000 --out /tmp/kdd99-10-l1000.npz
+    python ../shared/bench/side_by_side.py --data /tmp/kdd99-10-l1000.npz --methods tsvm-max,da --pairs 1
+
+The rows are the split's labeled and unlabeled rows in their order in the
+dataset (test rows left out); ``r_true`` is the positive fraction of the
+unlabeled rows.  Beside the file, ``OUT.meta.json`` records the dataset,
+its source, the split and the command.  Data files are never committed.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dataset", required=True, help="a dataset name of the harness (conf/dataset/)")
+    ap.add_argument("--n-labeled", type=int, required=True)
+    ap.add_argument("--split", type=int, default=0, help="split seed (0..9 in the experiments)")
+    ap.add_argument("--n-unlabeled", type=int, default=None, help="a random subset of unlabeled rows")
+    ap.add_argument("--data-root", default=None, help="data folder (default: $SSL_REPRO_DATA)")
+    ap.add_argument("--download", action="store_true", help="download missing files")
+    ap.add_argument("--out", required=True, help="the .npz file to write")
+    args = ap.parse_args(argv)
+    from ssl_repro.benchfile import bench_rows_of_split, save_bench_npz
+    from ssl_repro.data import load_dataset, make_split
+
+    dataset = load_dataset(args.dataset, root=args.data_root, download=args.download)
+    split = make_split(dataset, args.split, args.n_labeled, args.n_unlabeled)
+    X, y, labeled = bench_rows_of_split(dataset, split)
+    save_bench_npz(args.out, X, y, labeled)
+    meta = {"dataset": dataset.name, "source": dataset.source, "split": args.split,
+            "n_labeled": int(labeled.sum()), "n_unlabeled": int((~labeled).sum()),
+            "shape": list(X.shape), "nnz": int(X.nnz), "r_true": float(np.mean(y[~labeled] > 0)),
+            "command": " ".join(["python", "benchmarks/write_bench_file.py"] + list(sys.argv[1:] if argv is None else argv))}
+    Path(str(Path(args.out).with_suffix("")) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"{args.out}: {X.shape[0]} rows x {X.shape[1]} features, {X.nnz} nonzeros, "
+          f"{meta['n_labeled']} labeled, r_true {meta['r_true']:.4f}")
+
+
+if __name__ == "__main__":
+    main()

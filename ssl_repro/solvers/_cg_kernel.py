@@ -1,0 +1,237 @@
+"""Compiled CG steps of CGLS (Table 2 of the spec paper), one pass over X per step.
+
+Table 2 touches the data matrix twice per iteration: q = X p, then
+r = X^T z - lambda beta with z = z - gamma C q.  Since z changes by
+-gamma C q, X^T z changes by -gamma X^T (C q); so one pass over the active
+rows that computes q_i = x_i . p and, while x_i is still in cache, adds
+c_i q_i x_i into an accumulator gives everything an iteration needs:
+
+    r_new = r_old - gamma (X^T C q + lambda p)
+
+(the linear term v of :func:`.cgls.cgls` is constant and drops out).  This
+halves the memory traffic over X.  The residual is then a recurrence
+instead of a fresh product, so only the exact residual may stop CGLS: an
+iteration that the recurrence predicts may converge also accumulates
+X^T z of the current z in the same pass (the exact residual of the new
+point, see :func:`_cg_steps`); when convergence comes without that,
+:func:`.cgls.cgls` recomputes the residual (residual replacement if it
+disagrees).
+
+Parallel design: the active rows are split into ``n_chunks`` contiguous
+chunks of about equal nonzeros; chunk k accumulates into its own buffer
+``buffers[k]`` and the buffers are added in the fixed order 0..n_chunks-1,
+feature block by feature block.  Every partial sum is kept per chunk and
+added in a fixed order, so the results do not depend on how many threads
+run the chunks: the same function compiled without ``parallel`` (used when
+one thread is in play, no thread pool involved) gives the same bits.
+Three parallel regions per iteration (the fused pass; the reduction with
+the updates of beta, r, o, z; the update of p), each one chunk per task.
+"""
+import types
+
+import numba
+import numpy as np
+
+from ._kernels import ONE, row_axpy, row_bounds, row_dot
+
+@numba.njit(inline="always", nogil=True)
+def _block(k, n_blocks, n):
+    """Positions [lo, hi) of block k of n_blocks contiguous blocks of range(n), as uint64."""
+    return np.uint64(k * n // n_blocks), np.uint64((k + 1) * n // n_blocks)
+
+
+#: An iteration tracks the exact residual when omega1 times the last
+#: reduction omega1/omega2 is below TRACK_MARGIN times the threshold (the
+#: norm predicted within 4x of it).
+TRACK_MARGIN = 16.0
+
+
+def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exact_buffers, beta, o, z,
+              r, r_exact, p, q, part, scal, tol2, n_steps):
+    """Run up to ``n_steps`` CG iterations of Table 2 in place.
+
+    ``scal`` holds (omega1 = r.r, p.p, z.z, omega2, last omega1/omega2)
+    and is updated.  ``bounds`` (n_chunks + 1) splits the active rows into
+    chunks; ``buffers`` and ``exact_buffers`` (n_chunks x n_features) must
+    be zero on entry and are left zero; ``linear`` is v of
+    :func:`.cgls.cgls` (zeros when absent).  ``part`` (n_chunks x 6) is
+    scratch.
+
+    When the recurrence predicts that the coming iteration may meet the
+    test (omega1 times the last reduction below TRACK_MARGIN times the
+    threshold), that
+    iteration's pass also accumulates X^T z of the current z, which gives
+    the exact residual of the new point (X^T z_new = X^T z - gamma X^T C q,
+    lambda beta_new, v) at no extra pass; if the recurrence then says
+    "converged", the exact residual decides (and replaces r if it
+    disagrees).  Returns (iterations done, status): 0 = steps used up,
+    1 = the recurrence met the test in an untracked iteration (the caller
+    checks the exact residual), 2 = converged on the exact residual.
+    """
+    n_chunks, n_feat = buffers.shape
+    n_chunks_u = np.uint64(n_chunks)
+    n_act = rows.shape[0]
+    omega1, pp, zz, omega2, reduction = scal[0], scal[1], scal[2], scal[3], scal[4]
+    steps = 0
+    status = 0
+    while steps < n_steps:
+        p_bias = p[n_feat]
+        track = omega1 * reduction < TRACK_MARGIN * tol2 * zz
+        # fused pass: q = X p and buffers = X^T (c q), chunk by chunk
+        # (and exact_buffers = X^T z when tracking)
+        for k in numba.prange(n_chunks):
+            buf = buffers[k]
+            exact_buf = exact_buffers[k]
+            s_qcq = 0.0
+            s_cq = 0.0
+            s_z = 0.0
+            kk = np.uint64(bounds[k])
+            end = np.uint64(bounds[k + 1])
+            while kk < end:
+                a, b = row_bounds(indptr, rows, kk)
+                s = row_dot(indices, data, p, a, b) + p_bias
+                q[kk] = s
+                cq = c[kk] * s
+                s_qcq += s * cq
+                s_cq += cq
+                row_axpy(indices, data, cq, a, b, buf)
+                if track:
+                    s_z += z[kk]
+                    row_axpy(indices, data, z[kk], a, b, exact_buf)
+                kk += ONE
+            part[k, 0] = s_qcq
+            part[k, 1] = s_cq
+            part[k, 4] = s_z
+        qcq = 0.0
+        t_bias = 0.0
+        xtz_bias = 0.0
+        for k in range(n_chunks):
+            qcq += part[k, 0]
+            t_bias += part[k, 1]
+            xtz_bias += part[k, 4]
+        gamma = omega1 / (lam * pp + qcq)
+        # reduce the buffers (zeroing them) and update beta, r; update o, z
+        for k in numba.prange(n_chunks):
+            rr = 0.0
+            rr_exact = 0.0
+            j, j_end = _block(k, n_chunks, n_feat)
+            while j < j_end:
+                t = 0.0
+                kb = np.uint64(0)
+                while kb < n_chunks_u:
+                    t += buffers[kb, j]
+                    buffers[kb, j] = 0.0
+                    kb += ONE
+                pj = p[j]
+                beta[j] += gamma * pj
+                rj = r[j] - gamma * (t + lam * pj)
+                r[j] = rj
+                rr += rj * rj
+                if track:
+                    xtz = 0.0
+                    kb = np.uint64(0)
+                    while kb < n_chunks_u:
+                        xtz += exact_buffers[kb, j]
+                        exact_buffers[kb, j] = 0.0
+                        kb += ONE
+                    ej = (xtz - gamma * t) - lam * beta[j] - linear[j]
+                    r_exact[j] = ej
+                    rr_exact += ej * ej
+                j += ONE
+            part[k, 2] = rr
+            part[k, 5] = rr_exact
+            s_zz = 0.0
+            kk, kk_end = _block(k, n_chunks, n_act)
+            while kk < kk_end:
+                qk = q[kk]
+                o[kk] += gamma * qk
+                zk = z[kk] - gamma * (c[kk] * qk)
+                z[kk] = zk
+                s_zz += zk * zk
+                kk += ONE
+            part[k, 3] = s_zz
+        beta[n_feat] += gamma * p_bias
+        r_bias = r[n_feat] - gamma * (t_bias + lam * p_bias)
+        r[n_feat] = r_bias
+        omega2 = omega1
+        omega1 = r_bias * r_bias
+        zz = 0.0
+        for k in range(n_chunks):
+            omega1 += part[k, 2]
+            zz += part[k, 3]
+        steps += 1
+        if omega1 < tol2 * zz:
+            if not track:
+                status = 1
+                break
+            e_bias = (xtz_bias - gamma * t_bias) - lam * beta[n_feat] - linear[n_feat]
+            r_exact[n_feat] = e_bias
+            exact = e_bias * e_bias
+            for k in range(n_chunks):
+                exact += part[k, 5]
+            if exact < tol2 * zz:
+                omega1 = exact
+                status = 2
+                break
+            # residual replacement: go on from the exact residual
+            r[:] = r_exact
+            omega1 = exact
+            r_bias = e_bias
+        reduction = omega1 / omega2
+        for k in numba.prange(n_chunks):
+            s_pp = 0.0
+            j, j_end = _block(k, n_chunks, n_feat)
+            while j < j_end:
+                pj = r[j] + reduction * p[j]
+                p[j] = pj
+                s_pp += pj * pj
+                j += ONE
+            part[k, 0] = s_pp
+        p_bias = r_bias + reduction * p_bias
+        p[n_feat] = p_bias
+        pp = p_bias * p_bias
+        for k in range(n_chunks):
+            pp += part[k, 0]
+    scal[0], scal[1], scal[2], scal[3], scal[4] = omega1, pp, zz, omega2, reduction
+    return steps, status
+
+
+def _named_copy(func, suffix):
+    """``func`` under another name: numba's on-disk cache keys entries by function name and
+    signature, not by compile options, so each build needs its own name."""
+    copy = types.FunctionType(func.__code__, func.__globals__, func.__name__ + suffix,
+                              func.__defaults__, func.__closure__)
+    copy.__qualname__ = func.__qualname__ + suffix
+    return copy
+
+
+#: The same steps on numba's thread pool, and in the calling thread alone
+#: (identical results; the serial one avoids waking the pool at all).
+cg_steps_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_named_copy(_cg_steps, "_parallel"))
+cg_steps_serial = numba.njit(cache=True, nogil=True)(_named_copy(_cg_steps, "_serial"))
+
+
+@numba.njit(cache=True, nogil=True)
+def chunk_bounds(indptr, rows, n_chunks):
+    """Split ``rows`` into ``n_chunks`` contiguous runs of about equal nonzeros.
+
+    Run k starts at the first row before which at least k/n_chunks of the
+    nonzeros lie; returns the n_chunks + 1 boundaries (int64).
+    """
+    n = rows.shape[0]
+    total = 0
+    for kk in range(n):
+        total += indptr[rows[kk] + 1] - indptr[rows[kk]]
+    bounds = np.empty(n_chunks + 1, np.int64)
+    bounds[0] = 0
+    k = 1
+    before = 0
+    for kk in range(n):
+        while k < n_chunks and before * n_chunks >= total * k:
+            bounds[k] = kk
+            k += 1
+        before += indptr[rows[kk] + 1] - indptr[rows[kk]]
+    while k <= n_chunks:
+        bounds[k] = n
+        k += 1
+    return bounds

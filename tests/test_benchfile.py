@@ -1,0 +1,73 @@
+"""Benchmark files: a harness split written and read back is the split (format of text20k.npz)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from ssl_repro.benchfile import bench_rows_of_split, load_bench_npz, save_bench_npz
+from ssl_repro.data import load_dataset, make_split
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT20K = ROOT.parent / "shared" / "bench" / "text20k.npz"
+
+
+@pytest.fixture(scope="module")
+def text_like():
+    return load_dataset("text-like", download=False)
+
+
+@pytest.mark.parametrize("n_unlabeled", [None, 500])
+def test_a_split_round_trips_through_the_benchmark_file(tmp_path, text_like, n_unlabeled):
+    split = make_split(text_like, 3, 40, n_unlabeled)
+    path = tmp_path / "bench.npz"
+    save_bench_npz(path, *bench_rows_of_split(text_like, split))
+    bench = load_bench_npz(path)
+    rows = np.sort(np.concatenate([split.labeled, split.unlabeled]))
+    assert (bench.X != text_like.X[rows]).nnz == 0 and bench.X.shape == (rows.size, text_like.X.shape[1])
+    np.testing.assert_array_equal(bench.y, text_like.y[rows])
+    np.testing.assert_array_equal(np.flatnonzero(bench.labeled), np.searchsorted(rows, split.labeled))
+    assert bench.r_true == float(np.mean(text_like.y[split.unlabeled] > 0))
+
+
+def test_the_file_has_the_arrays_and_dtypes_of_text20k(tmp_path, text_like):
+    if not TEXT20K.exists():
+        pytest.skip(f"{TEXT20K} not present")
+    path = tmp_path / "bench.npz"
+    save_bench_npz(path, *bench_rows_of_split(text_like, make_split(text_like, 0, 20)))
+    with np.load(path) as ours, np.load(TEXT20K) as theirs:
+        assert sorted(ours.files) == sorted(theirs.files)
+        assert {k: ours[k].dtype for k in ours.files} == {k: theirs[k].dtype for k in theirs.files}
+
+
+def test_the_writer_command_writes_file_and_record(tmp_path):
+    out = tmp_path / "tl.npz"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "write_bench_file.py"), "--dataset", "text-like",
+                    "--n-labeled", "30", "--split", "1", "--out", str(out)], check=True, cwd=ROOT,
+                   capture_output=True)
+    meta = json.loads((tmp_path / "tl.meta.json").read_text())
+    bench = load_bench_npz(out)
+    assert meta["dataset"] == "text-like" and meta["n_labeled"] == int(bench.labeled.sum()) == 30
+    assert meta["shape"] == list(bench.X.shape) and meta["r_true"] == bench.r_true
+
+
+def test_rows_without_a_known_label_cannot_be_written(text_like):
+    from dataclasses import replace
+    y = text_like.y.copy()
+    y[5:10] = 0
+    split = make_split(replace(text_like, y=y), 0, 20)
+    with pytest.raises(ValueError, match="no known label"):
+        bench_rows_of_split(replace(text_like, y=y), split)
+
+
+@pytest.mark.parametrize("labeled, y, match", [
+    (np.zeros(4, bool), np.array([1, -1, 1, -1]), "labeled and unlabeled"),
+    (np.array([1, 0, 0, 0], bool), np.array([1, -1, 2, -1]), r"\+1/-1"),
+    (np.array([1, 0, 0], bool), np.array([1, -1, 1]), "one entry per row"),
+])
+def test_bad_benchmark_arrays_are_refused(tmp_path, labeled, y, match):
+    with pytest.raises(ValueError, match=match):
+        save_bench_npz(tmp_path / "x.npz", sp.eye(4, format="csr"), y, labeled)
