@@ -161,25 +161,25 @@ def regenerate(artifact, dataset, results):
     return target
 
 
-def listing(results):
-    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command."""
-    lines = []
+def _entries(results):
+    """Per artifact: (artifact, status with the datasets done, reason for the rest, command)."""
     for a in ARTIFACTS:
         state, done, why = status(a, results)
         what = f" ({', '.join(done)})" if a.kind == "sweep" and done else ""
-        lines.append(f"{a.name}: {a.papers}\n    status: {state}{what}" + (f"; {why}" if why else "")
-                     + f"\n    command: {command_of(a, a.default_dataset)}")
-    return "\n".join(lines)
+        yield a, state + what, why, command_of(a, a.default_dataset)
+
+
+def listing(results):
+    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command."""
+    return "\n".join(f"{a.name}: {a.papers}\n    status: {state}" + (f"; {why}" if why else "")
+                     + f"\n    command: {command}" for a, state, why, command in _entries(results))
 
 
 def markdown_listing(results):
     """The listing as a markdown table (results/README.md embeds it)."""
     lines = ["| artifact | papers | status | command |", "|---|---|---|---|"]
-    for a in ARTIFACTS:
-        state, done, why = status(a, results)
-        what = f" ({', '.join(done)})" if a.kind == "sweep" and done else ""
-        lines.append(f"| {a.name} | {a.papers} | {state}{what}" + (f": {why}" if why else "")
-                     + f" | `{command_of(a, a.default_dataset)}` |")
+    lines += [f"| {a.name} | {a.papers} | {state}" + (f": {why}" if why else "") + f" | `{command}` |"
+              for a, state, why, command in _entries(results)]
     return "\n".join(lines)
 
 
