@@ -10,7 +10,7 @@
 
 Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
-the machine (cores, CPU model, RAM, kernel), its state before and after
+the machine (:func:`ssl_repro.provenance.machine`: cores, CPU model, RAM, OS, package versions), its state before and after
 (load averages, the busiest processes; after the runs also the cores
 other processes kept busy meanwhile: /proc/stat's busy time minus the CPU
 time of this script's children), the exact command, the git commit
@@ -28,7 +28,6 @@ import csv
 import datetime
 import json
 import os
-import platform
 import resource
 import shlex
 import subprocess
@@ -37,27 +36,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from ssl_repro.provenance import git_commit, machine
+
 ROOT = Path(__file__).resolve().parents[1]
 SIDE_BY_SIDE = ROOT.parent / "shared" / "bench" / "side_by_side.py"
 OUT = ROOT / "results" / "benchmarks"
 BUSY = [sys.executable, "-c", "while True: pass"]
-
-
-def machine():
-    """Cores, CPU model, RAM and software of this machine."""
-    model = ""
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    with open("/proc/meminfo") as f:
-        mem_kb = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
-    import numba
-    import numpy
-    return {"nproc": os.cpu_count(), "cpu_model": model, "ram_gib": round(mem_kb / 2**20, 1),
-            "kernel": platform.release(), "python": platform.python_version(),
-            "numpy": numpy.__version__, "numba": numba.__version__}
 
 
 def state():
@@ -73,13 +57,6 @@ def cpu_ticks():
     with open("/proc/stat") as f:
         ticks = [int(v) for v in f.readline().split()[1:9]]
     return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
-
-
-def git_commit():
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
-    return head + ("+uncommitted changes" if dirty else "")
 
 
 def _children_cpu():
@@ -183,7 +160,7 @@ def render(records):
         m, before = rec["machine"], rec["state_before"]
         lines.append(f"- **{rec['label']}** ({rec['date_utc']} UTC, code {rec['code'][:12]}): `{rec['command']}`"
                      f"{' beside %d busy loop(s)' % rec['busy_loops'] if rec['busy_loops'] else ''}; "
-                     f"{m['nproc']} x {m['cpu_model']}, {m['ram_gib']} GiB; load before "
+                     f"{m['cores']} x {m['cpu']}, {m['memory_gib']} GiB; load before "
                      f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
                      f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
     (OUT / "side_by_side.md").write_text("\n".join(lines) + "\n")

@@ -31,7 +31,7 @@ def provenance(command=None):
         command = " ".join(["python"] + [Path(sys.argv[0]).as_posix()] + sys.argv[1:])
     return {"command": command,
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "git_commit": _git_commit(), "machine": machine()}
+            "git_commit": git_commit(), "machine": machine()}
 
 
 def _cpu_model():
@@ -61,11 +61,16 @@ def _version(name):
         return None
 
 
-def _git_commit():
+def git_commit():
+    """HEAD of the project's repository, with "+uncommitted changes" when tracked files differ from it."""
     root = Path(__file__).resolve().parents[1]
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              timeout=10).stdout.strip()
     try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=10)
+        head = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None
+    return (head + ("+uncommitted changes" if dirty else "")) or None

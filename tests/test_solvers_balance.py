@@ -55,6 +55,16 @@ def test_kl_and_entropy_match_their_definitions():
     assert entropy(Beliefs(p, 1 - p, 0, 0)) == pytest.approx(-np.sum(p * np.log(p) + (1 - p) * np.log(1 - p)))
 
 
+def test_kl_matches_scipy_rel_entr_with_zero_and_one_beliefs():
+    """Rows whose new p is exactly 0 or 1 contribute 0 log 0 = 0 (scipy's rel_entr convention)."""
+    from scipy.special import rel_entr
+    rng = np.random.default_rng(4)
+    p, q = rng.uniform(0.01, 0.99, 3000), rng.uniform(0.01, 0.99, 3000)
+    p[::7], p[3::11] = 0.0, 1.0
+    kl = kl_divergence(Beliefs(p, 1 - p, 0, 0), Beliefs(q, 1 - q, 0, 0))
+    assert kl == pytest.approx(rel_entr(p, q).sum() + rel_entr(1 - p, 1 - q).sum(), rel=1e-12)
+
+
 def test_loss_gap_is_eqn_15():
     o = np.array([-3.0, -0.5, 0.0, 0.5, 3.0])
     expected = 2.0 * (np.maximum(0, 1 - o) ** 2 - np.maximum(0, 1 + o) ** 2)

@@ -11,20 +11,22 @@ extracted Table 6 is garbled.  The root is found by the hybrid
 Newton/bisection of Table 6 inside the bracket
 [min g - T log((1-r)/r), max g - T log((1-r)/r)].
 
-p and 1 - p are both returned, each computed from the logit with
-``scipy.special.expit``, so neither overflows nor loses precision near 0
-or 1 for any T, r or output scale.
+p and 1 - p are both returned, each computed from the logit as
+``scipy.special.expit`` does, so neither overflows nor loses precision
+near 0 or 1 for any T, r or output scale.
 """
 from dataclasses import dataclass
 
 import numba
 import numpy as np
-from scipy.special import entr, expit, rel_entr, xlogy
+from scipy.special import entr
 
 #: Tolerance on |B(nu)| and on the bracket width, and iteration cap (Table 6).
 TOL, MAX_ITER = 1e-10, 500
 #: Outputs are clipped to this magnitude before squaring so g stays finite.
 OUTPUT_CLIP = 1e150
+#: The smallest positive double, standing in for a belief that underflowed to 0.
+TINY = np.finfo(np.float64).tiny
 
 
 @dataclass
@@ -53,29 +55,37 @@ def balance_function(g, nu, T, r):
     return sum_p / g.shape[0] - r, sum_pq / g.shape[0] / T
 
 
-@numba.njit(cache=True, nogil=True)
+#: Rows per block of the compiled sums; block sums are added in block order,
+#: so a sum is the same bit for bit whatever the number of threads.
+BLOCK = 1024
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
 def _belief_sums(g, nu, T):
     """sum_j p_j and sum_j p_j (1 - p_j) for p_j = expit((nu - g_j) / T), in one compiled pass.
 
-    p and 1 - p come from exp(-|t|) (never overflows; the smaller one is
-    exact to rounding); sums are taken per block of 1024 then over the
-    blocks, so the rounding error stays near numpy's pairwise sums.
+    p and 1 - p come from :func:`_expit_pair`; sums are taken per block of
+    :data:`BLOCK` rows (the blocks in parallel) then over the blocks in
+    order, so the rounding error stays near numpy's pairwise sums.
     """
+    n = g.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    block_p = np.empty(n_blocks)
+    block_pq = np.empty(n_blocks)
+    for b in numba.prange(n_blocks):
+        sum_p = 0.0
+        sum_pq = 0.0
+        for j in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            p, q = _expit_pair((nu - g[j]) / T)
+            sum_p += p
+            sum_pq += p * q
+        block_p[b] = sum_p
+        block_pq[b] = sum_pq
     total_p = 0.0
     total_pq = 0.0
-    n = g.shape[0]
-    for start in range(0, n, 1024):
-        block_p = 0.0
-        block_pq = 0.0
-        for j in range(start, min(n, start + 1024)):
-            t = (nu - g[j]) / T
-            e = np.exp(-abs(t))
-            big, small = 1.0 / (1.0 + e), e / (1.0 + e)
-            p = big if t >= 0 else small
-            block_p += p
-            block_pq += big * small
-        total_p += block_p
-        total_pq += block_pq
+    for b in range(n_blocks):
+        total_p += block_p[b]
+        total_pq += block_pq[b]
     return total_p, total_pq
 
 
@@ -109,8 +119,28 @@ def beliefs_for_gaps(g, T, r, tol=TOL, max_iter=MAX_ITER):
             break
     else:
         converged = abs(B) <= tol
-    t = (nu - g) / T
-    return Beliefs(expit(t), expit(-t), float(nu), it, converged)
+    p, q = _beliefs(g, nu, T)
+    return Beliefs(p, q, float(nu), it, converged)
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
+def _beliefs(g, nu, T):
+    """p = expit((nu - g) / T) and q = 1 - p = expit((g - nu) / T), from one exp per row."""
+    n = g.shape[0]
+    p = np.empty(n)
+    q = np.empty(n)
+    for j in numba.prange(n):
+        p[j], q[j] = _expit_pair((nu - g[j]) / T)
+    return p, q
+
+
+@numba.njit(cache=True, inline="always")
+def _expit_pair(t):
+    """(expit(t), expit(-t)) from e = exp(-|t|): the larger is 1 / (1 + e), the
+    smaller e / (1 + e) (scipy's ``expit`` formulas; never overflows)."""
+    e = np.exp(-abs(t))
+    big, small = 1.0 / (1.0 + e), e / (1.0 + e)
+    return (big, small) if t >= 0 else (small, big)
 
 
 def kl_divergence(new, old):
@@ -120,13 +150,39 @@ def kl_divergence(new, old):
     zero there counts as the smallest positive double (its log is -708), so
     the term is p (log p + 708) instead of +inf.
     """
-    return float(_relative_entropy(new.p, old.p).sum() + _relative_entropy(new.q, old.q).sum())
+    return float(_kl_sum(new.p, new.q, old.p, old.q))
 
 
+@numba.njit(parallel=True, cache=True, nogil=True)
+def _kl_sum(p, q, p_old, q_old):
+    """Eqn 16 in one compiled pass (DA calls it once per OPTIMIZE-P, on u rows).
+
+    Each term is scipy's ``rel_entr(a, b) = a log(a / b)`` (0 for a = 0),
+    with b = 0 read as the smallest positive double; summed per block of
+    :data:`BLOCK` rows, then over the blocks in order, as in :func:`_belief_sums`.
+    """
+    n = p.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    blocks = np.empty(n_blocks)
+    for b in numba.prange(n_blocks):
+        block = 0.0
+        for j in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            block += _relative_entropy(p[j], p_old[j]) + _relative_entropy(q[j], q_old[j])
+        blocks[b] = block
+    total = 0.0
+    for b in range(n_blocks):
+        total += blocks[b]
+    return total
+
+
+@numba.njit(cache=True, inline="always")
 def _relative_entropy(a, b):
-    """a log(a / b) elementwise, with b = 0 read as the smallest positive double."""
-    safe = xlogy(a, a) - a * np.log(np.maximum(b, np.finfo(np.float64).tiny))
-    return np.where(b > 0, rel_entr(a, b), safe)
+    """a log(a / b), 0 for a = 0, with b = 0 read as the smallest positive double."""
+    if a == 0.0:
+        return 0.0
+    if b > 0.0:
+        return a * np.log(a / b)
+    return a * (np.log(a) - np.log(TINY))
 
 
 def entropy(beliefs):

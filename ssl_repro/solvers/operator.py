@@ -35,7 +35,6 @@ class BiasedRows:
         self.n_rows, self.n_features = X.shape
         self.n_weights = self.n_features + 1
         self._buffers = np.empty((N_CHUNKS, self.n_features))
-        self.all_rows = np.arange(self.n_rows, dtype=np.int64)
         self.matvec_calls = 0
         self.rmatvec_calls = 0
 

@@ -69,6 +69,9 @@ def pseudo_rows(y_labeled, u):
     in DA's Eqn 11 and CCCP-TSVM's ramp (and 001's kernel DA).
     """
     l = len(y_labeled)
-    owner = np.concatenate([np.arange(l), l + np.arange(u), l + np.arange(u)])
+    # int32 where it fits: owner is as long as 2u + l, the largest array of DA's working set
+    index = np.int32 if l + u < np.iinfo(np.int32).max else np.int64
+    owner = np.concatenate([np.arange(l, dtype=index), np.arange(l, l + u, dtype=index),
+                            np.arange(l, l + u, dtype=index)])
     labels = np.concatenate([np.asarray(y_labeled, dtype=np.float64), np.ones(u), -np.ones(u)])
     return owner, labels
