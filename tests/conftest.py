@@ -1,7 +1,12 @@
-"""Fixtures shared by the test modules: the public datasets copied beside the repository."""
+"""Fixtures shared by the test modules: the public datasets copied beside the repository, the two-moons
+kernel problem."""
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from ssl_repro.data.embedded import two_moons
+from ssl_repro.kernel import default_sigma, rbf_gram
 
 #: ``shared/data`` beside the repository: read-only copies of public datasets (see its README).
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -23,3 +28,12 @@ def shared_data_root(shared_data_dir, tmp_path_factory):
         if folder.is_dir() and folder.name != "ssl_repro_cache":
             (root / folder.name).symlink_to(folder)
     return root
+
+
+@pytest.fixture(scope="module")
+def moons():
+    """50 two-moons points, one labeled per class: (X, y +1/-1, labeled, unlabeled, Gram at default sigma / 4)."""
+    X, y = two_moons(n_rows=50, seed=3)
+    labeled = np.array([np.flatnonzero(y > 0)[0], np.flatnonzero(y < 0)[0]])
+    unlabeled = np.setdiff1d(np.arange(50), labeled)
+    return X, y.astype(float), labeled, unlabeled, rbf_gram(X, default_sigma(X) / 4)

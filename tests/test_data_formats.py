@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from solver_problems import dense_masked_problem, fit_quietly
 from ssl_repro.data import DatasetNotAvailable, data_root, load_dataset, load_svmlin_pair, make_split
+from ssl_repro.estimators import LinearDA, mask_labels
 
 
 N_RCV1_TRAIN = 23149      # fetch_rcv1's training portion: the first 23,149 documents
@@ -261,3 +263,16 @@ def test_data_root_argument_then_environment_then_sklearn_home(tmp_path, monkeyp
     monkeypatch.delenv("SSL_REPRO_DATA")
     monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path / "skl"))
     assert data_root() == Path(get_data_home()) == tmp_path / "skl"
+
+
+def test_the_svmlin_loader_returns_labels_the_estimators_read_right(tmp_path):
+    X, y = dense_masked_problem(n=60)
+    truth = np.where(y == 1, 1, -1)
+    file_labels = np.where(np.arange(60) < 20, truth, 0)
+    (tmp_path / "ex").write_text("\n".join(" ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row)) for row in X) + "\n")
+    (tmp_path / "lab").write_text("\n".join(str(v) for v in file_labels) + "\n")
+    X_file, y_file = load_svmlin_pair(tmp_path / "ex", tmp_path / "lab")
+    model = fit_quietly(LinearDA(), X_file, y_file)
+    reference = fit_quietly(LinearDA(), X, mask_labels(truth, np.arange(20)))
+    np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
+    assert (np.flatnonzero(y_file == -1) == np.arange(20, 60)).all()

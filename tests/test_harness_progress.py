@@ -1,61 +1,88 @@
-"""Sweep progress: the jobs a sweep expands to, and their directories and configurations."""
+"""Sweep progress: the sweeper's job list is the jobs Hydra runs, done and failed jobs are counted.
+
+The sweeps run in this process with Hydra's own in-process launcher
+(``hydra/launcher=basic``) and a task that only records where Hydra put the
+job (``HydraConfig``'s output directory) and writes a result there, so the
+directories the sweeper lists are checked against Hydra's, not against a
+copy of its logic.
+"""
+import json
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
+from hydra import initialize_config_dir
+from hydra._internal.callbacks import Callbacks
 from hydra.core.global_hydra import GlobalHydra
-from omegaconf import OmegaConf, open_dict
+from hydra.core.hydra_config import HydraConfig
+from hydra.core.plugins import Plugins
+from hydra.types import HydraContext, RunMode
+from omegaconf import OmegaConf
 
-from ssl_repro.harness.progress import expand_sweep, job_configs
+from ssl_repro.harness.progress import HISTORY, MANIFEST, report
+from ssl_repro.harness.store import ERROR_FILE, write_result
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
+GRID = ["method=svm,rls", "split=0,1", "n_labeled=16"]
 
 
-@pytest.fixture(scope="module")
-def loader():
+class Task:
+    """The job: note Hydra's output directory; write a result there, or an error for ``fail``."""
+
+    def __init__(self, fail=()):
+        self.directories, self.fail = [], fail
+
+    def __call__(self, cfg):
+        directory = HydraConfig.get().runtime.output_dir
+        self.directories.append(str(Path(directory).resolve()))
+        if (cfg.method.name, cfg.split) in self.fail:
+            (Path(directory) / ERROR_FILE).write_text("Traceback: failed on purpose\n")
+        else:
+            write_result(directory, {"config": OmegaConf.to_container(cfg, resolve=True)})
+
+
+def run_sweep(results_dir, task, arguments=GRID):
+    """One multirun of ``arguments``, in this process, through the sweeper Hydra instantiates from the config."""
     with initialize_config_dir(config_dir=str(CONF), version_base=None):
-        yield GlobalHydra.instance().config_loader()
+        loader = GlobalHydra.instance().config_loader()
+        master = loader.load_configuration(   # as `python run.py -m ...` composes it
+            "config", ["dataset=text-like", f"results_dir={results_dir}", "sweep_name=test", "hydra/launcher=basic",
+                       "hydra/hydra_logging=none", "hydra/job_logging=none", *arguments], RunMode.MULTIRUN)
+        sweeper = Plugins.instance().instantiate_sweeper(
+            hydra_context=HydraContext(config_loader=loader, callbacks=Callbacks(master)), task_function=task,
+            config=master)
+        assert type(sweeper).__name__ == "ProgressSweeper"    # the default of conf/config.yaml
+        sweeper.sweep(list(master.hydra.overrides.task))     # what Hydra passes: the task's overrides
+    return Path(results_dir) / "test"
 
 
-class CountingLoader:
-    """The config loader, counting its compositions."""
-
-    def __init__(self, loader):
-        self.loader, self.compositions = loader, 0
-
-    def load_sweep_config(self, master, overrides):
-        self.compositions += 1
-        return self.loader.load_sweep_config(master, overrides)
-
-    def get_group_options(self, *args, **kwargs):
-        return self.loader.get_group_options(*args, **kwargs)
+def history(sweep_dir):
+    return [json.loads(line) for line in (sweep_dir / HISTORY).read_text().splitlines()]
 
 
-def test_expansion_is_the_product_with_the_command_line_taking_precedence():
-    jobs = expand_sweep({"method": "svm,da", "split": "range(3)"}, ["split=5,6", "dataset=pcmac"])
-    assert jobs == [["method=svm", "split=5", "dataset=pcmac"], ["method=svm", "split=6", "dataset=pcmac"],
-                    ["method=da", "split=5", "dataset=pcmac"], ["method=da", "split=6", "dataset=pcmac"]]
-    with pytest.raises(ValueError, match="only discrete sweeps"):
-        expand_sweep({"lam": "interval(0, 1)"}, [])
+def test_manifest_lists_the_directories_hydra_runs_and_a_rerun_counts_the_finished_ones(tmp_path):
+    task = Task()
+    sweep_dir = run_sweep(tmp_path, task)
+    jobs = json.loads((sweep_dir / MANIFEST).read_text())["jobs"]
+    assert len(task.directories) == 4 and jobs == task.directories     # same jobs, same order
+    assert len(set(jobs)) == 4
+    entry = history(sweep_dir)[-1]
+    assert (entry["jobs"], entry["done_before"], entry["done_after"], entry["failed"]) == (4, 0, 4, 0)
+    assert entry["command_line"][-3:] == GRID and entry["seconds"] > 0
+    assert report(sweep_dir, jobs[2]) == (4, 4)
+    assert report(sweep_dir, tmp_path / "elsewhere") is None
+
+    (Path(jobs[0]) / "result.json").unlink()
+    write_result(jobs[1], {"config": {"dataset": {"name": "pcmac"}}})   # a record of another configuration
+    rerun = Task()
+    run_sweep(tmp_path, rerun)
+    assert rerun.directories == jobs      # the task skips nothing itself: the counts are the sweeper's
+    entry = history(sweep_dir)[-1]
+    assert (entry["done_before"], entry["done_after"]) == (2, 4) and len(history(sweep_dir)) == 2
 
 
-def test_job_directories_and_configurations_equal_hydras_own(loader):
-    arguments = ["+experiment=learning_curve", "dataset=pcmac", "results_dir=/r"]
-    master = compose("config", overrides=arguments, return_hydra_config=True)
-    assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * 6
-    jobs = expand_sweep(master.hydra.sweeper.params,
-                        arguments + ["method=tsvm_s1,tsvm_smax", "+method.lam_u_growth=2"])
-    counting = CountingLoader(loader)
-    entries = list(job_configs(master, jobs, counting))
-    assert len(entries) == 2 * 10 * 6 and counting.compositions == 2    # one per method, not per job
-    directories = {str(d) for d, _ in entries}
-    assert len(directories) == 120 and all(d.startswith("/r/learning_curve_pcmac/pcmac/tsvm-S")
-                                           for d in directories)
-    for index in (0, 17, 59, 60, 119):    # the shortcut equals a full composition of the job
-        full = loader.load_sweep_config(master, jobs[index])
-        expected_dir = Path(full.hydra.sweep.dir) / full.hydra.sweep.subdir
-        with open_dict(full):
-            del full["hydra"]
-        assert entries[index][0] == expected_dir
-        assert entries[index][1] == OmegaConf.to_container(full, resolve=True)
-        assert entries[index][1]["method"]["lam_u_growth"] == 2
+def test_failed_jobs_are_counted_and_end_the_sweep_with_their_error_files(tmp_path):
+    task = Task(fail={("rls", 1)})
+    with pytest.raises(SystemExit, match=r"1 job\(s\) failed; see .*rls/split=1/.*error.txt"):
+        run_sweep(tmp_path, task)
+    entry = history(tmp_path / "test")[-1]
+    assert (entry["jobs"], entry["done_after"], entry["failed"]) == (4, 3, 1)

@@ -69,3 +69,10 @@ def test_loss_gap_is_eqn_15():
     o = np.array([-3.0, -0.5, 0.0, 0.5, 3.0])
     expected = 2.0 * (np.maximum(0, 1 - o) ** 2 - np.maximum(0, 1 + o) ** 2)
     np.testing.assert_allclose(unlabeled_loss_gap(o, 2.0), expected)
+
+
+def test_kl_stays_finite_when_p_underflows():
+    old = Beliefs(np.array([0.0, 0.5]), np.array([1.0, 0.5]), 0.0, 0)
+    new = Beliefs(np.array([1e-3, 0.5]), np.array([1 - 1e-3, 0.5]), 0.0, 0)
+    kl = kl_divergence(new, old)
+    assert np.isfinite(kl) and kl > 0

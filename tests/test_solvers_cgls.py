@@ -1,9 +1,12 @@
 """CGLS (Table 2) against a dense solve of the same normal equations."""
+import warnings
+
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from solver_problems import augmented_dense, random_problem
-from ssl_repro.solvers import BiasedRows, cgls
+from ssl_repro.solvers import BiasedRows, cgls, from_blocks
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -40,3 +43,14 @@ def test_cgls_stops_at_max_iter_without_claiming_convergence():
     rows = np.arange(40, dtype=np.int64)
     _, _, info = cgls(op, rows, y, np.ones(40), 1e-3, np.zeros(op.n_weights), np.zeros(40), 1e-14, 2)
     assert info.iterations == 2 and not info.converged
+
+
+def test_cgls_returns_at_once_when_the_seed_residual_is_zero():
+    X = sp.csr_matrix((4, 3))
+    prob = from_blocks(X, np.array([1.0, -1.0, 1.0, -1.0]))
+    rows = prob.labeled
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # no 0/0 RuntimeWarning
+        beta, o, info = cgls(prob.op, rows, prob.y, np.full(4, 0.25), 1e-3, np.zeros(4), np.zeros(4), 1e-6, 100)
+    assert info.converged and info.iterations == 0
+    assert np.all(beta == 0.0)

@@ -1,9 +1,13 @@
-"""The exact line search (Table 3) against brute-force 1-D minimization."""
+"""The exact line search (Table 3) against brute-force 1-D minimization.
+
+The losses are built on given outputs (no data matrix): the line search
+reads them through :meth:`SquaredHingeLoss.line_pieces` only.
+"""
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from ssl_repro.solvers import line_search
+from ssl_repro.solvers import SquaredHingeLoss, line_search
 
 
 def phi(delta, w, w_bar, o, o_bar, y, c, lam):
@@ -24,7 +28,7 @@ def test_line_search_matches_brute_force(seed):
     w = rng.normal(size=d) * 0.3
     w_bar = rng.normal(size=d) * 2.0
     o, o_bar = A @ w, A @ w_bar
-    delta = line_search(w, w_bar, o, o_bar, y, c, lam)
+    delta = line_search(SquaredHingeLoss(None, None, y, c, lam), w, w_bar, o, o_bar)
     args = (w, w_bar, o, o_bar, y, c, lam)
     grid = np.linspace(0, 5, 20001)
     best = grid[np.argmin([phi(t, *args) for t in grid])]
@@ -45,7 +49,7 @@ def test_line_search_with_duplicated_rows_of_opposite_labels():
     p = rng.random(50)
     c = np.r_[p, 1 - p] / 50
     w, w_bar = rng.normal(size=4), rng.normal(size=4)
-    delta = line_search(w, w_bar, o, o_bar, y, c, 0.01)
+    delta = line_search(SquaredHingeLoss(None, None, y, c, 0.01), w, w_bar, o, o_bar)
     args = (w, w_bar, o, o_bar, y, c, 0.01)
     ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded",
                           options={"xatol": 1e-12}).x
@@ -60,8 +64,9 @@ def test_line_search_reads_shared_outputs_through_owner():
     y = np.r_[np.where(rng.random(60) < 0.5, 1.0, -1.0), -np.ones(40)]
     c = rng.uniform(0.01, 1.0, size=100)
     w, w_bar = rng.normal(size=5), rng.normal(size=5)
-    expanded = line_search(w, w_bar, o_rows[owner], ob_rows[owner], y, c, 0.05)
-    assert line_search(w, w_bar, o_rows, ob_rows, y, c, 0.05, owner=owner) == expanded
+    expanded = line_search(SquaredHingeLoss(None, None, y, c, 0.05), w, w_bar, o_rows[owner], ob_rows[owner])
+    shared = SquaredHingeLoss(None, None, y, c, 0.05, owner=owner)
+    assert line_search(shared, w, w_bar, o_rows, ob_rows) == expanded
     args = (w, w_bar, o_rows[owner], ob_rows[owner], y, c, 0.05)
     ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded", options={"xatol": 1e-12}).x
     assert expanded == pytest.approx(ref, abs=1e-6)

@@ -85,7 +85,8 @@ def test_merged_pseudo_rows_give_the_same_minimizer_as_duplicated_rows():
     w, o, info = l2svm_mfn(merged, tau=1e-8)
     A = augmented_dense(prob.op.X)[np.r_[rows, prob.unlabeled]]  # rows explicitly duplicated
     assert merged.value(w, o) == pytest.approx(scipy_minimum(A, ylab, c, lam), rel=1e-6)
-    pos, _, _, act = merged.active_system(o)
+    system = merged.active_system(o)
+    pos, act = system.positions, system.active
     # one CGLS row per distinct row with an active pseudo-row, however many of its copies are active
     np.testing.assert_array_equal(pos, np.unique(owner[act]))
     assert np.sum(act) > pos.size        # some rows are active with both labels: merging mattered

@@ -136,12 +136,14 @@ def test_warm_up_loads_every_kernel_a_solve_calls():
     from ssl_repro.solvers._cg_kernel import cg_steps_parallel, cg_steps_serial, chunk_bounds
     from ssl_repro.solvers.balance import _belief_sums
     from ssl_repro.solvers.line_search import _walk_break_points
-    from ssl_repro.solvers.mfn import _optimal
+    from ssl_repro.solvers.loss import _line_pieces, _optimal
 
     warm_up_kernels()
-    for kernel in (cg_steps_parallel, cg_steps_serial, chunk_bounds, _belief_sums, _walk_break_points, _optimal):
+    for kernel in (cg_steps_parallel, cg_steps_serial, chunk_bounds, _belief_sums, _walk_break_points, _optimal,
+                   _line_pieces):
         assert kernel.signatures, kernel
-    before = {k: len(k.signatures) for k in (cg_steps_parallel, cg_steps_serial, _walk_break_points, _optimal)}
+    before = {k: len(k.signatures) for k in (cg_steps_parallel, cg_steps_serial, _walk_break_points, _optimal,
+                                             _line_pieces)}
     Xl, yl, Xu, _ = random_problem(5, l=10, u=40, d=12)
     train_tsvm(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4, switches="max")
     train_da(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4)

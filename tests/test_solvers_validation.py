@@ -3,8 +3,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from solver_problems import random_problem
-from ssl_repro.solvers import train_da, train_rls, train_svm, train_tsvm
+from solver_problems import dense_masked_problem, random_problem
+from ssl_repro.solvers import from_blocks, train_da, train_rls, train_svm, train_tsvm
+from ssl_repro.solvers.annealing import deterministic_annealing
+from ssl_repro.solvers.cccp import cccp_tsvm
+from ssl_repro.solvers.nabla import nabla_tsvm
+from ssl_repro.solvers.tsvm import tsvm
 
 
 @pytest.fixture
@@ -50,3 +54,17 @@ def test_dense_and_sparse_blocks_agree(blocks):
     w_sparse, _ = train_tsvm(Xl, yl, Xu, lam=1e-2, r=0.5, switches="max")
     w_dense, _ = train_tsvm(Xl.toarray(), yl, sp.csc_matrix(Xu), lam=1e-2, r=0.5, switches="max")
     np.testing.assert_allclose(w_sparse, w_dense, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("solver, kwargs, name", [
+    (deterministic_annealing, dict(max_outer=0), "max_outer"),
+    (deterministic_annealing, dict(eps=1.5), "eps"),
+    (cccp_tsvm, dict(max_iter=0), "max_iter"),
+    (nabla_tsvm, dict(steps=0), "steps"),
+    (tsvm, dict(max_switch_rounds=0), "max_switch_rounds"),
+])
+def test_solver_functions_check_the_same_parameters(solver, kwargs, name):
+    X, y = dense_masked_problem()
+    prob = from_blocks(X[:10], np.where(y[:10] == 1, 1.0, -1.0), X[10:])
+    with pytest.raises(ValueError, match=name):
+        solver(prob, 1e-3, 1.0, 0.5, **kwargs)

@@ -3,7 +3,8 @@
 - :mod:`.runner`: one job (dataset, split, labels, method) -> its result record;
 - :mod:`.store`: result.json files, written atomically, and which jobs are finished;
 - :mod:`.app`: what ``run.py`` does with a composed config (skip or run, threads, logging);
-- :mod:`.progress`: a sweep's jobs, done and remaining (a Hydra callback);
+- :mod:`.progress`: a sweep's jobs done and remaining, logged by each job from the list that the
+  default sweeper (the Hydra plugin ``hydra_plugins/ssl_repro_sweeper``) writes;
 - :mod:`.aggregate`: result files -> tidy table, summary and markdown tables;
 - :mod:`.plots`: the papers' figures from the summary.
 

@@ -11,7 +11,7 @@ record itself (``result.json``) holds the configuration and the values
 actually used.
 
 :func:`register` makes the hash available to Hydra as the resolver
-``${job_key:}`` (``run.py`` and the progress callback register it).
+``${job_key:}`` (``run.py`` and the sweeper register it).
 """
 import hashlib
 import json

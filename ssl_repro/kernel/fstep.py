@@ -30,6 +30,7 @@ import numpy as np
 from scipy.linalg import lu_factor, lu_solve
 
 from ..solvers.line_search import line_search
+from ..solvers.loss import SquaredHingeLoss
 
 JITTER = 1e-10
 #: Merged squared-loss weights within this relative difference of the cached
@@ -99,7 +100,9 @@ class FStep:
             if np.array_equal(y * f_bar[points] < 1.0, active):
                 return alpha_bar, 0.0
             # line search on 1/2 sum c (y - f)^2 over the active set: V = max(0,1-t)^2/2 with cost c
-            delta = line_search(R @ alpha, R @ alpha_bar, f[points], f_bar[points], y, c, lam)
+            # (in w = R alpha, lambda/2 ||w||^2 is the f-step's lambda/2 alpha' K alpha)
+            delta = line_search(SquaredHingeLoss(None, None, y, c, lam), R @ alpha, R @ alpha_bar,
+                                f[points], f_bar[points])
             alpha = alpha + delta * (alpha_bar - alpha)
             f = K @ alpha
         return alpha, 0.0

@@ -3,18 +3,46 @@
 Eqn 2 of the spec paper:  f(w) = lambda/2 ||w||^2 + 1/2 sum_i c_i max(0, 1 - y_i o_i)^2
 with o_i = x_i . w.  A *pseudo-row* is a triple (row of X, label, cost); the
 same row of X may appear in several pseudo-rows (deterministic annealing,
-Eqn 11, puts every unlabeled row in twice, with labels +1 and -1).  The
-loss object knows its pseudo-rows and answers value, gradient, active set
-and Hessian-vector products; the Newton solver (:mod:`.mfn`) and the line
-search (:mod:`.line_search`) that use it are kept apart.
+Eqn 11, puts every unlabeled row in twice, with labels +1 and -1).  As in
+liblinear, where the trust-region Newton solver sees the loss only through
+its function, gradient and Hessian-vector methods, the Newton solver
+(:mod:`.mfn`) and the line search (:mod:`.line_search`) see this object
+only through its methods: the origin and outputs of a point, the value,
+the Newton system on the active set, Table 1's optimality test and the
+pieces of the derivative along a line.
+
+The Newton system is handed out as the weighted least-squares problem
+CGLS solves (Eqns 4-5, Table 2) rather than as a Hessian-vector product:
+CGLS runs its iterations in one compiled, fused pass over the active rows
+(:mod:`.cgls`), which a per-product call back into Python would break.
 
 Outputs are kept per *distinct* row (``rows``), and each pseudo-row points
 at its row through ``owner`` (``None`` when every row appears once).
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
+
+
+class ActiveSystem(NamedTuple):
+    """The Newton system of Eqn 4 on the active set j(w), as CGLS takes it (Eqn 5, Table 2).
+
+    [lambda I + X^T C X] beta = X^T C Y - v with X = ``op``'s rows ``rows``,
+    C = ``cost``, Y = ``target``, v = ``linear``; ``positions`` are the
+    active rows' positions among the loss's distinct rows, ``active`` the
+    active pseudo-row mask.
+    """
+
+    op: object
+    rows: np.ndarray
+    target: np.ndarray
+    cost: np.ndarray
+    lam: float
+    linear: np.ndarray | None
+    positions: np.ndarray
+    active: np.ndarray
 
 
 @dataclass
@@ -23,10 +51,12 @@ class SquaredHingeLoss:
 
     Attributes
     ----------
-    op : BiasedRows
-        The data matrix (with its virtual bias column).
-    rows : int64 array (n_distinct,)
-        Rows of ``op`` in play.
+    op : BiasedRows or None
+        The data matrix (with its virtual bias column); ``None`` when the
+        loss is only evaluated on outputs computed elsewhere (the kernel
+        f-step's line search, :mod:`ssl_repro.kernel.fstep`).
+    rows : int64 array (n_distinct,) or None
+        Rows of ``op`` in play (``None`` with ``op``).
     y : float array (n_pseudo,)
         Labels (+1/-1) of the pseudo-rows.
     c : float array (n_pseudo,)
@@ -42,12 +72,20 @@ class SquaredHingeLoss:
     """
 
     op: object
-    rows: np.ndarray
+    rows: np.ndarray | None
     y: np.ndarray
     c: np.ndarray
     lam: float
     owner: np.ndarray | None = None
     linear: np.ndarray | None = None
+
+    def origin(self):
+        """w = 0 and its outputs (all 0, no product needed): Table 1's cold start."""
+        return np.zeros(self.op.n_weights), np.zeros(self.rows.shape[0])
+
+    def outputs(self, w, positions=None):
+        """X[rows] w, or only for the distinct rows at ``positions``."""
+        return self.op.matvec(w, self.rows if positions is None else self.rows[positions])
 
     def pseudo_outputs(self, o):
         """Outputs of the pseudo-rows from outputs ``o`` of the distinct rows."""
@@ -71,12 +109,6 @@ class SquaredHingeLoss:
         grad = self.lam * w + self.op.rmatvec(self.distinct_sum(coef), self.rows)
         return grad if self.linear is None else grad + self.linear
 
-    def hessian_vector(self, v, active_pseudo):
-        """(lambda I + X_j^T C_j X_j) v on the active set (generalized Hessian)."""
-        c_act = np.where(active_pseudo, self.c, 0.0)
-        xv = self.op.matvec(v, self.rows)
-        return self.lam * v + self.op.rmatvec(self.distinct_sum(c_act) * xv, self.rows)
-
     def distinct_sum(self, values):
         """Sum per distinct row of a per-pseudo-row quantity."""
         if self.owner is None:
@@ -84,26 +116,52 @@ class SquaredHingeLoss:
         return np.bincount(self.owner, weights=values, minlength=self.rows.shape[0])
 
     def active_system(self, o):
-        """The weighted least-squares system of the Newton step on j(w) (Eqns 4, 13-14).
+        """The Newton system on j(w) for the outputs ``o`` of w (Eqns 4, 13-14): an :class:`ActiveSystem`.
 
         Pseudo-rows of the same distinct row are merged: costs add up and the
         target is the cost-weighted mean label, so each row of X appears once
         in CGLS (Eqn 14 of the spec paper: "CGLS needs to only operate on
         data matrices with one instance of each unlabeled example").
-
-        Returns (positions in ``rows`` of the active distinct rows, their
-        targets, their costs, the active pseudo-row mask).
         """
         if self.owner is None:
             act = self.active(o)
             pos = np.flatnonzero(act)
-            return pos, self.y[pos], self.c[pos], act
-        return _merged_active_system(self.y, self.c, o, self.owner)
+            target, cost = self.y[pos], self.c[pos]
+        else:
+            pos, target, cost, act = _merged_active_system(self.y, self.c, o, self.owner)
+        return ActiveSystem(self.op, self.rows[pos], target, cost, self.lam, self.linear, pos, act)
+
+    def optimal(self, o, active, tau):
+        """Table 1's test at outputs ``o``: the pseudo-rows of ``active`` have y o <= 1 + tau,
+        the others y o >= 1 - tau."""
+        return _optimal(self.y, o, active, tau, *self._owner_args())
+
+    def line_pieces(self, w, w_bar, o, o_bar):
+        """The derivative of phi(delta) = f(w + delta (w_bar - w)) as Table 3 walks it.
+
+        phi' is piecewise linear; returns (L, R, breaks, dL, dR): phi'(0) and
+        the value at delta = 1 of the linear piece that holds at delta = 0, the
+        break points delta > 0 where a pseudo-row enters or leaves j (unsorted),
+        and the change each makes to L and R when crossed.  ``o``, ``o_bar``
+        are the outputs of the distinct rows at ``w`` and ``w_bar``.  When
+        L >= 0 (no descent) the break points are not collected (empty arrays).
+        """
+        dw = w_bar - w
+        L0 = self.lam * (w @ dw)
+        R0 = self.lam * (w_bar @ dw)
+        if self.linear is not None:
+            L0 += self.linear @ dw
+            R0 += self.linear @ dw
+        return _line_pieces(o, o_bar, self.y, self.c, L0, R0, *self._owner_args())
+
+    def _owner_args(self):
+        """(owner, has_owner) for the compiled helpers (an empty array when rows are their own)."""
+        return (np.arange(0), False) if self.owner is None else (self.owner, True)
 
 
 @numba.njit(cache=True, nogil=True)
 def _merged_active_system(y, c, o, owner):
-    """:meth:`SquaredHingeLoss.active_system` for shared rows, in one compiled pass.
+    """The merged arrays of :meth:`SquaredHingeLoss.active_system` for shared rows, in one compiled pass.
 
     Costs and cost-weighted labels of the active pseudo-rows are added per
     distinct row in pseudo-row order (as ``np.bincount`` does), without
@@ -123,3 +181,56 @@ def _merged_active_system(y, c, o, owner):
         target[n] = target[pos[n]] / cost[pos[n]]
         cost[n] = cost[pos[n]]
     return pos, target[:pos.shape[0]].copy(), cost[:pos.shape[0]].copy(), act
+
+
+@numba.njit(cache=True, nogil=True)
+def _optimal(y, o_rows, active, tau, owner, has_owner):
+    """:meth:`SquaredHingeLoss.optimal`; pseudo-row k reads ``o_rows[owner[k]]``
+    (no per-pseudo-row copy: DA has 2u + l pseudo-rows)."""
+    for k in range(y.shape[0]):
+        margin = y[k] * o_rows[owner[k] if has_owner else k]
+        if active[k]:
+            if not margin <= 1.0 + tau:
+                return False
+        elif not margin >= 1.0 - tau:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
+    """:meth:`SquaredHingeLoss.line_pieces`, given the weight parts L, R of phi'(0) and phi'(1).
+
+    One pass adds the active pseudo-rows' parts to L and R and counts the
+    break points (rows whose active state changes at delta = (y - o)/(o_bar - o)
+    > 0); a second pass collects them with the change of L and R at each
+    (leaving j, Delta_1 of Table 3, removes the row's part of phi', entering,
+    Delta_2, adds it).  No temporaries the size of the pseudo-rows.
+    """
+    n = y.shape[0]
+    n_breaks = 0
+    for i in range(n):
+        j = owner[i] if has_owner else i
+        o, do = o_rows[j], o_bar_rows[j] - o_rows[j]
+        if y[i] * o < 1.0:
+            L += c[i] * (o - y[i]) * do
+            R += c[i] * (o_bar_rows[j] - y[i]) * do
+            if y[i] * do > 0.0:
+                n_breaks += 1
+        elif y[i] * do < 0.0:
+            n_breaks += 1
+    if L >= 0.0:
+        n_breaks = 0
+    breaks, dL, dR = np.empty(n_breaks), np.empty(n_breaks), np.empty(n_breaks)
+    k = 0
+    for i in range(n if n_breaks else 0):
+        j = owner[i] if has_owner else i
+        o, do = o_rows[j], o_bar_rows[j] - o_rows[j]
+        active = y[i] * o < 1.0
+        if (active and y[i] * do > 0.0) or (not active and y[i] * do < 0.0):
+            sign = -1.0 if active else 1.0
+            breaks[k] = (y[i] - o) / do
+            dL[k] = sign * c[i] * do * (o - y[i])
+            dR[k] = sign * c[i] * do * (o_bar_rows[j] - y[i])
+            k += 1
+    return L, R, breaks, dL, dR

@@ -3,11 +3,12 @@
 Minimizes the weighted squared-hinge objective of a :class:`SquaredHingeLoss`
 by alternating CGLS solves of the Newton system on the active set (Eqn 4,
 Table 2) with exact line searches (Table 3), seeded from the previous
-solution when one is given.
+solution when one is given.  The loss is used through its methods only
+(origin, outputs, active system, optimality test; the line search through
+its pieces of phi').
 """
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from .cgls import cgls
@@ -40,13 +41,13 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     loss : SquaredHingeLoss
     w : weights to seed from (``n_features + 1`` with the bias last), or
         ``None`` for the cold start w = 0 (crude first CGLS, Table 1).
-    o : outputs ``X[loss.rows] w`` of the seed (computed if omitted).
+    o : outputs of the seed on the loss's distinct rows (computed if omitted).
     tau : optimality tolerance on the margins (Table 1: 1e-6, Table 7: 1e-8).
 
     Returns
     -------
     w, o, MFNInfo
-        Minimizer, its outputs on ``loss.rows``, and the counters.
+        Minimizer, its outputs on the loss's distinct rows, and the counters.
 
     Notes
     -----
@@ -56,14 +57,12 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     same quadratic on the same active set, so it is no worse), which saves a
     solve and reaches the same optimum.
     """
-    op, lam = loss.op, loss.lam
     if w is None:
-        w = np.zeros(op.n_weights)
-        o = np.zeros(loss.rows.shape[0])
+        w, o = loss.origin()
         tol, max_cg = COLD_TOL, COLD_MAX_ITER
     else:
         if o is None:
-            o = op.matvec(w, loss.rows)
+            o = loss.outputs(w)
         tol, max_cg = TOL, MAX_CG_ITER
     info = MFNInfo()
     while info.newton_iterations < max_newton_iter:
@@ -71,14 +70,14 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
         w_bar, o_bar, act, cg = _newton_point(loss, w, o, tol, max_cg)
         info.cg_iterations += cg.iterations
         max_cg = MAX_CG_ITER
-        if cg.converged and _optimal(loss.y, o_bar, act, tau, *_owner_args(loss)):
+        if cg.converged and loss.optimal(o_bar, act, tau):
             w, o = w_bar, o_bar
             if tol == TOL:
                 info.converged, info.stop_reason = True, "tolerance"
                 break
             tol = TOL
             continue
-        delta = line_search(w, w_bar, o, o_bar, loss.y, loss.c, lam, loss.linear, loss.owner)
+        delta = line_search(loss, w, w_bar, o, o_bar)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
     return w, o, info
@@ -87,41 +86,19 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
 def _newton_point(loss, w, o, tol, max_cg):
     """w_bar solving the Newton system on the active set j(w) by CGLS (Eqn 4, Table 2).
 
-    Returns (w_bar, its outputs on every row of ``loss``, the active
+    Returns (w_bar, its outputs on every distinct row of ``loss``, the active
     pseudo-row mask, CGLSInfo); the system's arrays are freed on return,
     before the line search allocates its own.
     """
-    op = loss.op
-    pos, target, cost, act = loss.active_system(o)
-    w_bar, o_bar_act, cg = cgls(op, loss.rows[pos], target, cost, loss.lam, w, o[pos], tol, max_cg,
-                                loss.linear)
+    system = loss.active_system(o)
+    pos = system.positions
+    w_bar, o_bar_act, cg = cgls(system.op, system.rows, system.target, system.cost, system.lam, w, o[pos],
+                                tol, max_cg, system.linear)
     o_bar = np.empty_like(o)
     o_bar[pos] = o_bar_act
     rest = np.ones(o.shape[0], dtype=bool)
     rest[pos] = False
     rest_pos = np.flatnonzero(rest)
     if rest_pos.size:
-        o_bar[rest_pos] = op.matvec(w_bar, loss.rows[rest_pos])
-    return w_bar, o_bar, act, cg
-
-
-def _owner_args(loss):
-    """(owner, has_owner) for the compiled helpers (an empty array when rows are their own)."""
-    return (np.arange(0), False) if loss.owner is None else (loss.owner, True)
-
-
-@numba.njit(cache=True, nogil=True)
-def _optimal(y, o_bar_rows, active, tau, owner, has_owner):
-    """Table 1's test: active pseudo-rows stay within the margin, inactive ones outside.
-
-    Outputs are per distinct row; pseudo-row k reads ``o_bar_rows[owner[k]]``
-    (no per-pseudo-row copy: DA has 2u + l pseudo-rows).
-    """
-    for k in range(y.shape[0]):
-        margin = y[k] * o_bar_rows[owner[k] if has_owner else k]
-        if active[k]:
-            if not margin <= 1.0 + tau:
-                return False
-        elif not margin >= 1.0 - tau:
-            return False
-    return True
+        o_bar[rest_pos] = loss.outputs(w_bar, rest_pos)
+    return w_bar, o_bar, system.active, cg

@@ -1,0 +1,90 @@
+"""The default sweeper: Hydra's basic sweeper that counts a sweep's jobs (``conf/hydra/sweeper/progress.yaml``).
+
+:class:`ProgressSweeper` keeps what the basic sweeper computes anyway: the
+job list it expands, and each job's configuration, which the basic sweeper
+composes to validate the job before launching it.  From those it takes each
+job's output directory (``hydra.sweep.dir``/``hydra.sweep.subdir`` of the
+job's configuration, as the launcher resolves it), logs how many jobs
+already have a finished result and writes the list to
+``<sweep dir>/.sweep/jobs.json``, from which each job reports ``done/total``
+when it ends (:func:`ssl_repro.harness.progress.report`).  When the sweep ends the sweeper
+logs the totals and the wall time, appends them to
+``<sweep dir>/.sweep/history.jsonl`` (how long each run of the sweep took)
+and exits with an error naming the failed jobs' ``error.txt``.
+
+Decisions: the directories come from each job's configuration without the
+launcher's job number, so a ``hydra.sweep.subdir`` that used
+``${hydra.job.num}`` would not be counted (the project's subdir is the job's
+content hash, :mod:`ssl_repro.harness.jobkey`).  Another sweeper (``hydra/sweeper=...``) runs
+without progress counting.  The class lives in the ``hydra_plugins``
+namespace because Hydra instantiates sweepers only from there; its plugin
+scan executes this module after the basic sweeper's, so the base class is
+always the one Hydra uses.
+"""
+import datetime
+import itertools
+import json
+import logging
+import time
+from pathlib import Path
+
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from omegaconf import OmegaConf, open_dict
+
+from ssl_repro.harness import jobkey
+from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
+from ssl_repro.harness.store import ERROR_FILE, RESULT_FILE, finished_result, write_json
+
+jobkey.register()     # the sweep's sub-directories use ${job_key:}
+
+log = logging.getLogger("ssl_repro")
+
+
+class ProgressSweeper(BasicSweeper):
+    """Hydra's basic sweeper, counting its jobs at the start and summing up at the end."""
+
+    def sweep(self, arguments):
+        started = time.perf_counter()
+        self.jobs, self.done_before = None, 0
+        returns = super().sweep(arguments)
+        self._sum_up(time.perf_counter() - started)
+        return returns
+
+    def validate_batch_is_legal(self, batch):
+        """Compose the jobs as the basic sweeper does to validate them, keeping their directories.
+
+        On the first batch every job of the sweep (all batches) is composed,
+        so the manifest lists the whole sweep before any job runs.
+        """
+        if self.jobs is not None:
+            return
+        loader = self.hydra_context.config_loader
+        self.jobs = []
+        for overrides in itertools.chain.from_iterable(self.overrides):
+            config = loader.load_sweep_config(master_config=self.config, sweep_overrides=list(overrides))
+            directory = Path(str(config.hydra.sweep.dir)) / str(config.hydra.sweep.subdir)
+            with open_dict(config):
+                del config["hydra"]       # the task's configuration, as the job sees it
+            self.jobs.append(str(directory.resolve()))
+            self.done_before += finished_result(directory, OmegaConf.to_container(config, resolve=True)) is not None
+        sweep_dir = Path(str(self.config.hydra.sweep.dir))
+        write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
+        log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
+                 len(self.jobs) - self.done_before)
+
+    def _sum_up(self, seconds):
+        """Log the totals, append them to the history, fail if a job failed."""
+        sweep_dir = Path(str(self.config.hydra.sweep.dir))
+        done = count_done(self.jobs)
+        failed = [job for job in self.jobs
+                  if (Path(job) / ERROR_FILE).exists() and not (Path(job) / RESULT_FILE).exists()]
+        log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run now), %d failed", sweep_dir, seconds,
+                 done, len(self.jobs), done - self.done_before, len(failed))
+        entry = {"ended": datetime.datetime.now().isoformat(timespec="seconds"), "seconds": round(seconds, 2),
+                 "jobs": len(self.jobs), "done_before": self.done_before, "done_after": done,
+                 "command_line": list(self.config.hydra.overrides.task), "failed": len(failed)}
+        with open(sweep_dir / HISTORY, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+        if failed:
+            raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see "
+                             + ", ".join(str(Path(job) / ERROR_FILE) for job in failed[:5]))
