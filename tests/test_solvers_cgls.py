@@ -54,3 +54,30 @@ def test_cgls_returns_at_once_when_the_seed_residual_is_zero():
         beta, o, info = cgls(prob.op, rows, prob.y, np.full(4, 0.25), 1e-3, np.zeros(4), np.zeros(4), 1e-6, 100)
     assert info.converged and info.iterations == 0
     assert np.all(beta == 0.0)
+
+
+def dense_residual(A, y, c, lam, beta, v=0.0):
+    """Table 2's r = X^T C (Y - X beta) - lambda beta - v, formed densely."""
+    return A.T @ (c * (y - A @ beta)) - lam * beta - v
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cgls_reports_its_seed_and_solution_residuals_and_accepts_a_given_seed_residual(seed):
+    """The residuals CGLS hands out (for MFN's carried residual) are Table 2's r at the seed and at the
+    solution; started from a given seed residual it reaches the same solution."""
+    X, y, _, _ = random_problem(seed, l=50, d=20)
+    op = BiasedRows(X)
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.choice(50, 35, replace=False)).astype(np.int64)
+    c, v = rng.uniform(0.1, 2.0, rows.size), rng.normal(size=op.n_weights) * 0.01
+    A = augmented_dense(X)[rows]
+    seed_w = rng.normal(size=op.n_weights)
+    args = (op, rows, y[rows], c, 0.05, seed_w, A @ seed_w, 1e-12, 1000, v)
+    beta, _, info = cgls(*args)
+    np.testing.assert_allclose(info.seed_residual, dense_residual(A, y[rows], c, 0.05, seed_w, v), atol=1e-11)
+    np.testing.assert_allclose(info.residual, dense_residual(A, y[rows], c, 0.05, beta, v), atol=1e-11)
+    given = info.seed_residual.copy()
+    beta_given, _, info_given = cgls(*args, residual=given)
+    np.testing.assert_array_equal(given, info.seed_residual)       # not modified
+    np.testing.assert_allclose(beta_given, beta, rtol=1e-9, atol=1e-11)
+    assert info_given.converged and info_given.iterations == info.iterations

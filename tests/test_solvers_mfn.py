@@ -70,6 +70,67 @@ def test_mfn_seeded_from_a_previous_solution_reaches_the_same_minimum():
     np.testing.assert_allclose(seeded, cold, atol=1e-6)
 
 
+def dense_system_residual(A, system, o, w, lam):
+    """Table 2's residual of an active system at w, formed densely over its rows."""
+    pos = system.positions
+    return A[pos].T @ (system.cost * (system.target - o[pos])) - lam * w
+
+
+@pytest.mark.parametrize("owner", [False, True])
+def test_residual_change_is_the_difference_of_the_two_systems_residuals(owner):
+    """Switching labels (TSVM) or changing pseudo-row costs (DA) at a fixed w changes Table 2's
+    residual by exactly what SquaredHingeLoss.residual_change returns."""
+    X, y, Xu, _ = random_problem(4, l=20, u=40, d=15)
+    prob = from_blocks(X, y, Xu)
+    rows = np.r_[prob.labeled, prob.unlabeled]
+    rng = np.random.default_rng(2)
+    if owner:
+        owner_of = np.r_[np.arange(20), 20 + np.arange(40), 20 + np.arange(40)]
+        labels = np.r_[y, np.ones(40), -np.ones(40)]
+        p = rng.random(40)
+        before = SquaredHingeLoss(prob.op, rows, labels, np.r_[np.full(20, 0.05), p / 40, (1 - p) / 40], 0.01,
+                                  owner_of)
+        p[::3] = rng.random(14)
+        after = SquaredHingeLoss(prob.op, rows, labels, np.r_[np.full(20, 0.05), p / 40, (1 - p) / 40], 0.01,
+                                 owner_of)
+    else:
+        labels = np.r_[y, np.where(rng.random(40) < 0.5, 1.0, -1.0)]
+        costs = np.r_[np.full(20, 0.05), np.full(40, 0.02)]
+        before = SquaredHingeLoss(prob.op, rows, labels, costs, 0.01)
+        switched = labels.copy()
+        switched[20:30] *= -1
+        after = SquaredHingeLoss(prob.op, rows, switched, costs, 0.01)
+    w = rng.normal(size=prob.op.n_weights) * 0.3
+    o = before.outputs(w)
+    old, new = before.active_system(o), after.active_system(o)
+    A = augmented_dense(prob.op.X)[rows]
+    expected = dense_system_residual(A, new, o, w, 0.01) - dense_system_residual(A, old, o, w, 0.01)
+    np.testing.assert_allclose(after.residual_change(old, new, o), expected, atol=1e-12)
+
+
+def test_mfn_after_a_switch_starts_from_the_carried_residual_and_reaches_the_same_minimum():
+    """TSVM's retraining after a label switch passes the previous call's state: the same minimizer,
+    and fewer rows read by transposed products (no full residual pass at the start)."""
+    X, y, Xu, _ = random_problem(6, l=30, u=90, d=20)
+    prob = from_blocks(X, y, Xu)
+    rows = np.r_[prob.labeled, prob.unlabeled]
+    labels = np.r_[y, np.where(np.random.default_rng(3).random(90) < 0.5, 1.0, -1.0)]
+    loss = SquaredHingeLoss(prob.op, rows, labels, np.r_[np.full(30, 1 / 30), np.full(90, 0.5 / 90)], 0.01)
+    w, o, info = l2svm_mfn(loss)
+    assert info.converged and info.state is not None
+    labels[30:34] *= -1                       # switched in place, as TSVM does
+    read = []
+    rmatvec = prob.op.rmatvec
+    prob.op.rmatvec = lambda z, rows_: read.append(rows_.size) or rmatvec(z, rows_)
+    carried, o_carried, _ = l2svm_mfn(loss, w, o, previous=info.state)
+    rows_read_carried = sum(read)
+    read.clear()
+    fresh, o_fresh, _ = l2svm_mfn(loss, w, o)
+    np.testing.assert_allclose(carried, fresh, rtol=1e-9, atol=1e-11)
+    assert loss.value(carried, o_carried) == pytest.approx(loss.value(fresh, o_fresh), rel=1e-12)
+    assert rows_read_carried < sum(read)
+
+
 def test_merged_pseudo_rows_give_the_same_minimizer_as_duplicated_rows():
     """Eqn 14: each row once with merged cost/label == Eqn 11's two copies."""
     X, y, Xu, _ = random_problem(3, l=20, u=40, d=15)

@@ -20,7 +20,7 @@ disagrees with the recurrence, CG continues from it (residual
 replacement).  On text20k and kdd99-10 the two agree to 4e-5 relative or
 better; J equals the reference's to 1e-6 relative.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numba
 import numpy as np
@@ -39,14 +39,23 @@ RECURRENCE_MET, CONVERGED = 1, 2
 
 @dataclass
 class CGLSInfo:
-    """What one CGLS call did."""
+    """What one CGLS call did.
+
+    ``seed_residual`` is r = X^T C (Y - o) - lambda beta - v at the seed and
+    ``residual`` the exact r at the solution (``None`` when CGLS stopped on
+    its cap, where only the recurrence's r is known): since r is affine in
+    beta, L2-SVM-MFN gets the residual at any point between the two without
+    a pass over X (:func:`.mfn.l2svm_mfn`).
+    """
 
     iterations: int
     converged: bool
     residual_norm: float
+    seed_residual: np.ndarray | None = field(default=None, compare=False, repr=False)
+    residual: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
-def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
+def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None):
     """Run Table 2 from the seed ``beta``.
 
     Parameters
@@ -72,6 +81,11 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
         [lambda I + X^T C X] beta = X^T C Y - v (the minimizer of the
         weighted least squares plus v . beta).  The iteration is Table 2's,
         with v subtracted wherever the residual is formed.
+    residual : float array (op.n_weights,) or None
+        r = X^T C (Y - o) - lambda beta - v at the seed, when the caller
+        has it (saves the pass over X that forms it); not modified.  Only
+        the starting direction depends on it: convergence is still decided
+        on the exact residual of the iterate.
 
     Returns
     -------
@@ -83,8 +97,9 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     beta = beta.copy()
     o = o.copy()
     z = c * (y - o)
-    r = _residual(op, rows, z, lam, beta, linear)
-    p = r.copy()
+    seed_residual = _residual(op, rows, z, lam, beta, linear) if residual is None else residual
+    r = seed_residual.copy()
+    p = seed_residual.copy()
     omega1 = r @ r
     # A seed that already meets the test (e.g. r = z = 0: all-zero rows, or
     # balanced labels on zero outputs) is the solution; iterating would
@@ -92,7 +107,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
     converged = bool(omega1 <= tol * tol * (z @ z))
     it = 0
     if converged:
-        return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
+        return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, seed_residual)
     steps = CGSteps(op, rows, c, lam, tol, linear)
     scal = np.array([omega1, omega1, z @ z, omega1, 1.0])
     while it < max_iter:
@@ -101,6 +116,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
         omega1 = scal[0]
         if status == CONVERGED:
             converged = True
+            r = steps.r_exact
             break
         if status != RECURRENCE_MET:
             continue
@@ -114,7 +130,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None):
         p += r
         scal[:4] = exact, p @ p, scal[2], exact
         omega1 = exact
-    return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)))
+    return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, r if converged else None)
 
 
 def _residual(op, rows, z, lam, beta, linear):

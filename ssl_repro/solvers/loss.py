@@ -131,6 +131,19 @@ class SquaredHingeLoss:
             pos, target, cost, act = _merged_active_system(self.y, self.c, o, self.owner)
         return ActiveSystem(self.op, self.rows[pos], target, cost, self.lam, self.linear, pos, act)
 
+    def residual_change(self, before, after, o):
+        """X^T (z_after - z_before), z = C (Y - o): how Table 2's residual at outputs ``o`` changes
+        from the :class:`ActiveSystem` ``before`` to ``after`` (same point, other active set).
+
+        Only the distinct rows whose cost or target differ between the two
+        systems are read (the others give exactly 0).
+        """
+        dz = np.zeros(o.shape[0])
+        dz[after.positions] = after.cost * (after.target - o[after.positions])
+        dz[before.positions] -= before.cost * (before.target - o[before.positions])
+        changed = np.flatnonzero(dz)
+        return self.op.rmatvec(dz[changed], self.rows[changed])
+
     def optimal(self, o, active, tau):
         """Table 1's test at outputs ``o``: the pseudo-rows of ``active`` have y o <= 1 + tau,
         the others y o >= 1 - tau."""

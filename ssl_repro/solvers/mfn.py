@@ -7,7 +7,8 @@ solution when one is given.  The loss is used through its methods only
 (origin, outputs, active system, optimality test; the line search through
 its pieces of phi').
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,6 +23,18 @@ TOL, MAX_CG_ITER = 1e-6, 10_000
 MAX_NEWTON_ITER = 50
 
 
+class NewtonState(NamedTuple):
+    """The last Newton system of a converged call and its CGLS record, at the returned w.
+
+    Passed to the next call (``previous``), it gives that call's first
+    residual without a pass over X when the new loss differs from the old
+    one in a few rows' labels or costs (TSVM's switches): see :func:`_next_system`.
+    """
+
+    system: object
+    cg: object
+
+
 @dataclass
 class MFNInfo:
     """What one L2-SVM-MFN call did."""
@@ -31,9 +44,11 @@ class MFNInfo:
     converged: bool = False
     #: "tolerance" (Table 1's optimality test met) or "max_newton_iter".
     stop_reason: str = "max_newton_iter"
+    #: when converged: the :class:`NewtonState` at the returned w (for ``previous``)
+    state: NewtonState | None = field(default=None, compare=False, repr=False)
 
 
-def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
+def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, previous=None):
     """Minimize ``loss`` (Eqn 2) by L2-SVM-MFN (Table 1).
 
     Parameters
@@ -43,6 +58,11 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
         ``None`` for the cold start w = 0 (crude first CGLS, Table 1).
     o : outputs of the seed on the loss's distinct rows (computed if omitted).
     tau : optimality tolerance on the margins (Table 1: 1e-6, Table 7: 1e-8).
+    previous : NewtonState or None
+        ``info.state`` of the call that returned this ``w`` and ``o``, on a
+        loss with the same rows, lambda and linear term (labels and costs
+        may differ): its first Newton system then starts from a known
+        residual.
 
     Returns
     -------
@@ -65,35 +85,42 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
             o = loss.outputs(w)
         tol, max_cg = TOL, MAX_CG_ITER
     info = MFNInfo()
+    if previous is None:
+        system, residual = loss.active_system(o), None
+    else:
+        system, residual = _next_system(loss, previous.system, previous.cg, 1.0, o)
     while info.newton_iterations < max_newton_iter:
         info.newton_iterations += 1
-        w_bar, o_bar, act, cg = _newton_point(loss, w, o, tol, max_cg)
+        w_bar, o_bar, cg = _newton_point(loss, system, w, o, tol, max_cg, residual)
         info.cg_iterations += cg.iterations
         max_cg = MAX_CG_ITER
-        if cg.converged and loss.optimal(o_bar, act, tau):
-            w, o = w_bar, o_bar
+        if cg.converged and loss.optimal(o_bar, system.active, tau):
             if tol == TOL:
+                w, o = w_bar, o_bar
                 info.converged, info.stop_reason = True, "tolerance"
+                info.state = NewtonState(_residual_inputs(system), cg)
                 break
+            delta, w, o = 1.0, w_bar, o_bar
             tol = TOL
-            continue
-        delta = line_search(loss, w, w_bar, o, o_bar)
-        w = w + delta * (w_bar - w)
-        o = o + delta * (o_bar - o)
+        else:
+            delta = line_search(loss, w, w_bar, o, o_bar)
+            w = w + delta * (w_bar - w)
+            o = o + delta * (o_bar - o)
+        del o_bar
+        system, residual = _next_system(loss, system, cg, delta, o)
     return w, o, info
 
 
-def _newton_point(loss, w, o, tol, max_cg):
-    """w_bar solving the Newton system on the active set j(w) by CGLS (Eqn 4, Table 2).
+def _newton_point(loss, system, w, o, tol, max_cg, residual):
+    """w_bar solving the Newton system ``system`` on the active set j(w) by CGLS (Eqn 4, Table 2).
 
-    Returns (w_bar, its outputs on every distinct row of ``loss``, the active
-    pseudo-row mask, CGLSInfo); the system's arrays are freed on return,
-    before the line search allocates its own.
+    ``residual`` is the system's residual at w if known (else CGLS forms
+    it).  Returns (w_bar, its outputs on every distinct row of ``loss``,
+    CGLSInfo).
     """
-    system = loss.active_system(o)
     pos = system.positions
     w_bar, o_bar_act, cg = cgls(system.op, system.rows, system.target, system.cost, system.lam, w, o[pos],
-                                tol, max_cg, system.linear)
+                                tol, max_cg, system.linear, residual)
     o_bar = np.empty_like(o)
     o_bar[pos] = o_bar_act
     rest = np.ones(o.shape[0], dtype=bool)
@@ -101,4 +128,31 @@ def _newton_point(loss, w, o, tol, max_cg):
     rest_pos = np.flatnonzero(rest)
     if rest_pos.size:
         o_bar[rest_pos] = loss.outputs(w_bar, rest_pos)
-    return w_bar, o_bar, system.active, cg
+    return w_bar, o_bar, cg
+
+
+def _next_system(loss, system, cg, delta, o):
+    """The Newton system at the new point w + delta (w_bar - w) (outputs ``o``) and its residual.
+
+    Table 2's residual r(beta) = X^T C (Y - X beta) - lambda beta - v is
+    affine in beta for a fixed system, so at the new point it is
+    (1 - delta) r(w) + delta r(w_bar), both known from CGLS; the new active
+    system differs from the old one only in the rows whose cost or target
+    changed, whose part :meth:`.loss.SquaredHingeLoss.residual_change` adds.
+    This replaces a pass over every active row by one over the changed
+    rows.  ``None`` (CGLS forms the residual) when CGLS ended on its cap.
+    """
+    seed, solution = cg.seed_residual, cg.residual
+    system = _residual_inputs(system)
+    new = loss.active_system(o)
+    if solution is None:
+        return new, None
+    residual = (1.0 - delta) * seed + delta * solution
+    residual += loss.residual_change(system, new, o)
+    return new, residual
+
+
+def _residual_inputs(system):
+    """The system without what :meth:`.loss.SquaredHingeLoss.residual_change` does not read
+    (its row indices and pseudo-row mask), so that those can be freed."""
+    return system._replace(rows=None, active=None)

@@ -151,6 +151,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
         loss = SquaredHingeLoss(op, rows, labels, costs, lam)     # loss.y is ``labels``: switched in place
         w, o, mfn = l2svm_mfn(loss, w, o)
         info.add_mfn(mfn)
+        state = mfn.state              # the Newton system at w: retraining after a switch starts from it
         value = float(loss.value(w, o))
         info.objective_path.append((level, value))
         for _ in range(max_switch_rounds):
@@ -159,14 +160,14 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
                 break
             labels[l + pos] = -1.0
             labels[l + neg] = 1.0
-            w_new, o_new, mfn = l2svm_mfn(loss, w, o)
+            w_new, o_new, mfn = l2svm_mfn(loss, w, o, previous=state)
             info.add_mfn(mfn)
             new_value = float(loss.value(w_new, o_new))
             if not new_value < value:      # no descent (rounding): undo the switch, end the level
                 labels[l + pos] = 1.0
                 labels[l + neg] = -1.0
                 break
-            w, o, value = w_new, o_new, new_value
+            w, o, value, state = w_new, o_new, new_value, mfn.state
             info.switches += pos.size
             info.objective_path.append((level, value))
         else:
