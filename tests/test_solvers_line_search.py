@@ -70,3 +70,32 @@ def test_line_search_reads_shared_outputs_through_owner():
     args = (w, w_bar, o_rows[owner], ob_rows[owner], y, c, 0.05)
     ref = minimize_scalar(phi, bounds=(0, 10), args=args, method="bounded", options={"xatol": 1e-12}).x
     assert expanded == pytest.approx(ref, abs=1e-6)
+
+
+def sorted_walk(L, R, breaks, dL, dR):
+    """Table 3 as written: every break point in increasing order (the reference for the partitioning walk)."""
+    if L >= 0.0:
+        return 0.0
+    for k in np.argsort(breaks, kind="stable"):
+        if L + breaks[k] * (R - L) >= 0.0:
+            break
+        L, R = L + dL[k], R + dR[k]
+    return 1.0 if R - L <= 0.0 else -L / (R - L)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_partitioning_walk_equals_the_sorted_walk_with_many_and_tied_break_points(seed):
+    """Thousands of break points (many tied, as for rows with equal outputs) on the pieces of a real
+    line: the partitioning walk stops on the same piece as Table 3's sorted walk."""
+    from ssl_repro.solvers.line_search import _walk_break_points
+    rng = np.random.default_rng(seed)
+    n = 5000
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    o = np.round(rng.normal(size=n), 1 + seed % 2)          # rounded: many equal break points
+    o_bar = o + np.round((y - o) * rng.uniform(0.0, 3.0, n) + rng.normal(size=n), 1)   # towards the labels
+    loss = SquaredHingeLoss(None, None, y, rng.uniform(0.01, 1.0, n), 10.0 ** -(1 + seed % 3))
+    w, w_bar = rng.normal(size=10) * 0.1, rng.normal(size=10) * 0.1
+    L, R, breaks, dL, dR = loss.line_pieces(w, w_bar, o, o_bar)
+    assert breaks.size > 1000 and np.unique(breaks).size < breaks.size
+    expected = sorted_walk(L, R, breaks.copy(), dL.copy(), dR.copy())
+    assert _walk_break_points(L, R, breaks, dL, dR) == pytest.approx(expected, rel=1e-12, abs=1e-14)

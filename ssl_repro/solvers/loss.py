@@ -136,13 +136,12 @@ class SquaredHingeLoss:
         from the :class:`ActiveSystem` ``before`` to ``after`` (same point, other active set).
 
         Only the distinct rows whose cost or target differ between the two
-        systems are read (the others give exactly 0).
+        systems are read (the others give exactly 0); finding them is one
+        compiled merge of the two systems' (sorted) positions.
         """
-        dz = np.zeros(o.shape[0])
-        dz[after.positions] = after.cost * (after.target - o[after.positions])
-        dz[before.positions] -= before.cost * (before.target - o[before.positions])
-        changed = np.flatnonzero(dz)
-        return self.op.rmatvec(dz[changed], self.rows[changed])
+        changed, dz = _changed_rows(before.positions, before.cost, before.target,
+                                    after.positions, after.cost, after.target, o)
+        return self.op.rmatvec(dz, self.rows[changed])
 
     def optimal(self, o, active, tau):
         """Table 1's test at outputs ``o``: the pseudo-rows of ``active`` have y o <= 1 + tau,
@@ -194,6 +193,42 @@ def _merged_active_system(y, c, o, owner):
         target[n] = target[pos[n]] / cost[pos[n]]
         cost[n] = cost[pos[n]]
     return pos, target[:pos.shape[0]].copy(), cost[:pos.shape[0]].copy(), act
+
+
+@numba.njit(cache=True, nogil=True)
+def _changed_rows(pos_a, cost_a, target_a, pos_b, cost_b, target_b, o):
+    """Positions whose z = c (t - o) differs between two active systems, and z_b - z_a there.
+
+    Walks the two ascending position lists together, twice (to count, then
+    to fill arrays of the exact size); a row in one system only has z = 0
+    in the other.
+    """
+    changed = np.empty(0, np.int64)
+    dz = np.empty(0)
+    for fill in (False, True):
+        i = j = n = 0
+        while i < pos_a.shape[0] or j < pos_b.shape[0]:
+            p, z_a, z_b, i, j = _merge_step(pos_a, cost_a, target_a, pos_b, cost_b, target_b, o, i, j)
+            if z_b != z_a:
+                if fill:
+                    changed[n] = p
+                    dz[n] = z_b - z_a
+                n += 1
+        if not fill:
+            changed = np.empty(n, np.int64)
+            dz = np.empty(n)
+    return changed, dz
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _merge_step(pos_a, cost_a, target_a, pos_b, cost_b, target_b, o, i, j):
+    """The next position of the merged lists: (position, z_a, z_b, next i, next j)."""
+    if j == pos_b.shape[0] or (i < pos_a.shape[0] and pos_a[i] < pos_b[j]):
+        return pos_a[i], cost_a[i] * (target_a[i] - o[pos_a[i]]), 0.0, i + 1, j
+    if i == pos_a.shape[0] or pos_b[j] < pos_a[i]:
+        return pos_b[j], 0.0, cost_b[j] * (target_b[j] - o[pos_b[j]]), i, j + 1
+    p = pos_a[i]
+    return p, cost_a[i] * (target_a[i] - o[p]), cost_b[j] * (target_b[j] - o[p]), i + 1, j + 1
 
 
 @numba.njit(cache=True, nogil=True)
