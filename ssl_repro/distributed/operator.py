@@ -30,13 +30,16 @@ class DistributedRows:
 
     Parameters
     ----------
-    workers : list of Ray actor handles of :class:`.partition.RowPartition`
+    workers : list of Ray actor handles of :class:`.partition.PartitionHost`
+        holding the partitions under ``key``
+    key : the problem's key on the hosts
     bounds : int array (n_workers + 1,), the row boundaries of the partitions
     n_features : number of columns of X (without the bias)
     """
 
-    def __init__(self, workers, bounds, n_features):
+    def __init__(self, workers, key, bounds, n_features):
         self.workers = list(workers)
+        self.key = key
         self.bounds = np.asarray(bounds, dtype=np.int64)
         self.n_rows = int(self.bounds[-1])
         self.n_features = int(n_features)
@@ -55,7 +58,17 @@ class DistributedRows:
             parts.append((pos, rows[pos] - self.bounds[k]))
         return parts
 
-    def gather(self, futures):
+    def call(self, method, per_worker_args):
+        """``method`` of every worker's partition with its arguments, the replies in worker order."""
+        return self.gather([wk.call.remote(self.key, method, *args)
+                            for wk, args in zip(self.workers, per_worker_args)])
+
+    def call_all(self, method, *args):
+        """``method(*args)`` of every worker's partition (the same arguments)."""
+        return self.call(method, [args] * len(self.workers))
+
+    @staticmethod
+    def gather(futures):
         """``ray.get`` of one call per worker, a dead worker named."""
         import ray
         try:
@@ -69,7 +82,7 @@ class DistributedRows:
         import ray
         parts = self.split(rows)
         w_ref = ray.put(w)
-        replies = self.gather([wk.matvec.remote(w_ref, local) for wk, (_, local) in zip(self.workers, parts)])
+        replies = self.call("matvec", [(w_ref, local) for _, local in parts])
         out = np.empty(rows.shape[0])
         for (pos, _), reply in zip(parts, replies):
             out[pos] = reply
@@ -79,13 +92,13 @@ class DistributedRows:
     def rmatvec(self, z, rows):
         """``[X 1][rows]^T z``, the workers' parts added in worker order."""
         parts = self.split(rows)
-        replies = self.gather([wk.rmatvec.remote(z[pos], local) for wk, (pos, local) in zip(self.workers, parts)])
+        replies = self.call("rmatvec", [(z[pos], local) for pos, local in parts])
         self.rmatvec_calls += 1
         return _ordered_sum(replies)
 
     def largest_entry(self):
         """max |x_ij| over every partition."""
-        return max(self.gather([wk.largest_entry.remote() for wk in self.workers]))
+        return max(self.call_all("largest_entry"))
 
     def cg_steps(self, rows, c, lam, tol, linear=None):
         """The distributed CG iterations of :func:`ssl_repro.solvers.cgls.cgls` on ``rows``.
@@ -133,15 +146,14 @@ class DistributedCGSteps:
         import ray
         op, lam = self.op, self.lam
         if not self.started:
-            op.gather([wk.cg_begin.remote(local, self.c[pos], o[pos], z[pos])
-                       for wk, (pos, local) in zip(op.workers, self.parts)])
+            op.call("cg_begin", [(local, self.c[pos], o[pos], z[pos]) for pos, local in self.parts])
             self.started, self.gamma = True, 0.0
         omega1, pp, zz, omega2, reduction = scal
         n_w = op.n_weights
         steps, status = 0, 0
         while steps < n_steps:
             p_ref = ray.put(p)
-            total = _ordered_sum(op.gather([wk.cg_step.remote(p_ref, self.gamma) for wk in op.workers]))
+            total = _ordered_sum(op.call_all("cg_step", p_ref, self.gamma))
             qcq, zcq, cqcq, zz_now = total[n_w:n_w + len(STEP_SCALARS)]
             gamma = omega1 / (lam * pp + qcq)
             beta += gamma * p
@@ -164,7 +176,7 @@ class DistributedCGSteps:
         """Fetch o and z of the active rows from the workers into ``o`` and ``z``."""
         if not self.started:
             return
-        replies = self.op.gather([wk.cg_end.remote(self.gamma) for wk in self.op.workers])
+        replies = self.op.call_all("cg_end", self.gamma)
         for (pos, _), (o_k, z_k) in zip(self.parts, replies):
             o[pos] = o_k
             z[pos] = z_k

@@ -30,12 +30,9 @@ class RowPartition:
     source : :class:`.shards.ShardRows` (read here, on the worker) or
         :class:`.shards.MatrixRows` (rows shipped once): ``load()`` gives the
         partition's CSR rows and the global number of its first row
-    threads : numba threads this worker uses (one per worker by default:
-        the cluster's parallelism is its workers)
     """
 
-    def __init__(self, source, threads=1):
-        numba.set_num_threads(threads)
+    def __init__(self, source):
         X, start = source.load()
         self.op = BiasedRows(X)
         self.start = start
@@ -81,6 +78,43 @@ class RowPartition:
         cg, self._cg = self._cg, None
         cg.advance(gamma)
         return cg.o, cg.z
+
+
+class StaleProblem(RuntimeError):
+    """A call for a problem whose partitions a newer problem of the same backend replaced."""
+
+
+class PartitionHost:
+    """A worker process's slot for one :class:`RowPartition` at a time (the body of a Ray actor).
+
+    The backend starts its hosts once and loads each new problem's rows into
+    them under a new key; a call with an older key (a problem built before
+    the current one on the same backend) is refused with
+    :class:`StaleProblem` instead of running on the wrong rows.
+    """
+
+    def __init__(self, threads=1):
+        numba.set_num_threads(threads)
+        self.key = None
+        self.partition = None
+
+    def ready(self):
+        """True once the process runs (the backend waits for this)."""
+        return True
+
+    def load(self, key, source):
+        """Replace the held partition by the rows of ``source`` under ``key``; returns its row count."""
+        self.partition = None
+        self.partition = RowPartition(source)
+        self.key = key
+        return self.partition.op.n_rows
+
+    def call(self, key, method, *args):
+        """``method(*args)`` of the held partition, if it belongs to the problem ``key``."""
+        if key != self.key:
+            raise StaleProblem("this problem's rows were replaced on the workers by a newer problem of the same "
+                               "backend (a backend holds one problem at a time): rebuild it, or use a second backend")
+        return getattr(self.partition, method)(*args)
 
 
 class _CGState:
