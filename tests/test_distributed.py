@@ -20,8 +20,10 @@ from ssl_repro.estimators import LinearTSVM
 from ssl_repro.harness.jobkey import job_key
 from ssl_repro.harness.runner import train_job
 from ssl_repro.solvers import BiasedRows, deterministic_annealing, from_mask, tsvm
+from ssl_repro.solvers.cccp import cccp_tsvm
 from ssl_repro.solvers.loss import SquaredHingeLoss
 from ssl_repro.solvers.mfn import l2svm_mfn
+from ssl_repro.solvers.nabla import nabla_tsvm
 
 from solver_problems import random_problem
 
@@ -90,6 +92,13 @@ def test_tsvm_makes_the_same_switches(backend, seed, switches):
 def test_da_reaches_the_same_objective_on_the_same_temperatures(backend, seed):
     (_, local), (_, dist) = [deterministic_annealing(p, LAM, 1.0, 0.45) for p in both(backend, seed)]
     assert dist.temperatures == local.temperatures
+    assert dist.objective == pytest.approx(local.objective, rel=CHAIN_RTOL)
+
+
+@pytest.mark.slow   # hundreds of round trips per solve
+@pytest.mark.parametrize("solver", [nabla_tsvm, cccp_tsvm])
+def test_nabla_and_cccp_reach_the_same_objective(backend, solver):
+    (_, local), (_, dist) = [solver(p, LAM, 1.0, 0.45) for p in both(backend, 0)]
     assert dist.objective == pytest.approx(local.objective, rel=CHAIN_RTOL)
 
 
