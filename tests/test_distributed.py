@@ -196,3 +196,10 @@ def test_text20k_tsvm_max_and_da_reach_the_single_process_objectives(backend):
     (_, d_local), (_, d_dist) = [deterministic_annealing(p, 1e-3, 1.0, bench.r_true) for p in (local, dist)]
     assert d_dist.temperatures == d_local.temperatures
     assert d_dist.objective == pytest.approx(d_local.objective, rel=CHAIN_RTOL)
+
+
+def test_an_unknown_backend_name_is_refused_with_the_choices():
+    from ssl_repro.backend import backend_from_settings
+    with pytest.raises(ValueError, match="backend.name='dask' is not a backend; choose one of local, ray"):
+        with backend_from_settings({"name": "dask"}):
+            pass

@@ -2,7 +2,7 @@
 
 :class:`DistributedRows` answers what the solvers ask of X (``matvec``,
 ``rmatvec``, ``largest_entry``, ``cg_steps``) by calling the
-:class:`.partition.RowPartition` of each worker (Ray actors): X stays on
+:class:`.partition.RowPartition` of each worker (in a Ray actor): X stays on
 the workers; per-row vectors (outputs o, labels, costs) stay on the driver
 as vectors of length l + u, as in the single-process solvers, so MFN's
 line search (Table 3), TSVM's switching (Table 4) and OPTIMIZE-P

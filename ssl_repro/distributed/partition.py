@@ -1,10 +1,10 @@
 """One worker's rows of X: the products and the CG pass of Table 2 on its partition.
 
-A :class:`RowPartition` lives in a worker process (a Ray actor, see
-:mod:`.ray_backend`) and holds the contiguous rows ``[start, stop)`` of the
+A :class:`RowPartition` holds the contiguous rows ``[start, stop)`` of the
 data matrix, read from its own shard files (:mod:`.shards`) or received
-once at start.  Row numbers in calls are local (0 = ``start``).  It is a
-plain class, not tied to an engine.
+once; it lives in a worker process inside a :class:`PartitionHost` (the
+body of a Ray actor, see :mod:`.ray_backend`).  Row numbers in calls are
+local (0 = ``start``).  Both are plain classes, not tied to an engine.
 
 Per CGLS solve (:func:`ssl_repro.solvers.cgls.cgls`) the worker keeps its
 share of the per-row state of Table 2 (active rows, costs C, outputs o,
