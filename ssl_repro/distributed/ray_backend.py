@@ -4,8 +4,8 @@ Why Ray (README, "Distributed backend"): the sweeps already go to clusters
 through Hydra's Ray launcher, so one engine serves both; a stateful actor
 is exactly a partition with its CG state; its round trip measured like
 Dask's (``results/distributed/engine_overhead.json``); and Dask's
-``distributed`` needs cloudpickle >= 3 while ``hydra-ray-launcher`` pins
-cloudpickle < 3, so the two do not install together cleanly.
+``distributed`` declares cloudpickle >= 3 while ``hydra-ray-launcher``
+declares cloudpickle < 3, so the two install together only with a conflict.
 
 A researcher starts a cluster with ``ray start --head`` on one node and
 ``ray start --address=HEAD:6379`` on the others, then passes
