@@ -20,7 +20,8 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, UNLABELED, BinaryClassifier
-from .solvers import deterministic_annealing, from_mask, rls, svm, tsvm
+from .backend import problem_from_mask
+from .solvers import deterministic_annealing, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
 from .solvers.validation import check_positive
@@ -38,7 +39,7 @@ class _LinearModel(BinaryClassifier):
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
         unlabeled, y_pm1 = self._read_labels(y)
-        problem = from_mask(X, y_pm1, ~unlabeled)
+        problem = problem_from_mask(X, y_pm1, ~unlabeled)
         r = self._fraction(y_pm1) if self._semi_supervised else None
         w, self.diagnostics_ = self._solve(problem, r)
         self.coef_ = w[None, :-1].copy()

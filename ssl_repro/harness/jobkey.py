@@ -19,7 +19,7 @@ import json
 from omegaconf import OmegaConf
 
 #: Settings that say where or how a job runs, not what it computes.
-PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name")
+PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name", "backend")
 RESOLVER = "job_key"
 DIGITS = 10
 

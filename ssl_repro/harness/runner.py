@@ -19,7 +19,8 @@ solution at the lambda and lambda' the method ran with, ``eqn18_lam`` and
 ``eqn18_lam_u``, as the solver computed it; lambda' = 0, the labeled rows
 only, for svm and rls; the kernel form, RKHS norm for ||w||^2, for the
 kernel methods),
-seconds (training wall time), diagnostics (the solver's record) and config.
+seconds (training wall time; with a distributed ``backend``, sending the rows to the workers
+included), diagnostics (the solver's record) and config.
 
 The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
 of the dataset's matrix without copying it; kernel methods (``kernel_da``,
@@ -38,6 +39,7 @@ import time
 
 import numpy as np
 
+from ..backend import backend_from_settings
 from ..data import load_dataset, make_split
 from ..data.splits import ALL
 from ..estimators import mask_labels
@@ -151,9 +153,14 @@ def train_job(cfg):
         train = np.concatenate([split.labeled, split.unlabeled])
         X_fit = X[train]
         y_fit = mask_labels(y[train], np.arange(split.labeled.size))
-    start = time.perf_counter()
-    estimator.fit(X_fit, y_fit)
-    seconds = time.perf_counter() - start
+    backend = cfg.get("backend") or {"name": "local"}
+    if kernel and backend["name"] != "local":
+        raise ValueError(f"backend={backend['name']} spreads the rows of a linear model's X; {variant} is a "
+                         "kernel method (dense Gram matrix): run it with backend=local")
+    with backend_from_settings(backend):
+        start = time.perf_counter()
+        estimator.fit(X_fit, y_fit)
+        seconds = time.perf_counter() - start
 
     # the values the estimator used (a method's own lam/lam_u/r override the dataset's)
     params = estimator.get_params()

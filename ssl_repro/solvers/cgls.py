@@ -108,7 +108,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
     it = 0
     if converged:
         return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, seed_residual)
-    steps = CGSteps(op, rows, c, lam, tol, linear)
+    steps = op.cg_steps(rows, c, lam, tol, linear)
     scal = np.array([omega1, omega1, z @ z, omega1, 1.0])
     while it < max_iter:
         done_steps, status = steps.run(beta, o, z, r, p, scal, min(BLOCK, max_iter - it))
@@ -121,6 +121,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         if status != RECURRENCE_MET:
             continue
         # the exact residual decides convergence (residual replacement if it disagrees)
+        steps.outputs(o, z)
         r = _residual(op, rows, z, lam, beta, linear)
         exact = r @ r
         if exact < tol * tol * scal[2]:
@@ -130,6 +131,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         p += r
         scal[:4] = exact, p @ p, scal[2], exact
         omega1 = exact
+    steps.outputs(o, z)
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, r if converged else None)
 
 
@@ -147,7 +149,9 @@ class CGSteps:
 
     Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
     picks the serial or the parallel build from numba's current thread
-    count (same results either way).
+    count (same results either way).  :meth:`.operator.BiasedRows.cg_steps`
+    makes it; a distributed operator makes its own stepper with the same
+    two methods (:class:`ssl_repro.distributed.operator.DistributedCGSteps`).
     """
 
     def __init__(self, op, rows, c, lam, tol, linear=None):
@@ -167,4 +171,8 @@ class CGSteps:
         kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
         return kernel(*self.args, beta, o, z, r, self.r_exact, p, self.q, self.part, scal, self.tol2,
                       n_steps)
+
+    def outputs(self, o, z):
+        """Bring the caller's o and z up to date: :meth:`run` updates them in place, so nothing to do
+        (a distributed stepper keeps them on its workers between calls and fetches them here)."""
 

@@ -9,7 +9,9 @@ vector has ``n_features + 1`` entries, the last one being the bias.
 import numpy as np
 import scipy.sparse as sp
 
+from .cgls import CGSteps
 from ._kernels import N_CHUNKS, rows_matvec, rows_rmatvec, unsigned_indices
+from .validation import largest_magnitude
 
 
 class BiasedRows:
@@ -54,3 +56,11 @@ class BiasedRows:
         out[-1] = z.sum()
         self.rmatvec_calls += 1
         return out
+
+    def largest_entry(self):
+        """max |x_ij| over the stored entries (0 for an all-zero matrix)."""
+        return largest_magnitude(self.X.data)
+
+    def cg_steps(self, rows, c, lam, tol, linear=None):
+        """The compiled CG iterations of :func:`.cgls.cgls` on the rows ``rows`` (a :class:`.cgls.CGSteps`)."""
+        return CGSteps(self, rows, c, lam, tol, linear)

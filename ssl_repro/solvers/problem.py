@@ -51,13 +51,18 @@ def from_blocks(X_labeled, y_labeled, X_unlabeled=None):
                    np.arange(l, l + u, dtype=np.int64))
 
 
-def from_mask(X, y_pm1, labeled_mask):
-    """Problem from one matrix, labels for its labeled rows and a boolean labeled mask (no copy of X)."""
+def from_mask(X, y_pm1, labeled_mask, operator=BiasedRows):
+    """Problem from one matrix, labels for its labeled rows and a boolean labeled mask (no copy of X).
+
+    ``operator`` makes the products' object from the checked CSR matrix:
+    :class:`BiasedRows` here, or a distributed backend's
+    (:meth:`ssl_repro.distributed.RayBackend.operator_from_matrix`).
+    """
     X = check_matrix(X, "X")
     labeled = np.flatnonzero(labeled_mask).astype(np.int64)
     y = check_labels_pm1(y_pm1, labeled.shape[0])
     unlabeled = np.flatnonzero(~np.asarray(labeled_mask, dtype=bool)).astype(np.int64)
-    return Problem(BiasedRows(X), labeled, y, unlabeled)
+    return Problem(operator(X), labeled, y, unlabeled)
 
 
 def pseudo_rows(y_labeled, u):

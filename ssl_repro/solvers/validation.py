@@ -68,7 +68,7 @@ MAX_SCALE_OVER_LAMBDA = 1e16
 def check_lambda(problem, lam):
     """lambda > 0, and not so small for the data's scale that the Newton systems cannot be solved."""
     lam = check_positive(lam, "lambda")
-    largest = max(1.0, largest_magnitude(problem.op.X.data))   # the bias column is 1
+    largest = max(1.0, problem.op.largest_entry())   # the bias column is 1
     if largest * largest / lam > MAX_SCALE_OVER_LAMBDA:
         raise ValueError(
             f"the data's largest entry {largest:.3g} is too large for lambda = {lam:.3g}: (max |x|)^2 / lambda = "

@@ -1,0 +1,12 @@
+"""A single problem spread over a cluster by rows (issue 13): Ray actors hold the partitions.
+
+:class:`RayBackend` makes problems whose operator (:class:`DistributedRows`)
+lives on the workers, from an in-memory matrix or from a shard folder
+(:mod:`.shards`); the solver functions and estimators run on them
+unchanged (see :mod:`ssl_repro.backend`).
+"""
+from .operator import DistributedRows, WorkerLost
+from .ray_backend import RayBackend
+from .shards import read_manifest, write_shards
+
+__all__ = ["DistributedRows", "RayBackend", "WorkerLost", "read_manifest", "write_shards"]
