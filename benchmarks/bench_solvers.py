@@ -17,7 +17,8 @@ transductive error on the unlabeled rows, label switches, MFN calls and CG
 iterations.  ``--json OUT`` (``-`` for stdout) writes one JSON object keyed
 by method name with the keys seconds, peak_mb, objective,
 transductive_error, switches, mfn_calls, cg_iterations (plus all_seconds,
-load_seconds, train_peak_mb = the peak resident memory while training
+load_seconds, before_training_mb = the resident memory just before training (interpreter,
+libraries, compiled kernels, the data), train_peak_mb = the peak resident memory while training
 (Linux: the high-water mark is reset after loading), matrix_mb = the CSR
 arrays' size, threads = the numba thread counts the last training used,
 in the order the solver chose them from the idle cores).  With ``SSL_REPRO_BENCH_LOG=FILE`` in the environment every
@@ -63,12 +64,13 @@ def measure_in_process(args, method):
     warm_up_kernels()  # both builds of the CG kernels, whatever the load
     y_fit = mask_labels(y, labeled)
     times = []
+    before_training_mb = _rss_mb("VmRSS")
     _reset_peak_rss()
     for _ in range(args.repeat):
         start = time.perf_counter()
         estimator = run_method(method, X, y_fit, args.lam, args.lam_u, r)
         times.append(time.perf_counter() - start)
-    train_peak_mb = _peak_rss_mb()
+    train_peak_mb = _rss_mb("VmHWM")
     threads = last_solve_threads()
     info = estimator.diagnostics_
     o_u = estimator.decision_function(X)[~labeled]     # no copy of the rows
@@ -79,6 +81,7 @@ def measure_in_process(args, method):
         "transductive_error": float(np.mean(np.where(o_u > 0, 1.0, -1.0) != y[~labeled])),
         "switches": info.switches, "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations,
         "matrix_mb": bench.matrix_mb(), "train_peak_mb": train_peak_mb, "threads": threads,
+        "before_training_mb": before_training_mb,
     }
 
 
@@ -91,12 +94,13 @@ def _reset_peak_rss():
         pass
 
 
-def _peak_rss_mb():
-    """VmHWM of this process in MiB (since the last reset), or NaN where /proc is missing."""
+def _rss_mb(key):
+    """``key`` of /proc/self/status in MiB: VmRSS (resident now) or VmHWM (the peak since the last
+    reset); NaN where /proc is missing."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1]) / 1024.0
     except OSError:
         pass
