@@ -25,6 +25,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ._kernels import N_CHUNKS
+
 
 class ActiveSystem(NamedTuple):
     """The Newton system of Eqn 4 on the active set j(w), as CGLS takes it (Eqn 5, Table 2).
@@ -245,40 +247,56 @@ def _optimal(y, o_rows, active, tau, owner, has_owner):
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(parallel=True, cache=True, nogil=True)
 def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
     """:meth:`SquaredHingeLoss.line_pieces`, given the weight parts L, R of phi'(0) and phi'(1).
 
-    One pass adds the active pseudo-rows' parts to L and R and counts the
-    break points (rows whose active state changes at delta = (y - o)/(o_bar - o)
-    > 0); a second pass collects them with the change of L and R at each
-    (leaving j, Delta_1 of Table 3, removes the row's part of phi', entering,
-    Delta_2, adds it).  No temporaries the size of the pseudo-rows.
+    The pseudo-rows are split into N_CHUNKS fixed blocks, processed in
+    parallel.  A first pass adds each block's active pseudo-rows' parts to
+    its share of L and R and counts its break points (rows whose active
+    state changes at delta = (y - o)/(o_bar - o) > 0); the shares are added
+    in block order (the same bits for any number of threads); a second pass
+    writes each block's break points at its offset, with the change of L
+    and R at each (leaving j, Delta_1 of Table 3, removes the row's part of
+    phi', entering, Delta_2, adds it).  No temporaries the size of the
+    pseudo-rows.
     """
     n = y.shape[0]
-    n_breaks = 0
-    for i in range(n):
-        j = owner[i] if has_owner else i
-        o, do = o_rows[j], o_bar_rows[j] - o_rows[j]
-        if y[i] * o < 1.0:
-            L += c[i] * (o - y[i]) * do
-            R += c[i] * (o_bar_rows[j] - y[i]) * do
-            if y[i] * do > 0.0:
-                n_breaks += 1
-        elif y[i] * do < 0.0:
-            n_breaks += 1
-    if L >= 0.0:
-        n_breaks = 0
+    part = np.zeros((N_CHUNKS, 3))
+    for b in numba.prange(N_CHUNKS):
+        for i in range(b * n // N_CHUNKS, (b + 1) * n // N_CHUNKS):
+            o, o_bar, active, crosses = _piece(o_rows, o_bar_rows, y, owner, has_owner, i)
+            if active:
+                part[b, 0] += c[i] * (o - y[i]) * (o_bar - o)
+                part[b, 1] += c[i] * (o_bar - y[i]) * (o_bar - o)
+            if crosses:
+                part[b, 2] += 1
+    offsets = np.zeros(N_CHUNKS + 1, np.int64)
+    for b in range(N_CHUNKS):
+        L += part[b, 0]
+        R += part[b, 1]
+        offsets[b + 1] = offsets[b] + np.int64(part[b, 2])
+    n_breaks = offsets[N_CHUNKS] if L < 0.0 else 0
     breaks, dL, dR = np.empty(n_breaks), np.empty(n_breaks), np.empty(n_breaks)
-    k = 0
-    for i in range(n if n_breaks else 0):
-        j = owner[i] if has_owner else i
-        o, do = o_rows[j], o_bar_rows[j] - o_rows[j]
-        active = y[i] * o < 1.0
-        if (active and y[i] * do > 0.0) or (not active and y[i] * do < 0.0):
-            sign = -1.0 if active else 1.0
-            breaks[k] = (y[i] - o) / do
-            dL[k] = sign * c[i] * do * (o - y[i])
-            dR[k] = sign * c[i] * do * (o_bar_rows[j] - y[i])
-            k += 1
+    for b in numba.prange(N_CHUNKS if n_breaks else 0):
+        k = offsets[b]
+        for i in range(b * n // N_CHUNKS, (b + 1) * n // N_CHUNKS):
+            o, o_bar, active, crosses = _piece(o_rows, o_bar_rows, y, owner, has_owner, i)
+            if crosses:
+                sign = -1.0 if active else 1.0
+                breaks[k] = (y[i] - o) / (o_bar - o)
+                dL[k] = sign * c[i] * (o_bar - o) * (o - y[i])
+                dR[k] = sign * c[i] * (o_bar - o) * (o_bar - y[i])
+                k += 1
     return L, R, breaks, dL, dR
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _piece(o_rows, o_bar_rows, y, owner, has_owner, i):
+    """Pseudo-row i's outputs at w and w_bar, whether it is active at w, whether it crosses the margin
+    at some delta > 0."""
+    j = owner[i] if has_owner else i
+    o, o_bar = o_rows[j], o_bar_rows[j]
+    active = y[i] * o < 1.0
+    do = o_bar - o
+    return o, o_bar, active, (y[i] * do > 0.0) if active else (y[i] * do < 0.0)
