@@ -54,6 +54,8 @@ METHOD_STYLES = {**{m.name: m.style for m in METHODS.values() if m.style and not
 #: Colours and markers for methods not in METHOD_STYLES, picked by a hash of the name (stable).
 FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray", "indigo", "sienna", "darkcyan")
 FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+#: Label counts beyond which the x tick labels are turned, so that neighbours do not overlap.
+MAX_LEVEL_TICKS = 7
 
 
 
@@ -97,9 +99,12 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
         handles.append(bars)
         names.append(f"{method} (= {twin})" if twin else method)
     ax.set_xscale("log")
-    ax.set_xticks(sorted(rows["n_labeled"].unique()))
+    ticks = sorted(rows["n_labeled"].unique())
+    ax.set_xticks(ticks)
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if len(ticks) > MAX_LEVEL_TICKS:     # close counts (pcmac's 29 and 37) would print over each other
+        ax.tick_params(axis="x", labelrotation=60, labelsize=7)
     ax.set_xlabel("number of labeled examples")
     ax.set_ylabel(LABELS.get(metric, metric))
     text = title or f"{dataset}: {LABELS.get(metric, metric)}"
