@@ -23,8 +23,9 @@ Conventions, the same in every figure:
   S=max often reach the same labels) is still drawn, dashed over the
   other so that both colours show, and its legend entry names the curve
   it coincides with;
-- no figure with fewer than two label counts or without a finite value:
-  such results are tables (``summary.md``), not curves.
+- no figure with fewer than two label counts, without a finite value or
+  with several numbers of unlabeled rows per label count: such results
+  are tables (``summary.md``), not curves.
 """
 import argparse
 import textwrap
@@ -68,12 +69,14 @@ def method_style(method):
 
 
 def drawable(summary, dataset, metric, methods=None):
-    """Whether ``metric`` of ``dataset`` makes a curve: finite means at two or more label counts."""
+    """Whether ``metric`` of ``dataset`` makes a curve: finite means at two or more label counts,
+    and one number of unlabeled rows per label count (a transductive table of several u is a table)."""
     rows = summary[summary["dataset"] == dataset]
     if methods is not None:
         rows = rows[rows["method"].isin(methods)]
     finite = rows[np.isfinite(rows[f"{metric}_mean"].astype(float))]
-    return finite["n_labeled"].nunique() >= 2
+    one_u = "n_unlabeled" not in finite or (finite.groupby("n_labeled")["n_unlabeled"].nunique() <= 1).all()
+    return finite["n_labeled"].nunique() >= 2 and bool(one_u)
 
 
 def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
