@@ -23,3 +23,17 @@ def shared_data_root(shared_data_dir, tmp_path_factory):
         if folder.is_dir() and folder.name != "ssl_repro_cache":
             (root / folder.name).symlink_to(folder)
     return root
+
+
+@pytest.fixture(scope="session")
+def experiment_script():
+    """``load(name)``: the script ``experiments/<name>.py`` as a module (the scripts are not a package)."""
+    import importlib.util
+
+    def load(name):
+        path = Path(__file__).resolve().parents[1] / "experiments" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load

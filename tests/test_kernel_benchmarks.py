@@ -1,7 +1,4 @@
 """experiments/kernel_benchmarks.py (001 Tables 4-5 on PC-MAC): its splits, distances, selection and table."""
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
@@ -10,15 +7,10 @@ from ssl_repro.data import DATASETS, Dataset, make_split
 from ssl_repro.data.embedded import text_like, two_moons
 from ssl_repro.kernel import default_sigma, kernel_da, rbf_gram
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("kernel_benchmarks", ROOT / "experiments" / "kernel_benchmarks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(experiment_script):
+    return experiment_script("kernel_benchmarks")
 
 
 @pytest.fixture(scope="module")
