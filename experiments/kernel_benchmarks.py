@@ -25,9 +25,9 @@ already there are skipped, so an interrupted run resumes.  ``table.md`` and
 u/t error "with model selection" (per split the grid point of lowest
 validation error, the first in grid order on ties, averaged over splits),
 the "best" u/t error (the grid point of lowest mean u error over the
-splits), beside 001's PC-MAC column, and the mean J_0 over all its runs
-(comparable between methods of one loss run on the same grid: DA and the
-fixed temperatures).
+splits), beside 001's PC-MAC column, the mean J_0 over all its runs, and
+in how many of its runs J_0 is above DA's on the same split and grid
+point (methods with DA's l2 loss: SVM, JTSVM, the fixed temperatures).
 """
 import argparse
 import datetime
@@ -131,6 +131,16 @@ def read_runs(path):
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def above_da(records, method):
+    """(runs where ``method``'s J_0 is above DA's, runs both made), or None when its loss is not DA's l2."""
+    if method == "DA" or "loss" in METHODS[method][1]:
+        return None
+    da = {(r["split"], r["lam"], r["width"]): r["objective_eqn1"] for r in records if r["method"] == "DA"}
+    pairs = [(r["objective_eqn1"], da[key]) for r in records if r["method"] == method
+             and (key := (r["split"], r["lam"], r["width"])) in da]
+    return sum(mine > theirs for mine, theirs in pairs), len(pairs)
+
+
 def summarize(records):
     """Per method: mean (u, t) % with model selection and at the best grid point, and the counts."""
     rows = {}
@@ -149,6 +159,7 @@ def summarize(records):
                         "best": [100 * v for v in means[best]], "best_point": list(best),
                         "objective_eqn1_mean": float(np.mean([r["objective_eqn1"] for r in mine
                                                               if (r["lam"], r["width"]) in complete])),
+                        "J_0_above_da": above_da(records, method),
                         "splits": len(splits), "grid_points": len(complete),
                         "seconds": float(sum(r["seconds"] for r in mine))}
     return rows
@@ -157,16 +168,17 @@ def summarize(records):
 def table(rows):
     """Markdown: ours beside 001's PC-MAC column (u/t %, selected and best)."""
     lines = ["| method | ours: selected u/t | 001: selected u/t | ours: best u/t (lambda, factor) | 001: best u/t "
-             "| mean J_0 | splits x grid points | seconds |", "|---|---|---|---|---|---|---|---|"]
+             "| mean J_0 | J_0 above DA's | splits x grid points | seconds |", "|---|---|---|---|---|---|---|---|---|"]
     for method, paper in PAPER.items():
         ours = rows.get(method)
         if ours is None:
             lines.append(f"| {method} | not run | {paper[0][0]}/{paper[0][1]} | not run | "
-                         f"{paper[1][0]}/{paper[1][1]} | - | - | - |")
+                         f"{paper[1][0]}/{paper[1][1]} | - | - | - | - |")
             continue
         (su, st), (bu, bt), (lam, width) = ours["selected"], ours["best"], ours["best_point"]
+        above = "-" if ours["J_0_above_da"] is None else "{} of {}".format(*ours["J_0_above_da"])
         lines.append(f"| {method} | {su:.1f}/{st:.1f} | {paper[0][0]}/{paper[0][1]} | {bu:.1f}/{bt:.1f} "
-                     f"({lam:g}, {width:g}) | {paper[1][0]}/{paper[1][1]} | {ours['objective_eqn1_mean']:.4f} "
+                     f"({lam:g}, {width:g}) | {paper[1][0]}/{paper[1][1]} | {ours['objective_eqn1_mean']:.4f} | {above} "
                      f"| {ours['splits']} x {ours['grid_points']} | {ours['seconds']:.0f} |")
     return "\n".join(lines)
 

@@ -47,8 +47,12 @@ def test_selection_takes_each_splits_best_validation_point_and_best_the_lowest_m
     np.testing.assert_allclose(row["selected"], [21.0, 23.0])      # split 0: width 1; split 1: width 2
     np.testing.assert_allclose(row["best"], [11.0, 13.0])
     assert row["best_point"] == [1e-3, 2] and (row["splits"], row["grid_points"]) == (2, 2)
+    assert row["J_0_above_da"] is None
+    records.append(record("JTSVM", 0, 1e-3, 1, u=0.3, v=0.3, t=0.3) | {"objective_eqn1": 2.0})
+    assert bench.summarize(records)["JTSVM"]["J_0_above_da"] == (1, 1)
     text = bench.table(bench.summarize(records))
-    assert "| DA | 21.0/23.0 | 11.8/9.4 | 11.0/13.0 (0.001, 2) | 5.3/4.8 |" in text
+    assert "| DA | 21.0/23.0 | 11.8/9.4 | 11.0/13.0 (0.001, 2) | 5.3/4.8 | 1.0000 | - | 2 x 2 |" in text
+    assert "| JTSVM | 30.0/30.0 | 14.1/11.9 | 30.0/30.0 (0.001, 1) | 10.4/7.0 | 2.0000 | 1 of 1 | 1 x 1 |" in text
     assert "| nabla-TSVM | not run |" in text
 
 
