@@ -6,6 +6,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf, open_dict
 
+from ssl_repro.data import DATASETS
 from ssl_repro.harness.progress import expand_sweep, job_configs
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
@@ -42,16 +43,17 @@ def test_expansion_is_the_product_with_the_command_line_taking_precedence():
 def test_job_directories_and_configurations_equal_hydras_own(loader):
     arguments = ["+experiment=learning_curve", "dataset=pcmac", "results_dir=/r"]
     master = compose("config", overrides=arguments, return_hydra_config=True)
-    assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * 6
+    counts = len(DATASETS["pcmac"].curve_labels)       # 11: the grid and 001's label counts
+    assert len(expand_sweep(master.hydra.sweeper.params, arguments)) == 7 * 10 * counts
     jobs = expand_sweep(master.hydra.sweeper.params,
                         arguments + ["method=tsvm_s1,tsvm_smax", "+method.lam_u_growth=2"])
     counting = CountingLoader(loader)
     entries = list(job_configs(master, jobs, counting))
-    assert len(entries) == 2 * 10 * 6 and counting.compositions == 2    # one per method, not per job
+    assert len(entries) == 2 * 10 * counts and counting.compositions == 2    # one per method, not per job
     directories = {str(d) for d, _ in entries}
-    assert len(directories) == 120 and all(d.startswith("/r/learning_curve_pcmac/pcmac/tsvm-S")
+    assert len(directories) == 2 * 10 * counts and all(d.startswith("/r/learning_curve_pcmac/pcmac/tsvm-S")
                                            for d in directories)
-    for index in (0, 17, 59, 60, 119):    # the shortcut equals a full composition of the job
+    for index in (0, 17, 59, 60, 2 * 10 * counts - 1):    # the shortcut equals a full composition of the job
         full = loader.load_sweep_config(master, jobs[index])
         expected_dir = Path(full.hydra.sweep.dir) / full.hydra.sweep.subdir
         with open_dict(full):
