@@ -85,7 +85,8 @@ ARTIFACTS = [
                                             "synthetic-full-gcat"), "transductive",
              default_dataset="kdd99-10",
              why_not="RCV1 (full-ccat, full-gcat) and the full KDD file are not here: kdd99-10 (the 10% file) "
-                     "and full-size SYNTHETIC stand-ins of full-ccat/full-gcat (804,414 x 47,236) instead"),
+                     "and full-size SYNTHETIC stand-ins of full-ccat/full-gcat (804,414 x 47,236) instead, one "
+                     "solver thread; their l = 100 rows did not fit in the time (results/README.md)"),
     Artifact("kernel-toy-table", "Table 2 (001): 2MOONS, 2CIRCLES successes of JTSVM and DA", "script",
              ("kernel_toy_table/table.md",), command="python experiments/kernel_toy_table.py",
              why_not="the nabla-TSVM row is not run (kernel nabla-TSVM is not implemented)"),
