@@ -69,7 +69,7 @@ def row_for(name, root, bench_files):
         row["stand_in"] = {"what": f"SYNTHETIC benchmark file {bench_files[name]}",
                            **figures_of(bench.X, bench.y.astype(np.int8), name)}
     elif f"synthetic-{name}" in _synthetic_names():
-        stand_in = load_dataset(f"synthetic-{name}")
+        stand_in = load_dataset(f"synthetic-{name}", root=root)
         row["stand_in"] = {"what": f"SYNTHETIC synthetic-{name}",
                            **figures_of(stand_in.X, stand_in.y, f"synthetic-{name}")}
     return row

@@ -37,3 +37,17 @@ def moons():
     labeled = np.array([np.flatnonzero(y > 0)[0], np.flatnonzero(y < 0)[0]])
     unlabeled = np.setdiff1d(np.arange(50), labeled)
     return X, y.astype(float), labeled, unlabeled, rbf_gram(X, default_sigma(X) / 4)
+
+
+@pytest.fixture(scope="session")
+def experiment_script():
+    """``load(name)``: the script ``experiments/<name>.py`` as a module (the scripts are not a package)."""
+    import importlib.util
+
+    def load(name):
+        path = Path(__file__).resolve().parents[1] / "experiments" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load

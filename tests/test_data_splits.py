@@ -123,6 +123,27 @@ def test_registry_matches_table_1_1():
     assert all(info.lam == 1e-3 for info in DATASETS.values())
 
 
+def test_full_size_stand_ins_have_the_shape_and_settings_of_table_1_1():
+    from ssl_repro.data.registry import SYNTHETIC_SHAPES
+    for name in ("full-ccat", "full-gcat"):
+        assert SYNTHETIC_SHAPES[name] == (804414, 47236, 76.7)
+        stand_in, real = DATASETS[f"synthetic-{name}"], DATASETS[name]
+        assert stand_in.embedded and stand_in.transductive and stand_in.n_test == 0
+        assert (stand_in.lam_u, stand_in.r, stand_in.transductive_labels, stand_in.transductive_unlabeled) == \
+            (real.lam_u, real.r, (100, 1000), (None, 402107))
+
+
+def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_path, monkeypatch):
+    from ssl_repro.data import registry
+    from ssl_repro.data.store import cache_path
+    monkeypatch.setitem(registry.SYNTHETIC_SHAPES, "gcat", (300, 400, 20.0))
+    built = load_dataset("synthetic-gcat", root=tmp_path)
+    assert built.source == "embedded" and built.X.shape == (300, 400)
+    again = load_dataset("synthetic-gcat", root=tmp_path)
+    assert again.source == str(cache_path(tmp_path, "synthetic-gcat")) and (again.X != built.X).nnz == 0
+    assert np.array_equal(again.y, built.y) and again.X.has_sorted_indices
+
+
 def test_split_indices_are_the_recorded_ones():
     """Splits depend on numpy's PCG64 permutation and stable sorts only: these indices were
     recorded once and must come out the same on every machine (a change here changes every split)."""

@@ -148,7 +148,8 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     info = DATASETS[dataset]
     cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
     assert cfg.hydra.mode.name == "MULTIRUN"
-    grid = info.transductive_labels if experiment == "transductive" else info.label_grid
+    grid = {"transductive": info.transductive_labels, "learning_curve": info.curve_labels}.get(experiment,
+                                                                                             info.label_grid)
     if not grid:     # e.g. a learning curve on a transductive-only dataset: refused by name
         with pytest.raises(Exception, match=f"dataset '{dataset}' has no"):
             OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
@@ -160,6 +161,15 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     if experiment == "transductive":
         assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
                                                  for u in info.transductive_unlabeled)
+
+
+def test_the_pcmac_learning_curve_adds_001s_label_counts_and_the_other_recipes_do_not():
+    def labels(experiment):
+        cfg = composed([f"+experiment={experiment}", "dataset=pcmac"], hydra=True)
+        return [int(x) for x in str(OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)["n_labeled"])
+                .split(",")]
+    assert labels("learning_curve") == [2, 4, 7, 15, 29, 37, 58, 74, 147, 294, 584]
+    assert labels("ablation") == labels("timing") == [2, 4, 7, 15, 29, 58]
 
 
 def test_slurm_launcher_config_makes_the_sbatch_script(tmp_path, monkeypatch):

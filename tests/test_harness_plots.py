@@ -78,3 +78,17 @@ def test_ablation_figures_include_the_fixed_temperature_times():
     assert {"toy_ablation_objective", "toy_ablation_test_error", "toy_ablation_seconds"} <= set(figures)
     assert legend_entries(figures["toy_ablation_seconds"]) == ["da", "da-T1", "da-T0.1"]
     assert "da-T1" not in legend_entries(figures["toy_objective"])
+
+
+def test_a_transductive_table_of_several_unlabeled_sizes_is_summarized_apart_and_not_drawn():
+    from ssl_repro.harness.aggregate import markdown, summarize
+    jobs = pd.DataFrame([{"dataset": "toy", "method": "da", "split": 0, "n_labeled": l, "n_unlabeled": u,
+                          "test_error": np.nan, "transductive_error": e, "objective_own": e, "objective_eqn18": e,
+                          "seconds": 1.0, "converged": True}
+                         for l, u, e in [(100, 500, 0.2), (100, 1000, 0.1), (1000, 500, 0.05), (1000, 1000, 0.04)]])
+    summary = summarize(jobs)
+    assert len(summary) == 4 and (summary["n_splits"] == 1).all()
+    assert "| toy | 100 | 1000 | 0.1000 |" in markdown(summary, "transductive_error")
+    assert plots.dataset_figures(summary, "toy") == {}
+    one_u = summary[summary["n_unlabeled"] == 1000]
+    assert set(plots.dataset_figures(one_u, "toy")) >= {"toy_transductive_error", "toy_objective"}

@@ -1,5 +1,4 @@
 """experiments/paper_artifacts.py: statuses from the files present, drawings under their committed names."""
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -8,11 +7,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def artifacts():
-    spec = importlib.util.spec_from_file_location("paper_artifacts", ROOT / "experiments" / "paper_artifacts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def artifacts(experiment_script):
+    return experiment_script("paper_artifacts")
 
 
 def by_name(artifacts, name):

@@ -14,9 +14,9 @@ full-gcat from scikit-learn's RCV1 cache ``RCV1/``; pcmac from 20 Newsgroups
 ``20newsgroups/20news-bydate_py3.pkz``; kdd99 and kdd99-10 from
 ``kddcup99/kddcup.data.gz`` and ``kddcup99/kddcup.data_10_percent.gz``;
 33-vs-36 from ``33-vs-36/33-vs-36.svmlight`` (user-supplied); ``synthetic-<name>``
-(aut-avn, real-sim, ccat, gcat, 33-vs-36) are generated text-like stand-ins
-of those datasets' shapes, SYNTHETIC, for the experiments that cannot use
-the real data here; ``svmlight``
+(aut-avn, real-sim, ccat, gcat, 33-vs-36, full-ccat, full-gcat) are generated
+text-like stand-ins of those datasets' shapes, SYNTHETIC, for the experiments
+that cannot use the real data here (cached like the loaded sets); ``svmlight``
 from ``path=`` (a user's svmlight/LIBSVM file); ``svmlin`` from
 ``examples=`` and ``labels=`` (the reference software's two files; rows
 labelled 0 are the unlabeled rows); text-like, g50c, 2moons, 2circles are
@@ -33,7 +33,7 @@ from .kdd99 import load_kdd99
 from .rcv1 import TOPIC, load_rcv1
 from .registry import DATASETS, DatasetInfo, dataset_info
 from .splits import Split, make_split
-from .store import DatasetNotAvailable, data_root
+from .store import DatasetNotAvailable, cached, data_root
 from .text import load_pcmac, load_sraa
 
 
@@ -64,6 +64,14 @@ class Dataset:
         return mask_labels(self.y, known)
 
 
+def _embedded(generate):
+    """(X as sorted CSR float64, y, "embedded") of a generator of :mod:`.embedded`."""
+    X, y = generate()
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    return X, y, "embedded"
+
+
 def _load_real_sim(root, download):
     """real-sim from the SRAA tarball if present (or if nothing is and downloads are allowed),
     else from LIBSVM's real-sim.bz2 (whose error, if it is missing too, names both)."""
@@ -85,11 +93,10 @@ def load_dataset(name, root=None, download=True, **paths):
         raise TypeError(f"load_dataset got unknown argument(s) {', '.join(sorted(unknown))}; "
                         f"files are given as path= (svmlight, 33-vs-36) or examples= and labels= (svmlin)")
     root = data_root(root)
-    if name in GENERATORS or name.startswith("synthetic-"):
-        generate = GENERATORS.get(name) or synthetic_like(name[len("synthetic-"):])
-        X, y = generate()
-        X, source = sp.csr_matrix(X, dtype=np.float64), "embedded"
-        X.sort_indices()
+    if name in GENERATORS:
+        X, y, source = _embedded(GENERATORS[name])
+    elif name.startswith("synthetic-"):     # generated once per data root (full-ccat size: a minute)
+        X, y, source = cached(root, name, lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
     elif name == "pcmac":
         X, y, source = load_pcmac(root, download)
     elif name in ("kdd99", "kdd99-10"):

@@ -3,9 +3,12 @@
     python -m ssl_repro.harness.aggregate DIR [DIR ...] --out OUT
 
 writes ``OUT/results.csv`` (one row per job), ``OUT/summary.csv`` (mean and
-standard deviation over splits per dataset x labels x method) and
-``OUT/summary.md`` (the same as markdown tables, "mean ± std", one table
-per metric: rows dataset x labels, columns methods).  Each job's
+standard deviation over splits per dataset x labels x unlabeled rows x
+method) and ``OUT/summary.md`` (the same as markdown tables, "mean ± std",
+one table per metric: rows dataset x labels x unlabeled rows, columns
+methods).  The unlabeled rows are part of a cell because a transductive
+sweep runs one label count with several u (Tables 1.2-1.6 of 004: every
+unlabeled row and a random half); on a learning curve u follows l.  Each job's
 ``converged`` flag is a column of results.csv; summary.csv counts the
 runs that stopped on an iteration cap per cell (``n_not_converged``) and
 summary.md appends "(k not converged)" to such cells.
@@ -21,7 +24,7 @@ RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_t
                   "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
-GROUP = ["dataset", "n_labeled", "method"]
+GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
 
 def collect(*dirs):
@@ -61,18 +64,19 @@ def summarize(table):
 
 
 def markdown(summary, metric, digits=4):
-    """A markdown table of ``metric``: rows dataset x labels, columns methods, 'mean ± std'."""
+    """A markdown table of ``metric``: rows dataset x labels x unlabeled rows, columns methods, 'mean ± std'."""
     def cell(m, s, unconverged):
         text = f"{m:.{digits}f} ± {s:.{digits}f}" if pd.notna(s) else f"{m:.{digits}f}"
         return text + (f" ({unconverged} not converged)" if unconverged else "")
 
     cells = summary.assign(cell=[cell(m, s, n) for m, s, n in zip(
         summary[f"{metric}_mean"], summary[f"{metric}_std"], summary["n_not_converged"])])
-    wide = cells.pivot_table(index=["dataset", "n_labeled"], columns="method", values="cell", aggfunc="first")
-    header = "| dataset | labels | " + " | ".join(wide.columns) + " |"
-    lines = [header, "|" + "---|" * (len(wide.columns) + 2)]
-    for (dataset, n_labeled), row in wide.iterrows():
-        lines.append(f"| {dataset} | {n_labeled} | " + " | ".join(str(v) if pd.notna(v) else "" for v in row) + " |")
+    wide = cells.pivot_table(index=GROUP[:-1], columns="method", values="cell", aggfunc="first")
+    header = "| dataset | labels | unlabeled | " + " | ".join(wide.columns) + " |"
+    lines = [header, "|" + "---|" * (len(wide.columns) + 3)]
+    for (dataset, n_labeled, n_unlabeled), row in wide.iterrows():
+        lines.append(f"| {dataset} | {n_labeled} | {n_unlabeled} | "
+                     + " | ".join(str(v) if pd.notna(v) else "" for v in row) + " |")
     return "\n".join(lines)
 
 

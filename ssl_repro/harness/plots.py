@@ -23,8 +23,9 @@ Conventions, the same in every figure:
   S=max often reach the same labels) is still drawn, dashed over the
   other so that both colours show, and its legend entry names the curve
   it coincides with;
-- no figure with fewer than two label counts or without a finite value:
-  such results are tables (``summary.md``), not curves.
+- no figure with fewer than two label counts, without a finite value or
+  with several numbers of unlabeled rows per label count: such results
+  are tables (``summary.md``), not curves.
 """
 import argparse
 import textwrap
@@ -54,6 +55,8 @@ METHOD_STYLES = {**{m.name: m.style for m in METHODS.values() if m.style and not
 #: Colours and markers for methods not in METHOD_STYLES, picked by a hash of the name (stable).
 FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray", "indigo", "sienna", "darkcyan")
 FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+#: Label counts beyond which the x tick labels are turned, so that neighbours do not overlap.
+MAX_LEVEL_TICKS = 7
 
 
 
@@ -66,12 +69,14 @@ def method_style(method):
 
 
 def drawable(summary, dataset, metric, methods=None):
-    """Whether ``metric`` of ``dataset`` makes a curve: finite means at two or more label counts."""
+    """Whether ``metric`` of ``dataset`` makes a curve: finite means at two or more label counts,
+    and one number of unlabeled rows per label count (a transductive table of several u is a table)."""
     rows = summary[summary["dataset"] == dataset]
     if methods is not None:
         rows = rows[rows["method"].isin(methods)]
     finite = rows[np.isfinite(rows[f"{metric}_mean"].astype(float))]
-    return finite["n_labeled"].nunique() >= 2
+    one_u = "n_unlabeled" not in finite or (finite.groupby("n_labeled")["n_unlabeled"].nunique() <= 1).all()
+    return finite["n_labeled"].nunique() >= 2 and bool(one_u)
 
 
 def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
@@ -97,9 +102,12 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
         handles.append(bars)
         names.append(f"{method} (= {twin})" if twin else method)
     ax.set_xscale("log")
-    ax.set_xticks(sorted(rows["n_labeled"].unique()))
+    ticks = sorted(rows["n_labeled"].unique())
+    ax.set_xticks(ticks)
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if len(ticks) > MAX_LEVEL_TICKS:     # close counts (pcmac's 29 and 37) would print over each other
+        ax.tick_params(axis="x", labelrotation=60, labelsize=7)
     ax.set_xlabel("number of labeled examples")
     ax.set_ylabel(LABELS.get(metric, metric))
     text = title or f"{dataset}: {LABELS.get(metric, metric)}"

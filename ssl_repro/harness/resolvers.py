@@ -27,7 +27,7 @@ from ..data.registry import dataset_info
 from ..methods import METHODS
 
 #: Registry fields a recipe may read.
-FIELDS = ("label_grid", "transductive_labels", "transductive_unlabeled", "folder")
+FIELDS = ("label_grid", "curve_labels", "transductive_labels", "transductive_unlabeled", "folder")
 
 
 def registry(name, field):

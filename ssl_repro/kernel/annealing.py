@@ -31,15 +31,19 @@ def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
 
 @solver_threads
 def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0, rate=RATE,
-              eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
+              eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, fixed_temperature=None):
     """DA (001 Table 1) on the Gram matrix ``K`` of all training points.
 
     ``labeled``/``unlabeled`` index K's rows, ``y`` holds +1/-1 for the
-    labeled ones.  Returns (alpha, bias, info dict with ``objective`` (min
-    J_0 on the path), ``path`` [(T, J_0)], ``temperatures``).
+    labeled ones.  ``fixed_temperature`` (001 Table 5, "no annealing"):
+    one outer iteration at that T, from p = r, instead of the schedule.
+    Returns (alpha, bias, info dict with ``objective`` (min J_0 on the
+    path), ``path`` [(T, J_0)], ``temperatures``).
     """
     lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)
     T0, rate = check_positive(T0, "T0"), check_above_one(rate, "anneal_rate")
+    if fixed_temperature is not None:
+        T0, max_outer = check_positive(fixed_temperature, "fixed_temperature"), 1
     eps = check_open_unit(eps, "eps")
     max_outer, max_inner = check_count(max_outer, "max_outer"), check_count(max_inner, "max_inner")
     fstep = FStep(K, lam, loss)
@@ -76,7 +80,7 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
             capped["max_inner"] = capped.get("max_inner", 0) + 1
         T /= rate
     else:
-        if entropy(beliefs) <= u * eps:
+        if entropy(beliefs) <= u * eps or fixed_temperature is not None:
             stop_reason = "tolerance"
     return best[1], best[2], {"objective": best[0], "path": path, "temperatures": temperatures,
                               "stop_reason": stop_reason, "capped": capped}
