@@ -95,8 +95,8 @@ def run(args):
         ours = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     for method, res in figures.items():
         res["ours_runs"] = [{k: run_[k] for k in ("seconds", "cg_iterations", "mfn_calls", "switches",
-                                                   "train_peak_mb", "peak_mb", "matrix_mb", "threads")
-                             | {k: run_[k] for k in ("before_training_mb",) if k in run_}}
+                                                   "train_peak_mb", "peak_mb", "matrix_mb", "threads",
+                                                   "before_training_mb")}
                             for run_ in ours if run_["method"] == method]
         res["objective_relative_difference"] = (res["ours_objective"] / res["reference_objective"] - 1.0)
     shown = " ".join(f"{k}={shlex.quote(v)}" for k, v in (e.partition("=")[::2] for e in args.env))
