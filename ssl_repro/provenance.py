@@ -62,7 +62,8 @@ def _version(name):
 
 
 def git_commit():
-    """HEAD of the project's repository, with "+uncommitted changes" when tracked files differ from it."""
+    """HEAD of the project's repository, with "+uncommitted changes" when tracked files other than
+    records (``results/``, ``outputs/``) differ from it."""
     root = Path(__file__).resolve().parents[1]
 
     def git(*args):
@@ -70,7 +71,8 @@ def git_commit():
                               timeout=10).stdout.strip()
     try:
         head = git("rev-parse", "HEAD")
-        dirty = git("status", "--porcelain", "--untracked-files=no")
+        # records written meanwhile (results/, outputs/) are not the code that produced them
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!results", ":!outputs")
     except (OSError, subprocess.SubprocessError):
         return None
     return (head + ("+uncommitted changes" if dirty else "")) or None

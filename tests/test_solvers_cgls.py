@@ -81,3 +81,18 @@ def test_cgls_reports_its_seed_and_solution_residuals_and_accepts_a_given_seed_r
     np.testing.assert_array_equal(given, info.seed_residual)       # not modified
     np.testing.assert_allclose(beta_given, beta, rtol=1e-9, atol=1e-11)
     assert info_given.converged and info_given.iterations == info.iterations
+
+
+def test_matvec_beside_computes_only_the_rows_not_given_and_equals_matvec():
+    """MFN's o_bar off the active set: known positions keep the given values, the rest equal matvec's bits."""
+    X, _, _, _ = random_problem(3, l=60, d=20)
+    op = BiasedRows(X)
+    rng = np.random.default_rng(3)
+    rows = rng.permutation(60)[:45].astype(np.int64)
+    w = rng.normal(size=op.n_weights)
+    known = np.sort(rng.choice(45, 17, replace=False))
+    given = rng.normal(size=17)
+    out = op.matvec_beside(w, rows, known, given)
+    expected = op.matvec(w, rows)
+    expected[known] = given
+    np.testing.assert_array_equal(out, expected)

@@ -96,6 +96,16 @@ class DistributedRows:
         self.rmatvec_calls += 1
         return _ordered_sum(replies)
 
+    def matvec_beside(self, w, rows, known, values):
+        """:meth:`matvec` of ``rows`` where the outputs at the positions ``known`` are ``values``
+        already: only the other rows go to the workers."""
+        out = np.empty(rows.shape[0])
+        out[known] = values
+        rest = np.setdiff1d(np.arange(rows.shape[0]), known, assume_unique=True)
+        if rest.size:
+            out[rest] = self.matvec(w, rows[rest])
+        return out
+
     def largest_entry(self):
         """max |x_ij| over every partition."""
         return max(self.call_all("largest_entry"))

@@ -86,6 +86,26 @@ def rows_matvec(indptr, indices, data, rows, w, bias, out):
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
+def rows_matvec_beside(indptr, indices, data, rows, known, values, w, bias, out):
+    """out[k] = X[rows[k]] . w + bias, except at the ascending positions ``known``, which get ``values``.
+
+    Row blocks run in parallel; each finds its first known position by bisection.
+    """
+    n = rows.shape[0]
+    n_blocks = max(N_CHUNKS, 1)
+    for block in numba.prange(n_blocks):
+        lo, hi = block * n // n_blocks, (block + 1) * n // n_blocks
+        k = np.searchsorted(known, lo)
+        for kk in range(lo, hi):
+            if k < known.shape[0] and known[k] == kk:
+                out[kk] = values[k]
+                k += 1
+            else:
+                a, b = row_bounds(indptr, rows, kk)
+                out[kk] = row_dot(indices, data, w, a, b) + bias
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
 def rows_rmatvec(indptr, indices, data, rows, z, buffers, out):
     """out = X[rows].T @ z, using ``buffers`` (N_CHUNKS x n_cols) as scratch."""
     n_chunks, n_cols = buffers.shape

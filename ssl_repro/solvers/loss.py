@@ -89,6 +89,10 @@ class SquaredHingeLoss:
         """X[rows] w, or only for the distinct rows at ``positions``."""
         return self.op.matvec(w, self.rows if positions is None else self.rows[positions])
 
+    def outputs_beside(self, w, known, values):
+        """X[rows] w where the outputs at the ascending positions ``known`` are ``values`` already."""
+        return self.op.matvec_beside(w, self.rows, known, values)
+
     def pseudo_outputs(self, o):
         """Outputs of the pseudo-rows from outputs ``o`` of the distinct rows."""
         return o if self.owner is None else o[self.owner]

@@ -121,14 +121,7 @@ def _newton_point(loss, system, w, o, tol, max_cg, residual):
     pos = system.positions
     w_bar, o_bar_act, cg = cgls(system.op, system.rows, system.target, system.cost, system.lam, w, o[pos],
                                 tol, max_cg, system.linear, residual)
-    o_bar = np.empty_like(o)
-    o_bar[pos] = o_bar_act
-    rest = np.ones(o.shape[0], dtype=bool)
-    rest[pos] = False
-    rest_pos = np.flatnonzero(rest)
-    if rest_pos.size:
-        o_bar[rest_pos] = loss.outputs(w_bar, rest_pos)
-    return w_bar, o_bar, cg
+    return w_bar, loss.outputs_beside(w_bar, pos, o_bar_act), cg
 
 
 def _next_system(loss, system, cg, delta, o):
