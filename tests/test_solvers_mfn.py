@@ -116,7 +116,7 @@ def test_mfn_after_a_switch_starts_from_the_carried_residual_and_reaches_the_sam
     rows = np.r_[prob.labeled, prob.unlabeled]
     labels = np.r_[y, np.where(np.random.default_rng(3).random(90) < 0.5, 1.0, -1.0)]
     loss = SquaredHingeLoss(prob.op, rows, labels, np.r_[np.full(30, 1 / 30), np.full(90, 0.5 / 90)], 0.01)
-    w, o, info = l2svm_mfn(loss)
+    w, o, info = l2svm_mfn(loss, keep_state=True)
     assert info.converged and info.state is not None
     labels[30:34] *= -1                       # switched in place, as TSVM does
     read = []

@@ -85,9 +85,9 @@ class SquaredHingeLoss:
         """w = 0 and its outputs (all 0, no product needed): Table 1's cold start."""
         return np.zeros(self.op.n_weights), np.zeros(self.rows.shape[0])
 
-    def outputs(self, w, positions=None):
-        """X[rows] w, or only for the distinct rows at ``positions``."""
-        return self.op.matvec(w, self.rows if positions is None else self.rows[positions])
+    def outputs(self, w):
+        """X[rows] w, the outputs of the distinct rows."""
+        return self.op.matvec(w, self.rows)
 
     def outputs_beside(self, w, known, values):
         """X[rows] w where the outputs at the ascending positions ``known`` are ``values`` already."""

@@ -44,11 +44,12 @@ class MFNInfo:
     converged: bool = False
     #: "tolerance" (Table 1's optimality test met) or "max_newton_iter".
     stop_reason: str = "max_newton_iter"
-    #: when converged: the :class:`NewtonState` at the returned w (for ``previous``)
+    #: when converged and asked for (``keep_state``): the :class:`NewtonState` at the returned w
     state: NewtonState | None = field(default=None, compare=False, repr=False)
 
 
-def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, previous=None):
+def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, previous=None,
+              keep_state=False):
     """Minimize ``loss`` (Eqn 2) by L2-SVM-MFN (Table 1).
 
     Parameters
@@ -63,6 +64,10 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
         loss with the same rows, lambda and linear term (labels and costs
         may differ): its first Newton system then starts from a known
         residual.
+    keep_state : bool
+        Set ``info.state`` on convergence (for a following call's
+        ``previous``); off by default, so callers that do not pass it on do
+        not hold the last system's arrays.
 
     Returns
     -------
@@ -98,7 +103,8 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
             if tol == TOL:
                 w, o = w_bar, o_bar
                 info.converged, info.stop_reason = True, "tolerance"
-                info.state = NewtonState(_residual_inputs(system), cg)
+                if keep_state:
+                    info.state = NewtonState(_residual_inputs(system), cg)
                 break
             delta, w, o = 1.0, w_bar, o_bar
             tol = TOL

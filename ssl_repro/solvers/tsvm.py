@@ -149,7 +149,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
         info.lam_u_levels.append(level)
         costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
         loss = SquaredHingeLoss(op, rows, labels, costs, lam)     # loss.y is ``labels``: switched in place
-        w, o, mfn = l2svm_mfn(loss, w, o)
+        w, o, mfn = l2svm_mfn(loss, w, o, keep_state=True)
         info.add_mfn(mfn)
         state = mfn.state              # the Newton system at w: retraining after a switch starts from it
         value = float(loss.value(w, o))
@@ -160,7 +160,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
                 break
             labels[l + pos] = -1.0
             labels[l + neg] = 1.0
-            w_new, o_new, mfn = l2svm_mfn(loss, w, o, previous=state)
+            w_new, o_new, mfn = l2svm_mfn(loss, w, o, previous=state, keep_state=True)
             info.add_mfn(mfn)
             new_value = float(loss.value(w_new, o_new))
             if not new_value < value:      # no descent (rounding): undo the switch, end the level
