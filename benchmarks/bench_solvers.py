@@ -17,8 +17,10 @@ transductive error on the unlabeled rows, label switches, MFN calls and CG
 iterations.  ``--json OUT`` (``-`` for stdout) writes one JSON object keyed
 by method name with the keys seconds, peak_mb, objective,
 transductive_error, switches, mfn_calls, cg_iterations (plus all_seconds,
-load_seconds, before_training_mb = the resident memory just before training (interpreter,
-libraries, compiled kernels, the data), train_peak_mb = the peak resident memory while training
+load_seconds, libraries_mb = the resident memory before the data are loaded (interpreter,
+libraries, compiled kernels: what the process holds whatever the data),
+before_training_mb = the resident memory just before training (the same plus the data),
+train_peak_mb = the peak resident memory while training
 (Linux: the high-water mark is reset after loading), matrix_mb = the CSR
 arrays' size, threads = the numba thread counts the last training used,
 in the order the solver chose them from the idle cores).  With ``SSL_REPRO_BENCH_LOG=FILE`` in the environment every
@@ -55,13 +57,14 @@ def measure_in_process(args, method):
     from ssl_repro.estimators import mask_labels
     from ssl_repro.solvers import train_svm, warm_up_kernels
     from ssl_repro.solvers._threads import last_solve_threads
+    train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
+    warm_up_kernels()  # both builds of the CG kernels, whatever the load
+    libraries_mb = _rss_mb("VmRSS")
     t0 = time.perf_counter()
     bench = load_bench_npz(args.data)
     load_seconds = time.perf_counter() - t0
     X, y, labeled = bench.X, bench.y, bench.labeled
     r = bench.r_true if args.r is None else args.r
-    train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
-    warm_up_kernels()  # both builds of the CG kernels, whatever the load
     y_fit = mask_labels(y, labeled)
     times = []
     before_training_mb = _rss_mb("VmRSS")
@@ -81,7 +84,7 @@ def measure_in_process(args, method):
         "transductive_error": float(np.mean(np.where(o_u > 0, 1.0, -1.0) != y[~labeled])),
         "switches": info.switches, "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations,
         "matrix_mb": bench.matrix_mb(), "train_peak_mb": train_peak_mb, "threads": threads,
-        "before_training_mb": before_training_mb,
+        "before_training_mb": before_training_mb, "libraries_mb": libraries_mb,
     }
 
 

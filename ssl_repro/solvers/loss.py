@@ -173,8 +173,9 @@ class SquaredHingeLoss:
         return _line_pieces(o, o_bar, self.y, self.c, L0, R0, *self._owner_args())
 
     def _owner_args(self):
-        """(owner, has_owner) for the compiled helpers (an empty array when rows are their own)."""
-        return (np.arange(0), False) if self.owner is None else (self.owner, True)
+        """(owner, has_owner) for the compiled helpers (an empty array when rows are their own, of
+        :func:`.problem.pseudo_rows`' int32, so TSVM and DA call one compiled signature)."""
+        return (np.empty(0, np.int32), False) if self.owner is None else (self.owner, True)
 
 
 @numba.njit(cache=True, nogil=True)
