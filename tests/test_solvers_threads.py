@@ -130,6 +130,15 @@ def test_governor_follows_the_cpu_time_others_use(monkeypatch):
     numba.set_num_threads(MAX_THREADS)
 
 
+def test_niced_processes_do_not_make_a_core_busy():
+    """/proc/stat's nice column (lower-priority processes) is left out of the busy time, unless the
+    solver itself is niced (then its own time is there)."""
+    #        user nice system idle iowait irq softirq steal
+    ticks = [100, 700, 50, 900, 30, 5, 5, 10]
+    assert threads_module.busy_ticks(ticks, count_nice=False) == 170
+    assert threads_module.busy_ticks(ticks, count_nice=True) == 870
+
+
 def test_warm_up_loads_every_kernel_a_solve_calls():
     """After the warm-up a timed solve compiles nothing: both CG builds and the helpers are loaded."""
     from ssl_repro.solvers import warm_up_kernels

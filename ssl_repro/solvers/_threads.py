@@ -16,7 +16,10 @@ the caller's ``numba.get_num_threads()`` (the harness's share of the
 cores, or ``NUMBA_NUM_THREADS``): at the start of a solve from the number
 of runnable tasks (``/proc/loadavg``, sampled a few times over ~5 ms), then
 every :data:`RESAMPLE_SECONDS` from the CPU time the rest of the machine
-used meanwhile (``/proc/stat`` minus this process's own CPU time).  A core
+used meanwhile (``/proc/stat`` minus this process's own CPU time; time of
+niced processes does not count, since the scheduler runs them only in the
+room our threads leave; before this, a ``nice -n 19`` job beside DA at
+full-ccat size made the solver switch between 1 and 2 threads 12 times).  A core
 counts as busy when others use more than :data:`BUSY_SHARE` of it.  The
 kernels' results do not depend on the thread count (see
 :mod:`._cg_kernel`), so this choice never changes a result.  Where
@@ -120,8 +123,25 @@ class _Governor:
                 ticks = [int(v) for v in f.readline().split()[1:]]
         except (OSError, ValueError):
             return None
-        idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
-        return time.perf_counter(), sum(ticks[:8]) - idle, sum(ticks[:8]), time.process_time()
+        return time.perf_counter(), busy_ticks(ticks, _niced()), sum(ticks[:8]), time.process_time()
+
+
+def busy_ticks(ticks, count_nice):
+    """The busy time in /proc/stat's cpu line ``ticks`` (user nice system idle iowait irq softirq
+    steal ...): all but idle and iowait, and without nice (the time of processes at a lower
+    priority, which the scheduler runs only when our threads leave it room: a niced background
+    job does not make a core busy for us) unless ``count_nice`` (this process is niced itself, so
+    its own time is in that column)."""
+    busy = sum(ticks[:8]) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)
+    return busy if count_nice else busy - ticks[1]
+
+
+def _niced():
+    """Whether this process runs at a lower priority than normal (nice > 0)."""
+    try:
+        return os.getpriority(os.PRIO_PROCESS, 0) > 0
+    except (AttributeError, OSError):
+        return False
 
 
 def _runnable_others():
