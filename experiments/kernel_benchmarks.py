@@ -1,4 +1,4 @@
-"""Tables 4-5 of 001 on PC-MAC: kernel SVM, JTSVM and DA, and DA at fixed temperatures.
+"""Tables 4-5 of 001 on PC-MAC: kernel SVM, JTSVM, nabla-TSVM and DA, and DA at fixed temperatures.
 
     python experiments/kernel_benchmarks.py [--splits N] [--lambdas L ...] [--widths W ...]
         [--root DATA_ROOT] [--out results/kernel_benchmarks]
@@ -14,14 +14,16 @@ nested) are labeled, the other 13 are the validation rows, the rest of
 the training rows (1,409 of our 1,945 documents) unlabeled.
 
 Methods (all with 001's quadratic hinge l2 unless named): SVM (the labeled
-rows only), JTSVM, DA, DA (sqr), and DA held at T = 0.1, 0.01, 0.001 (one
-outer iteration at T from p = r: Table 5).  The nabla-TSVM row is not
-run: there is no kernel nabla-TSVM here.
+rows only), JTSVM, nabla-TSVM (l2 on the labeled rows, exp(-3 f^2) on the
+unlabeled ones: :mod:`ssl_repro.kernel.nabla`), DA, DA (sqr), and DA held
+at T = 0.1, 0.01, 0.001 (one outer iteration at T from p = r: Table 5).
 
 Each run (method, split, lambda, factor) appends one line to ``runs.jsonl``
-(errors on the u, v, t rows; J_0 of 001's Eqn 1; seconds; date); runs
-already there are skipped, so an interrupted run resumes.  ``table.md`` and
-``table.json`` (with machine, date, command) give, per method, the
+(errors on the u, v, t rows; J_0 of 001's Eqn 1 in the method's loss; seconds;
+date); runs already there are skipped, so an interrupted run resumes and
+``--methods`` adds methods to the runs of earlier commands.  ``table.md`` and
+``table.json`` (with machine, date, command, and under ``earlier`` those of
+the earlier commands whose runs it summarizes) give, per method, the
 u/t error "with model selection" (per split the grid point of lowest
 validation error, the first in grid order on ties, averaged over splits),
 the "best" u/t error (the grid point of lowest mean u error over the
@@ -39,16 +41,16 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ssl_repro.data import load_dataset, make_split
-from ssl_repro.kernel import kernel_da, kernel_jtsvm
+from ssl_repro.kernel import kernel_da, kernel_jtsvm, kernel_nabla_tsvm
 from ssl_repro.kernel.annealing import eqn1_objective
 from ssl_repro.kernel.fstep import FStep
-from ssl_repro.provenance import provenance
+from ssl_repro.provenance import provenance_with_earlier
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
 N_LABELED, N_VALIDATION = 37, 13
 #: Method name -> (solver, keyword arguments); None is the SVM on the labeled rows.
-METHODS = {"SVM": (None, {}), "JTSVM": (kernel_jtsvm, {}), "DA": (kernel_da, {}),
+METHODS = {"SVM": (None, {}), "JTSVM": (kernel_jtsvm, {}), "nabla-TSVM": (kernel_nabla_tsvm, {}), "DA": (kernel_da, {}),
            "DA (sqr)": (kernel_da, {"loss": "sqr"}),
            **{f"T={t:g}": (kernel_da, {"fixed_temperature": t}) for t in (0.1, 0.01, 0.001)}}
 #: 001's PC-MAC column of Tables 4 and 5: (u, t) with model selection, (u, t) best, in %.
@@ -74,16 +76,19 @@ def squared_distances(A, B):
 
 def fit(method, K, l, y, r, lam):
     """(alpha over the training rows, bias, J_0) of ``method`` on the Gram matrix ``K``
-    of the training rows (labeled first: rows 0..l-1)."""
+    of the training rows (labeled first: rows 0..l-1).  J_0 is Eqn 1 with the l2 loss for
+    the SVM and nabla-TSVM (whose own objective is not Eqn 1), else the solver's own."""
     solver, options = METHODS[method]
     labeled, unlabeled = np.arange(l), np.arange(l, K.shape[0])
     if solver is None:
         fstep = FStep(K[:l, :l], lam, "l2")
         alpha_l, _ = fstep.solve(labeled, y, np.full(l, 1.0 / l))
-        alpha = np.r_[alpha_l, np.zeros(unlabeled.size)]
-        return alpha, 0.0, eqn1_objective(FStep(K, lam, "l2"), alpha, 0.0, labeled, y, unlabeled, 1.0)
-    alpha, bias, info = solver(K, labeled, y, unlabeled, lam, 1.0, r, **options)
-    return alpha, bias, float(info["objective"])
+        alpha, bias = np.r_[alpha_l, np.zeros(unlabeled.size)], 0.0
+    else:
+        alpha, bias, info = solver(K, labeled, y, unlabeled, lam, 1.0, r, **options)
+        if solver is not kernel_nabla_tsvm:
+            return alpha, bias, float(info["objective"])
+    return alpha, bias, eqn1_objective(FStep(K, lam, "l2"), alpha, bias, labeled, y, unlabeled, 1.0)
 
 
 def error(f, truth):
@@ -202,7 +207,8 @@ def main(argv=None):
         for seed in range(args.splits):
             run_split(dataset, seed, grid, args.methods, done, sink)
     rows = summarize(read_runs(runs))
-    (out / "table.json").write_text(json.dumps({"provenance": provenance(), "rows": rows}, indent=1))
+    record = provenance_with_earlier(out / "table.json")
+    (out / "table.json").write_text(json.dumps({**record, "rows": rows}, indent=1))
     text = table(rows)
     (out / "table.md").write_text("PC-MAC (001 Tables 4-5): error % on unlabeled/test rows\n\n" + text + "\n")
     print(text)

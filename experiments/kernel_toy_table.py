@@ -1,13 +1,17 @@
 """Table 2 of 001: successes out of 10 random draws of 2 labeled points on 2MOONS and 2CIRCLES.
 
-    python experiments/kernel_toy_table.py [--out results/kernel_toy_table]
+    python experiments/kernel_toy_table.py [--methods M ...] [--out results/kernel_toy_table]
 
 A success is a decision boundary that classifies every unlabeled point
-correctly.  For each method (JTSVM l1/l2, DA l1/l2/sqr) the table reports
+correctly.  For each method (JTSVM l1/l2, nabla-TSVM, DA l1/l2/sqr) the table reports
 the best count over 001's grid: lambda in {1e-4, 1e-3, 1e-2, 1e-1}, RBF
 width sigma0 x {1/8, 1/4, 1/2, 1, 2, 4, 8} (sigma0 = median pairwise
 distance), lambda' = 1, r = 0.5 (the true ratio).  Draw k picks one
 labeled point per class with numpy's default_rng(k).
+
+``--methods`` runs only those methods and keeps the other methods' grid
+points of an existing ``grid.json``; ``provenance.json`` holds this run's
+machine, date and command and those of the earlier runs it merged with.
 """
 import argparse
 import itertools
@@ -18,15 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from ssl_repro.data.embedded import two_circles, two_moons
-from ssl_repro.kernel import default_sigma, kernel_da, kernel_jtsvm, rbf_gram
+from ssl_repro.kernel import default_sigma, kernel_da, kernel_jtsvm, kernel_nabla_tsvm, rbf_gram
+from ssl_repro.provenance import provenance_with_earlier
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
 METHODS = {"JTSVM (l1)": (kernel_jtsvm, "l1"), "JTSVM (l2)": (kernel_jtsvm, "l2"),
+           "nabla-TSVM": (kernel_nabla_tsvm, "l2"),
            "DA (l1)": (kernel_da, "l1"), "DA (l2)": (kernel_da, "l2"), "DA (sqr)": (kernel_da, "sqr")}
 DATASETS = {"2MOONS": two_moons, "2CIRCLES": two_circles}
 #: 001's Table 2 (2MOONS, 2CIRCLES); it has no DA (sqr) row.
-PAPER = {"JTSVM (l1)": (0, 1), "JTSVM (l2)": (0, 1), "DA (l1)": (10, 10), "DA (l2)": (6, 3)}
+PAPER = {"JTSVM (l1)": (0, 1), "JTSVM (l2)": (0, 1), "nabla-TSVM": (3, 2), "DA (l1)": (10, 10), "DA (l2)": (6, 3)}
 
 
 def draws(y, n_draws=10):
@@ -56,7 +62,7 @@ def table(grid):
     """Markdown: ours (best over the grid, and where) beside 001's Table 2."""
     lines = ["| method | " + " | ".join(f"{d}: ours | {d}: 001 | {d}: best (lambda, sigma factor)" for d in DATASETS)
              + " |", "|---|" + "---|---|---|" * len(DATASETS)]
-    for mname in METHODS:
+    for mname in [m for m in METHODS if any(key[1] == m for key in grid)]:
         cells = []
         for i, d in enumerate(DATASETS):
             count, lam, width = best(grid, d, mname)
@@ -65,23 +71,35 @@ def table(grid):
     return "\n".join(lines)
 
 
+def earlier_grid(path, methods):
+    """The grid points of ``path`` (a grid.json) of the methods not in ``methods``, as ``main`` keys them."""
+    if not path.exists():
+        return {}
+    return {(c["dataset"], c["method"], c["lambda"], c["sigma_factor"]): (c["successes"], c["seconds_10_draws"])
+            for c in json.loads(path.read_text()) if c["method"] not in methods}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     ap.add_argument("--out", default="results/kernel_toy_table")
     args = ap.parse_args(argv)
-    grid = {}
-    for (dname, make), (mname, (method, loss)) in itertools.product(DATASETS.items(), METHODS.items()):
+    out = Path(args.out)
+    grid = earlier_grid(out / "grid.json", args.methods)
+    for (dname, make), mname in itertools.product(DATASETS.items(), args.methods):
+        method, loss = METHODS[mname]
         X, y = make()
         for lam, width in itertools.product(LAMBDAS, WIDTHS):
             start = time.perf_counter()
             grid[(dname, mname, lam, width)] = (successes(X, y, method, loss, lam, width),
                                                 time.perf_counter() - start)
         print(dname, mname, best(grid, dname, mname)[0], flush=True)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    (out / "provenance.json").write_text(json.dumps(provenance_with_earlier(out / "provenance.json"), indent=1))
+    cells = sorted(grid.items(), key=lambda cell: (list(DATASETS).index(cell[0][0]), list(METHODS).index(cell[0][1])))
     (out / "grid.json").write_text(json.dumps([{"dataset": d, "method": m, "lambda": lam, "sigma_factor": w,
                                                 "successes": v, "seconds_10_draws": round(t, 3)}
-                                               for (d, m, lam, w), (v, t) in grid.items()], indent=1))
+                                               for (d, m, lam, w), (v, t) in cells], indent=1))
     text = table(grid)
     (out / "table.md").write_text("Successes out of 10 draws of 2 labeled points (best over the grid)\n\n" + text + "\n")
     print(text)

@@ -1,4 +1,4 @@
-"""scikit-learn estimators for the kernel methods of 001 (RBF kernel DA and kernel JTSVM).
+"""scikit-learn estimators for the kernel methods of 001 (RBF kernel DA, JTSVM and nabla-TSVM).
 
 Same label convention as :mod:`ssl_repro.estimators`: ``-1`` marks an
 unlabeled row, the labeled rows carry two other class values and
@@ -11,7 +11,7 @@ exhausting the memory.  :meth:`decision_function` works through blocks of
 rows, so scoring a large test set needs memory for one block only.
 
 After ``fit``: ``dual_coef_`` (alpha, one per training row), ``intercept_``
-(the bias, nonzero only for the l1 loss), ``support_vectors_`` (the
+(the bias, nonzero only for the l1 loss and nabla-TSVM), ``support_vectors_`` (the
 training rows), ``sigma_`` (the RBF width used), ``classes_``,
 ``diagnostics_`` (a :class:`~ssl_repro.solvers.SolverInfo`: ``objective`` is
 the kernel form of Eqn 18, ``own_objective`` 001's Eqn 1 in the method's
@@ -32,7 +32,8 @@ from .solvers.validation import check_positive, check_scale
 #: matrix K is n x n float64 (0.8 GB at n = 10000) and the f-steps hold several
 #: matrices of that order at once (the l2 step a Cholesky factor and a system
 #: matrix, the sqr step an LU factor, the l1 step the (l + 2u)^2 Gram of the
-#: pseudo-points, 4x K), so 10000 rows peak at an estimated 4-5 GB; 001's
+#: pseudo-points, 4x K), so 10000 rows peak at an estimated 4-5 GB (nabla-TSVM's
+#: empirical kernel map about as much, :mod:`ssl_repro.kernel.nabla`); 001's
 #: kernel experiments train on about 1100 rows (l + u of its Table 3).
 MAX_ROWS = 10_000
 
@@ -51,17 +52,19 @@ def check_kernel_rows(n_rows, max_rows, what):
 
 
 class _KernelModel(BinaryClassifier):
-    """Shared plumbing; subclasses set ``_method`` and implement ``_options()``."""
+    """Shared plumbing; subclasses set ``_method`` and implement ``_options()`` (the solver's
+    keyword arguments, ``loss`` among them where the method has a choice)."""
 
     _method = None
-    _parameter_constraints = {**SEMI_SUPERVISED, "loss": [StrOptions({"l1", "l2", "sqr"})],
-                              "sigma": [POSITIVE, None], "sigma_factor": [POSITIVE], "max_rows": [COUNT, None]}
+    _parameter_constraints = {**SEMI_SUPERVISED, "sigma": [POSITIVE, None], "sigma_factor": [POSITIVE],
+                              "max_rows": [COUNT, None]}
+    #: 001's losses, for the methods that take one.
+    _LOSSES = {"loss": [StrOptions({"l1", "l2", "sqr"})]}
 
-    def __init__(self, lam, lam_u, r, loss, sigma, sigma_factor, max_rows):
+    def __init__(self, lam, lam_u, r, sigma, sigma_factor, max_rows):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
-        self.loss = loss
         self.sigma = sigma
         self.sigma_factor = sigma_factor
         self.max_rows = max_rows
@@ -85,7 +88,7 @@ class _KernelModel(BinaryClassifier):
         K = rbf_gram(X, self.sigma_)
         alpha, bias, self.diagnostics_ = train_kernel(
             self._method, K, labeled, y_pm1, unlabeled, check_positive(self.lam, "lambda"),
-            check_positive(self.lam_u, "lambda'"), self._fraction(y_pm1), loss=self.loss, **self._options())
+            check_positive(self.lam_u, "lambda'"), self._fraction(y_pm1), **self._options())
         self.dual_coef_ = alpha[None, :]
         self.intercept_ = np.array([bias])
         self.support_vectors_ = X
@@ -178,13 +181,14 @@ class KernelDA(_KernelModel):
     """
 
     _method = "da"
-    _parameter_constraints = {**_KernelModel._parameter_constraints, "T0": [POSITIVE],
+    _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES, "T0": [POSITIVE],
                               "anneal_rate": [ABOVE_ONE], "eps": [OPEN_UNIT], "max_outer": [COUNT],
                               "max_inner": [COUNT]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
                  T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100, max_rows=MAX_ROWS):
-        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor, max_rows)
+        super().__init__(lam, lam_u, r, sigma, sigma_factor, max_rows)
+        self.loss = loss
         self.T0 = T0
         self.anneal_rate = anneal_rate
         self.eps = eps
@@ -192,7 +196,7 @@ class KernelDA(_KernelModel):
         self.max_inner = max_inner
 
     def _options(self):
-        return {"T0": self.T0, "rate": self.anneal_rate, "eps": self.eps,
+        return {"loss": self.loss, "T0": self.T0, "rate": self.anneal_rate, "eps": self.eps,
                 "max_outer": self.max_outer, "max_inner": self.max_inner}
 
 
@@ -254,13 +258,85 @@ class KernelJTSVM(_KernelModel):
     """
 
     _method = "jtsvm"
-    _parameter_constraints = {**_KernelModel._parameter_constraints, "switches": [COUNT, StrOptions({"max"})]}
+    _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES,
+                              "switches": [COUNT, StrOptions({"max"})]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0, switches=1,
                  max_rows=MAX_ROWS):
-        super().__init__(lam, lam_u, r, loss, sigma, sigma_factor, max_rows)
+        super().__init__(lam, lam_u, r, sigma, sigma_factor, max_rows)
+        self.loss = loss
         self.switches = switches
 
     def _options(self):
         # "max": every qualifying pair, as LinearTSVM(switches="max")
-        return {"switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
+        return {"loss": self.loss,
+                "switches": np.iinfo(np.int64).max if self.switches == "max" else int(self.switches)}
+
+
+class KernelNablaTSVM(_KernelModel):
+    """nabla-TSVM of Chapelle & Zien with an RBF kernel, the primal method on the empirical kernel map.
+
+    Squared hinge (001's l2) on the labeled rows, exp(-3 f^2) on the
+    unlabeled ones, mean unlabeled output 2r - 1, lambda' raised along the
+    C* schedule; solved by the linear :func:`ssl_repro.solvers.nabla.nabla_tsvm`
+    on the features Phi = V diag(sqrt(s)) of K = V diag(s) V' (see
+    :mod:`ssl_repro.kernel.nabla` for the eigenvalue threshold).
+
+    Parameters
+    ----------
+    lam, lam_u, r, sigma, sigma_factor : as for :class:`KernelDA`; r is the
+        fraction of unlabeled points labeled ``classes_[1]`` (the balance constraint).
+    steps : int, default=10
+        Number of lambda' values of the C* schedule.
+    start_fraction : float, default=0.01
+        The schedule runs from ``start_fraction * lam_u`` up to ``lam_u``.
+    max_rows : int or None, default=MAX_ROWS (10000)
+        As for :class:`KernelDA`.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (1, n_samples)
+        alpha = V diag(1/sqrt(s)) w, so that K(x, X) alpha = w . phi(x).
+    intercept_ : ndarray of shape (1,)
+        The bias b (not regularized: the balance constraint sets it).
+    diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
+        ``objective``: the kernel form of Eqn 18; ``own_objective``: J_nabla at the last lambda';
+        ``lam_u_levels`` and ``lbfgs_iterations`` of the C* schedule.
+    support_vectors_, sigma_, classes_, transduction_, n_features_in_ :
+        As for :class:`KernelDA`.
+
+    See Also
+    --------
+    ssl_repro.estimators.LinearNablaTSVM : the linear method.
+
+    References
+    ----------
+    O. Chapelle and A. Zien, "Semi-supervised classification by low density separation", AISTATS 2005;
+    the nabla-TSVM rows of Tables 2 and 4 of 001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.kernel_estimators import KernelNablaTSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1]], y_train[[30, 31]] = 1, 0
+    >>> clf = KernelNablaTSVM(lam=1e-2, r=0.5, sigma_factor=2).fit(X, y_train)
+    >>> bool(abs(clf.decision_function(X[y_train == -1]).mean()) < 1e-9)   # balance: mean output 2r - 1
+    True
+    >>> bool(np.all(clf.transduction_[:30] == 1) and np.all(clf.transduction_[30:] == 0))
+    True
+    """
+
+    _method = "nabla_tsvm"
+    _parameter_constraints = {**_KernelModel._parameter_constraints, "steps": [COUNT], "start_fraction": [POSITIVE]}
+
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, sigma=None, sigma_factor=1.0, steps=10, start_fraction=0.01,
+                 max_rows=MAX_ROWS):
+        super().__init__(lam, lam_u, r, sigma, sigma_factor, max_rows)
+        self.steps = steps
+        self.start_fraction = start_fraction
+
+    def _options(self):
+        return {"steps": self.steps, "start_fraction": self.start_fraction}

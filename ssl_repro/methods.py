@@ -61,6 +61,7 @@ METHODS = {m.name: m for m in [
     Method("cccp_tsvm", "estimators:LinearCCCPTSVM", True, style=("goldenrod", "h", "-")),
     Method("kernel_da", "kernel_estimators:KernelDA", True, kernel=True),
     Method("kernel_jtsvm", "kernel_estimators:KernelJTSVM", True, kernel=True),
+    Method("kernel_nabla_tsvm", "kernel_estimators:KernelNablaTSVM", True, kernel=True),
 ]}
 
 #: Styles of the variants that share a method's name but not its style (the TSVM switch counts

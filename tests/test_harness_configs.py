@@ -8,7 +8,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from ssl_repro.data import DATASETS
-from ssl_repro.kernel_estimators import MAX_ROWS, KernelDA, KernelJTSVM
+from ssl_repro.kernel_estimators import MAX_ROWS, KernelDA, KernelJTSVM, KernelNablaTSVM
 from ssl_repro.methods import METHODS
 from ssl_repro.harness.runner import DATASET_SETTINGS, estimator_for, run_job
 
@@ -100,7 +100,7 @@ def test_kernel_method_configs_and_variants():
     expected = {"kernel_da": (KernelDA, "l2"), "kernel_da_l1": (KernelDA, "l1"), "kernel_da_l2": (KernelDA, "l2"),
                 "kernel_da_sqr": (KernelDA, "sqr"), "kernel_jtsvm": (KernelJTSVM, "l2"),
                 "kernel_jtsvm_l1": (KernelJTSVM, "l1"), "kernel_jtsvm_l2": (KernelJTSVM, "l2")}
-    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted(expected)
+    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted([*expected, "kernel_nabla_tsvm"])
     variants = {}
     for method, (cls, loss) in expected.items():
         cfg = group("method", method)
@@ -114,6 +114,11 @@ def test_kernel_method_configs_and_variants():
     cfg = composed(["method=kernel_da_l1", "+method.sigma_factor=0.125", "+method.max_rows=500"]).method
     est = estimator_for(OmegaConf.to_container(cfg, resolve=True), 1e-3, 1.0, 0.5)
     assert est.sigma_factor == 0.125 and est.max_rows == 500 and cfg.variant == "kernel_da-l1"
+    cfg = group("method", "kernel_nabla_tsvm")      # one loss (l2), so no loss setting and no loss in the variant
+    est = estimator_for(cfg, 1e-2, 2.0, 0.3)
+    assert type(est) is KernelNablaTSVM and cfg["variant"] == "kernel_nabla_tsvm"
+    assert set(cfg) == {"name", "variant", *HARNESS_NULLS}
+    assert (est.lam, est.lam_u, est.r, est.sigma, est.max_rows) == (1e-2, 2.0, 0.3, None, MAX_ROWS)
 
 
 #: Method settings the harness fills from the dataset and split when null (runner.estimator_for).
@@ -122,7 +127,7 @@ HARNESS_NULLS = {"lam", "lam_u", "r"}
 
 def test_unknown_method_name_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_da, kernel_jtsvm, "
-                                         "nabla_tsvm, rls, svm, tsvm"):
+                                         "kernel_nabla_tsvm, nabla_tsvm, rls, svm, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
 

@@ -1,12 +1,15 @@
-"""Semi-supervised kernel machines by deterministic annealing (001) and the kernel TSVM baseline.
+"""Semi-supervised kernel machines by deterministic annealing (001) and the kernel TSVM baselines.
 
 RBF kernels over the l + u training points; f(x) = sum_i alpha_i K(x, x_i)
-(Eqn 6 of 001, no bias).  Losses V: ``"l1"`` hinge, ``"l2"`` quadratic
-hinge max(0, 1 - t)^2 / 2, ``"sqr"`` squared (1 - t)^2 / 2.
+(Eqn 6 of 001, no bias; the l1 f-step and nabla-TSVM add an unregularized
+one).  Losses V: ``"l1"`` hinge, ``"l2"`` quadratic hinge
+max(0, 1 - t)^2 / 2, ``"sqr"`` squared (1 - t)^2 / 2.
 """
 from .annealing import kernel_da
 from .fstep import FStep
 from .gram import default_sigma, rbf_gram
 from .jtsvm import kernel_jtsvm
+from .nabla import EmpiricalKernelMap, kernel_nabla_tsvm
 
-__all__ = ["FStep", "default_sigma", "kernel_da", "kernel_jtsvm", "rbf_gram"]
+__all__ = ["EmpiricalKernelMap", "FStep", "default_sigma", "kernel_da", "kernel_jtsvm", "kernel_nabla_tsvm",
+           "rbf_gram"]

@@ -1,6 +1,6 @@
-"""Kernel DA / kernel JTSVM as solver functions with the project's :class:`SolverInfo`.
+"""Kernel DA / JTSVM / nabla-TSVM as solver functions with the project's :class:`SolverInfo`.
 
-:func:`kernel_da` and :func:`kernel_jtsvm` return (alpha, bias, dict);
+:func:`kernel_da`, :func:`kernel_jtsvm` and :func:`kernel_nabla_tsvm` return (alpha, bias, dict);
 :func:`train_kernel` runs either and reports, like the linear solvers,
 
 - ``objective``: the kernel form of Eqn 18 (spec paper) for
@@ -8,15 +8,17 @@
   lambda/2 alpha' K alpha + 1/(2l) sum_i max(0, 1 - y_i f_i)^2
   + lambda'/(2u) sum_j max(0, 1 - |f'_j|)^2,
   i.e. the linear core's J with ||w||^2 replaced by the RKHS norm; the bias
-  (only the l1 f-step has one) is not regularized, as in 001's Eqn 6 and
+  (the l1 f-step's and nabla-TSVM's) is not regularized, as in 001's Eqn 6 and
   in libsvm.  This is the common yardstick across losses;
 - ``own_objective``: the transductive objective J_0 of 001's Eqn 1 in the
-  method's own loss V (what DA returns the minimum of along its path);
+  method's own loss V (what DA returns the minimum of along its path;
+  for nabla-TSVM its J_nabla, :mod:`ssl_repro.solvers.nabla`);
 - ``objective_path`` (T or lambda' level, J_0), ``temperatures``
-  (empty for JTSVM), ``switches`` (JTSVM), ``positive_fraction`` (fraction
+  (empty for JTSVM), ``switches`` (JTSVM), ``lam_u_levels`` and
+  ``lbfgs_iterations`` (nabla-TSVM), ``positive_fraction`` (fraction
   of unlabeled points with f > 0) and ``seconds``.
 
-BLAS is held to one thread inside :func:`kernel_da` and :func:`kernel_jtsvm`
+BLAS is held to one thread inside the three solvers
 (as inside the linear solvers), however they are called: the f-steps are
 many small dense solves, and OpenBLAS's spinning threads made DA (l2) on
 2MOONS 200 times slower (199 s instead of 1.0 s for 10 runs) while another
@@ -31,9 +33,10 @@ from ..solvers.info import SolverInfo
 from ..solvers.objective import transductive_objective
 from .annealing import kernel_da
 from .jtsvm import kernel_jtsvm
+from .nabla import kernel_nabla_tsvm
 
 #: Kernel solver per method name.
-KERNEL_SOLVERS = {"da": kernel_da, "jtsvm": kernel_jtsvm}
+KERNEL_SOLVERS = {"da": kernel_da, "jtsvm": kernel_jtsvm, "nabla_tsvm": kernel_nabla_tsvm}
 
 
 def kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u):
@@ -44,11 +47,13 @@ def kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u):
 
 
 def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", **options):
-    """Run kernel ``method`` ("da" or "jtsvm") on the Gram matrix ``K``; returns (alpha, bias, SolverInfo).
+    """Run kernel ``method`` ("da", "jtsvm" or "nabla_tsvm") on the Gram matrix ``K``; returns
+    (alpha, bias, SolverInfo).
 
     ``labeled``/``unlabeled`` index K's rows, ``y`` holds +1/-1 for the
     labeled ones; ``options`` go to :func:`kernel_da` (T0, rate, eps,
-    max_outer, max_inner) or :func:`kernel_jtsvm` (switches).
+    max_outer, max_inner), :func:`kernel_jtsvm` (switches) or
+    :func:`kernel_nabla_tsvm` (steps, start_fraction; loss l2 only).
     """
     if method not in KERNEL_SOLVERS:
         raise ValueError(f"kernel method must be one of {sorted(KERNEL_SOLVERS)}, got {method!r}")
@@ -63,11 +68,15 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.objective_path = list(raw.get("path", []))
     info.temperatures = list(raw.get("temperatures", []))
     info.switches = int(raw.get("switches", 0))
+    info.lam_u_levels = list(raw.get("lam_u_levels", []))
+    info.lbfgs_iterations = int(raw.get("lbfgs_iterations", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
     info.seconds = seconds
     for cap, times in raw.get("capped", {}).items():
         for _ in range(times):
             info.inner_cap(cap)
     info.stop(raw.get("stop_reason", "tolerance"))
-    info.warn_if_capped({"max_outer": "max_outer, or lower T0", "max_inner": "max_inner"})
+    info.warn_if_capped({"max_outer": "max_outer, or lower T0", "max_inner": "max_inner",
+                         "lbfgs_max_iter": "the L-BFGS max_iter of ssl_repro.solvers.nabla.nabla_tsvm",
+                         "lbfgs_failed": "nothing: L-BFGS-B stopped on a line-search failure (try another lambda)"})
     return alpha, float(bias), info
