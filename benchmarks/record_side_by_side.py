@@ -115,8 +115,8 @@ def run(args):
     }
 
 
-def render(records):
-    """side_by_side.md and side_by_side.csv from all records."""
+def render(records, out=OUT):
+    """side_by_side.md and side_by_side.csv in ``out`` from all records."""
     rows = []
     for rec in records:
         for method, res in rec["methods"].items():
@@ -143,8 +143,8 @@ def render(records):
                 "data_and_training_over_matrix": round((train_peak - libraries) / matrix, 2) if runs else float("nan"),
                 "command": rec["command"],
             })
-    OUT.mkdir(parents=True, exist_ok=True)
-    with open(OUT / "side_by_side.csv", "w", newline="") as f:
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "side_by_side.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["label"])
         writer.writeheader()
         writer.writerows(rows)
@@ -174,7 +174,7 @@ def render(records):
                      f"{m['cores']} x {m['cpu']}, {m['memory_gib']} GiB; load before "
                      f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
                      f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
-    (OUT / "side_by_side.md").write_text("\n".join(lines) + "\n")
+    (out / "side_by_side.md").write_text("\n".join(lines) + "\n")
     return rows
 
 
@@ -201,17 +201,20 @@ def main(argv=None):
     ap.add_argument("--env", action="append", default=[], metavar="K=V", help="environment of the runs")
     ap.add_argument("--render", action="store_true", help="only rewrite the tables from the records")
     ap.add_argument("--readme", action="store_true", help="also print the table the README quotes")
+    ap.add_argument("--out", type=Path, default=OUT,
+                    help="folder of the records (default results/benchmarks; e.g. results/reference_agreement "
+                         "for runs that compare results, not speed, on a busy machine)")
     args = ap.parse_args(argv)
-    path = OUT / "side_by_side.json"
+    path = args.out / "side_by_side.json"
     records = json.loads(path.read_text()) if path.exists() else []
     if not args.render:
         if not (args.label and args.data):
             ap.error("--label and --data are needed (or --render)")
         record = run(args)
         records = [r for r in records if r["label"] != args.label] + [record]
-        OUT.mkdir(parents=True, exist_ok=True)
+        args.out.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(records, indent=1) + "\n")
-    rows = render(records)
+    rows = render(records, args.out)
     if args.readme:
         print(readme_table(rows))
 

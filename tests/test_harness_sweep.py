@@ -226,6 +226,25 @@ def test_sweep_over_a_method_parameter_keeps_one_record_per_value_readable_by_th
     assert list(summary["n_not_converged"]) == [0, 0] and table["converged"].all()
 
 
+def test_aggregation_keeps_earlier_rows_whose_result_folders_are_gone(tmp_path):
+    """--keep: jobs aggregated before stay in results.csv after their folders are deleted; a job
+    found again is not counted twice."""
+    cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None},
+           "n_labeled": 16}
+    runs = tmp_path / "runs"
+    for split in (0, 1):
+        write_result(runs / f"split={split}", run_job({**cfg, "split": split}))
+    first, _ = write_tables([runs], tmp_path / "agg")
+    assert sorted(first["split"]) == [0, 1]
+    (runs / "split=0" / "result.json").unlink()
+    write_result(runs / "split=2", run_job({**cfg, "split": 2}))
+    table, summary = write_tables([runs], tmp_path / "agg", keep=[tmp_path / "agg" / "results.csv"])
+    assert sorted(table["split"]) == [0, 1, 2]
+    assert table[table.split == 0]["test_error"].item() == first[first.split == 0]["test_error"].item()
+    assert summary["n_splits"].tolist() == [3]
+    assert "earlier rows of" in (tmp_path / "agg" / "summary.md").read_text()
+
+
 def test_a_job_locked_by_another_process_is_not_computed_twice(tmp_path):
     from ssl_repro.harness.app import run_configured_job
     from ssl_repro.harness.store import job_lock

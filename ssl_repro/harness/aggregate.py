@@ -1,6 +1,6 @@
 """Collect ``result.json`` files into one tidy table, and summarize it like the paper's tables.
 
-    python -m ssl_repro.harness.aggregate DIR [DIR ...] --out OUT
+    python -m ssl_repro.harness.aggregate DIR [DIR ...] --out OUT [--keep OUT/results.csv]
 
 writes ``OUT/results.csv`` (one row per job), ``OUT/summary.csv`` (mean and
 standard deviation over splits per dataset x labels x unlabeled rows x
@@ -80,17 +80,33 @@ def markdown(summary, metric, digits=4):
     return "\n".join(lines)
 
 
-def write_tables(dirs, out):
-    """Write results.csv, summary.csv and summary.md into ``out``; return (table, summary)."""
+def with_earlier_rows(table, earlier_csvs):
+    """``table`` plus the rows of earlier ``results.csv`` files whose job (``path``) it does not hold:
+    jobs aggregated before whose result folders are not on this machine any more (results/runs/
+    is not committed) stay in the table, and a job run again replaces its earlier row."""
+    earlier = [pd.read_csv(f) for f in earlier_csvs]
+    if not earlier:
+        return table
+    kept = pd.concat(earlier, ignore_index=True)
+    kept = kept[~kept["path"].isin(table["path"])]
+    merged = pd.concat([table, kept[table.columns]], ignore_index=True) if len(table) else kept
+    return merged.sort_values(GROUP + ["split"], ignore_index=True)
+
+
+def write_tables(dirs, out, keep=()):
+    """Write results.csv, summary.csv and summary.md into ``out`` from the result.json files under
+    ``dirs`` and the rows of the earlier results.csv files ``keep`` (:func:`with_earlier_rows`);
+    return (table, summary)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    table = collect(*dirs)
+    table = with_earlier_rows(collect(*dirs), keep)
     if table.empty:
         raise SystemExit(f"no result.json under {', '.join(map(str, dirs))}")
     summary = summarize(table)
     table.to_csv(out / "results.csv", index=False)
     summary.to_csv(out / "summary.csv", index=False)
-    parts = [f"# Results from {', '.join(map(str, dirs))}\n",
+    sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
+    parts = [f"# Results from {sources}\n",
              "Mean ± standard deviation over splits.\n"]
     for metric in METRICS:
         parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
@@ -103,8 +119,11 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="+", help="sweep directories holding result.json files")
     ap.add_argument("--out", required=True, help="folder for results.csv, summary.csv, summary.md")
+    ap.add_argument("--keep", action="append", default=[], metavar="CSV",
+                    help="an earlier results.csv whose jobs stay in the table unless found again under dirs "
+                         "(their result folders need not exist here); may be repeated")
     args = ap.parse_args(argv)
-    table, summary = write_tables(args.dirs, args.out)
+    table, summary = write_tables(args.dirs, args.out, args.keep)
     print(f"{len(table)} jobs, {len(summary)} groups -> {args.out}")
 
 

@@ -149,6 +149,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             info.objective_path.append((T, value))
             if value < best_value or best_w is None:
                 best_value, best_w = value, w
+                best_positive = float(np.mean(o[l:] > 0))
         if kl > threshold:
             info.inner_cap("max_inner")
         h = entropy(beliefs)
@@ -160,7 +161,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
                          "max_inner": f"max_inner={max_inner}",
                          "optimize_p_max_iter": "ssl_repro.solvers.balance.MAX_ITER (500, Table 6)",
                          "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
-    info.positive_fraction = float(beliefs.p.mean())
+    info.positive_fraction = best_positive
     info.objective = info.own_objective = float(best_value)
     info.seconds = time.perf_counter() - start
     return best_w, info

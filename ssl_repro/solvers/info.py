@@ -29,7 +29,10 @@ class SolverInfo:
     temperatures : temperatures visited (DA, linear and kernel).
     cccp_iterations : CCCP iterations run (CCCP-TSVM).
     positive_fraction : fraction of unlabeled rows labeled positive at the
-        end (TSVM's switch labels; DA's mean p), i.e. the balance constraint.
+        end: TSVM's switch labels (its balance constraint); for the others
+        the fraction of unlabeled outputs > 0 of the returned weights (DA:
+        the weights of lowest J, which may come from a temperature whose
+        outputs do not follow the beliefs' balance mean p = r).
     seconds : wall-clock training time.
     converged : False when any loop of the solver (its own or an inner
         solve: MFN's Newton iterations, CGLS, OPTIMIZE-P, L-BFGS, ...) stopped
