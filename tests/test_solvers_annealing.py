@@ -39,6 +39,7 @@ def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
     assert J(w) == pytest.approx(info.objective, rel=1e-10)
     assert objective_of_weights(prob, w, 1e-2, 1.0) == pytest.approx(info.objective, rel=1e-12)
     assert info.positive_fraction == np.mean(A[prob.unlabeled] @ w > 0)   # of the returned weights
+    assert info.positive_path == [np.mean(A[prob.unlabeled] @ v > 0) for v in visited]
 
 
 def test_temperature_schedule(problem):

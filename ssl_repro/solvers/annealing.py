@@ -147,9 +147,9 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             info.add_mfn(mfn)
             value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
             info.objective_path.append((T, value))
+            info.positive_path.append(float(np.mean(o[l:] > 0)))
             if value < best_value or best_w is None:
-                best_value, best_w = value, w
-                best_positive = float(np.mean(o[l:] > 0))
+                best_value, best_w, best_positive = value, w, info.positive_path[-1]
         if kl > threshold:
             info.inner_cap("max_inner")
         h = entropy(beliefs)

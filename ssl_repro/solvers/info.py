@@ -27,6 +27,9 @@ class SolverInfo:
     lbfgs_iterations : L-BFGS iterations (nabla-TSVM, which does not use MFN).
     lam_u_levels : lambda' values visited (TSVM's annealing, nabla-TSVM's schedule).
     temperatures : temperatures visited (DA, linear and kernel).
+    positive_path : DA: the fraction of unlabeled outputs > 0 after each
+        OPTIMIZE-W, beside ``objective_path`` (what the lowest-J rule chose
+        between).
     cccp_iterations : CCCP iterations run (CCCP-TSVM).
     positive_fraction : fraction of unlabeled rows labeled positive at the
         end: TSVM's switch labels (its balance constraint); for the others
@@ -55,6 +58,7 @@ class SolverInfo:
     lbfgs_iterations: int = 0
     lam_u_levels: list = field(default_factory=list)
     temperatures: list = field(default_factory=list)
+    positive_path: list = field(default_factory=list)
     cccp_iterations: int = 0
     positive_fraction: float = float("nan")
     seconds: float = 0.0
