@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "benchmarks"
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _read_pass(indices, data):
     s = 0.0
     t = 0
