@@ -34,6 +34,7 @@ def da_path(dataset, n_labeled, split=0):
 
 
 def markdown(record, path):
+    """The path as a markdown table under the job's settings and the returned weights' figures."""
     lines = [f"# DA's path: {record['dataset']}, {record['n_labeled']} labels, split {record['split']}", "",
              f"r = {record['r']:.4f}, lambda' = {record['lam_u']}; returned: J = {record['objective_eqn18']:.6f}, "
              f"test error {record['test_error']:.4f}, transductive error {record['transductive_error']:.4f}.", "",
