@@ -11,7 +11,10 @@ sweep runs one label count with several u (Tables 1.2-1.6 of 004: every
 unlabeled row and a random half); on a learning curve u follows l.  Each job's
 ``converged`` flag is a column of results.csv; summary.csv counts the
 runs that stopped on an iteration cap per cell (``n_not_converged``) and
-summary.md appends "(k not converged)" to such cells.
+summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit alone and
+``compile_seconds`` the numba compilation (or cache load) before it; ``git_commit`` and
+``date`` come from the record's ``provenance`` (empty for records written without one), so
+each row names the code it was measured on.
 """
 import argparse
 from pathlib import Path
@@ -21,8 +24,9 @@ import pandas as pd
 from .store import iter_results
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
-                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "converged")
+                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
+PROVENANCE_COLUMNS = ("git_commit", "date")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
@@ -35,9 +39,10 @@ def collect(*dirs):
         # records written before "converged" existed: the solver's own flag, if any
         row["converged"] = bool(record.get("converged", record["diagnostics"].get("converged", True)))
         row.update({key: record["diagnostics"].get(key) for key in DIAGNOSTIC_COLUMNS})
+        row.update({key: record.get("provenance", {}).get(key) for key in PROVENANCE_COLUMNS})
         row["path"] = record["path"]
         rows.append(row)
-    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + ["path"]
+    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS) + ["path"]
     table = pd.DataFrame(rows, columns=columns)
     return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
 
@@ -89,7 +94,8 @@ def with_earlier_rows(table, earlier_csvs):
         return table
     kept = pd.concat(earlier, ignore_index=True)
     kept = kept[~kept["path"].isin(table["path"])]
-    merged = pd.concat([table, kept[table.columns]], ignore_index=True) if len(table) else kept
+    kept = kept.reindex(columns=table.columns)       # columns an earlier table lacks stay empty
+    merged = pd.concat([table, kept], ignore_index=True) if len(table) else kept
     return merged.sort_values(GROUP + ["split"], ignore_index=True)
 
 
