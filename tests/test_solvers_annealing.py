@@ -12,18 +12,23 @@ def problem():
     return from_blocks(Xl, yl, Xu), float(np.mean(yu > 0))
 
 
-def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
+def record_optimize_w(monkeypatch):
+    """A list that collects the weights of every OPTIMIZE-W (L2-SVM-MFN call) of DA from now on."""
     import ssl_repro.solvers.annealing as annealing
-    prob, r = problem
-    visited = []
+    visited, solve = [], annealing.l2svm_mfn
 
     def recording(*args, **kwargs):
         w, o, mfn = solve(*args, **kwargs)
         visited.append(w.copy())
         return w, o, mfn
 
-    solve = annealing.l2svm_mfn
     monkeypatch.setattr(annealing, "l2svm_mfn", recording)
+    return visited
+
+
+def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
+    prob, r = problem
+    visited = record_optimize_w(monkeypatch)
     w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
     # Eqn 18 of every OPTIMIZE-W result, computed here from dense [X 1] (not by the solver)
     A = augmented_dense(prob.op.X)
@@ -84,15 +89,7 @@ def test_da_settles_when_r_times_u_is_not_an_integer(problem, monkeypatch):
     prob, r = problem
     u = prob.n_unlabeled
     r = (round(r * u) + 0.5) / u
-    visited = []
-
-    def recording(*args, **kwargs):
-        w, o, mfn = solve(*args, **kwargs)
-        visited.append(w.copy())
-        return w, o, mfn
-
-    solve = annealing.l2svm_mfn
-    monkeypatch.setattr(annealing, "l2svm_mfn", recording)
+    visited = record_optimize_w(monkeypatch)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
