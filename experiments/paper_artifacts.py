@@ -14,13 +14,14 @@ Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
 2006, 004 = book chapter.
 """
 import argparse
+import difflib
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import dataset_info
-from ssl_repro.harness import plots
+from ssl_repro.harness import plots, report
 from ssl_repro.harness.aggregate import write_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,6 +194,30 @@ def markdown_listing(results):
     return "\n".join(lines)
 
 
+def report_text(results):
+    """results/README.md as rendered now from the records under ``results``."""
+    return report.render(results, ROOT, markdown_listing(results))
+
+
+def write_report(results, check=False):
+    """Write ``results``/README.md, or with ``check`` compare it with a fresh render: 0 when equal,
+    1 (after printing a unified diff) when not."""
+    target = Path(results) / "README.md"
+    fresh = report_text(results)
+    if not check:
+        target.write_text(fresh)
+        print(f"wrote {target}")
+        return 0
+    current = target.read_text() if target.exists() else ""
+    if current == fresh:
+        print(f"{target} is up to date")
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
+                                               f"{target} (committed)", f"{target} (fresh render)"))
+    print(f"\n{target} differs from a fresh render: run python experiments/paper_artifacts.py report")
+    return 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -203,10 +228,15 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS])
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
     run.add_argument("--results", default=str(ROOT / "results"))
+    rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
+    rep.add_argument("--check", action="store_true")
+    rep.add_argument("--results", default=str(ROOT / "results"))
     args = ap.parse_args(argv)
     if args.command == "list":
         print(markdown_listing(args.results) if args.markdown else listing(args.results))
         return
+    if args.command == "report":
+        sys.exit(write_report(args.results, args.check))
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     print(regenerate(artifact, args.dataset, args.results))
 

@@ -80,11 +80,21 @@ def markdown(summary, metric, digits=4):
     return "\n".join(lines)
 
 
+#: Columns of older results.csv files under today's names.
+RENAMED_COLUMNS = {"objective": "objective_own"}
+
+
+def read_results(csv):
+    """A results.csv as a table with today's column names (older records wrote ``objective``
+    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded)."""
+    return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
+
+
 def with_earlier_rows(table, earlier_csvs):
     """``table`` plus the rows of earlier ``results.csv`` files whose job (``path``) it does not hold:
     jobs aggregated before whose result folders are not on this machine any more (results/runs/
     is not committed) stay in the table, and a job run again replaces its earlier row."""
-    earlier = [pd.read_csv(f) for f in earlier_csvs]
+    earlier = [read_results(f) for f in earlier_csvs]
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
