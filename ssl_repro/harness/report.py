@@ -40,7 +40,7 @@ ALPHA = 0.05
 #: Largest number of paired differences whose signed-rank p is computed exactly (2^n sign flips).
 EXACT_UP_TO = 16
 #: Relative difference below which two values of one split are a tie (solver round-off).
-TIE_RTOL = 1e-9
+TIE_RTOL = 1e-8
 #: Record names of the methods, as the papers call them.
 NAMES = {"svm": "SVM", "rls": "RLS", "tsvm-S1": "TSVM S=1", "tsvm-S10": "TSVM S=10", "tsvm-S100": "TSVM S=100",
          "tsvm-Smax": "TSVM S=max", "da": "DA", "nabla_tsvm": "nabla-TSVM", "cccp_tsvm": "CCCP-TSVM",
@@ -155,10 +155,9 @@ class Paired:
     p: float | None
 
 
-def paired(frame, a, b, metric, cell):
-    """Compare methods ``a`` and ``b`` on ``metric`` over the splits both ran in the rows ``cell``
-    (a boolean mask of ``frame``); None when they share no split."""
-    rows = frame[cell]
+def paired(rows, a, b, metric):
+    """Compare methods ``a`` and ``b`` on ``metric`` over the splits both ran in ``rows`` (one cell:
+    dataset, labels, unlabeled rows); None when they share no split."""
     left = rows[rows["method"] == a].set_index("split")[metric]
     right = rows[rows["method"] == b].set_index("split")[metric]
     both = pd.concat([left, right], axis=1, keys=["a", "b"]).dropna()
@@ -196,16 +195,16 @@ def verdict(c, scale=1.0, unit=""):
     if c.ties == c.n:
         return f"equal on {c.n}/{c.n} splits", "tie"
     if c.n == 1:
-        return f"{diff} (1 split, no test)", "yes, 1 split" if c.wins else "no, 1 split"
+        return f"{diff} (1 split, no test)", "yes (1 split)" if c.wins else "no (1 split)"
     text = f"lower on {c.wins}/{c.n}" + (f" ({c.ties} ties)" if c.ties else "") + f", {diff}, p = {c.p:.2g}"
     if c.mean >= 0:
         return text, "no"
     return text, "yes" if c.p < ALPHA else "not significant"
 
 
-def cell_text(frame, method, metric, cell, fmt):
-    """Mean ± std of ``metric`` over the splits of ``method`` in ``cell``, with the not-converged count."""
-    rows = frame[cell & (frame["method"] == method)]
+def cell_text(rows, method, metric, fmt):
+    """Mean ± std of ``metric`` over the splits of ``method`` in the cell ``rows``, with the not-converged count."""
+    rows = rows[rows["method"] == method]
     if rows.empty:
         return "-"
     values = rows[metric].to_numpy(float)
@@ -223,25 +222,22 @@ def not_converged(rows):
 
 def convergence_line(frame):
     if "converged" not in frame:
-        return "Convergence is not recorded in this record (it predates the `converged` column)."
+        return "convergence not recorded (the record predates the `converged` column)."
     k = int((~frame["converged"].astype(bool)).sum())
     return f"{k} of {len(frame)} runs stopped on an iteration cap (counted in their cells)."
 
 
-def levels(frame):
-    """The (n_labeled, n_unlabeled) cells of a sweep, in order."""
-    return sorted({(int(l), int(u)) for l, u in zip(frame["n_labeled"], frame["n_unlabeled"])})
-
-
-def at(frame, dataset, n_labeled, n_unlabeled):
-    return (frame["dataset"] == dataset) & (frame["n_labeled"] == n_labeled) & (frame["n_unlabeled"] == n_unlabeled)
+def cells(frame):
+    """(n_labeled, n_unlabeled, rows) of one dataset's sweep, in order of labels then unlabeled rows."""
+    for (l, u), rows in frame.groupby(["n_labeled", "n_unlabeled"], sort=True):
+        yield int(l), int(u), rows
 
 
 def tally(words):
-    """How many rows hold: ``k of n yes`` (and the other verdicts counted)."""
+    """How many rows get each verdict: ``yes 11, no (1 split) 4 (of 15 rows)``."""
     words = [w for w in words if w != "not run"]
     counts = {w: words.count(w) for w in dict.fromkeys(words)}
-    return ", ".join(f"{k} of {len(words)} {w}" for w, k in counts.items())
+    return "; ".join(f"{w} {k}" for w, k in counts.items()) + f" (of {len(words)} rows)"
 
 
 # ---------------------------------------------------------------- artifact sections
@@ -260,7 +256,7 @@ def section_drawings(records):
     a, b = np.maximum(0.0, 1.0 - o) ** 2, np.maximum(0.0, 1.0 + o) ** 2
     tsvm = np.maximum(0.0, 1.0 - np.abs(o)) ** 2
     low = np.max(np.abs(plots.da_effective_loss(o, 0.01) - np.minimum(a, b)))
-    high = np.max(np.abs(plots.da_effective_loss(o, 100.0) - (a + b) / 2) / np.max((a + b) / 2))
+    high = np.max(np.abs(plots.da_effective_loss(o, 1000.0) - (a + b) / 2) / np.max((a + b) / 2))
     g = np.linspace(-5.0, 5.0, 200)
     nus = np.linspace(-15.0, 15.0, 601)
     from ..solvers.balance import balance_function
@@ -271,7 +267,7 @@ def section_drawings(records):
              f"difference from the drawn curve {np.max(np.abs(tsvm - np.minimum(a, b))):.1g}",
              "-", "yes" if np.allclose(tsvm, np.minimum(a, b)) else "no"],
             ["da-loss", "Fig 2 (000): squared-loss shape at high T, the TSVM loss as T -> 0",
-             f"at T = 0.01 the drawn loss is within {low:.2g} of the TSVM loss; at T = 100 within "
+             f"at T = 0.01 the drawn loss is within {low:.2g} of the TSVM loss; at T = 1000 within "
              f"{100 * high:.2g}% of the squared loss (a + b)/2", "-", "yes" if low < 0.01 and high < 0.01 else "no"],
             ["balance-root", "Fig 3 (000): B(nu) increasing, one root (T = 1, r = 0.15, g in [-5, 5])",
              f"increasing on the {len(nus)} drawn points: {'yes' if increasing else 'no'}; sign changes: {roots}; "
@@ -321,14 +317,13 @@ def _provenance(record):
 def section_objective(records):
     rows, words = [], []
     for folder, dataset, frame in sweep_frames(records, "learning_curve_"):
-        for l, u in levels(frame):
-            cell = at(frame, dataset, l, u)
-            numbers, word = verdict(paired(frame, "da", "tsvm-Smax", "objective_eqn18", cell))
+        for l, u, cell in cells(frame):
+            numbers, word = verdict(paired(cell, "da", "tsvm-Smax", "objective_eqn18"))
             words.append(word)
             claim = "significantly lower" if real_name(dataset) in SIGNIFICANT_J else "slightly lower"
             rows.append([dataset, data_kind(dataset), l, claim,
-                         cell_text(frame, "da", "objective_eqn18", cell, num),
-                         cell_text(frame, "tsvm-Smax", "objective_eqn18", cell, num), numbers, word])
+                         cell_text(cell, "da", "objective_eqn18", num),
+                         cell_text(cell, "tsvm-Smax", "objective_eqn18", num), numbers, word])
     return ["## Objective minima (objective-minima: 000 Fig 4, 003 Table 2, 004 Fig 1.3)", "",
             *claim_lines(records, "objective-minima"), "",
             "The papers give these minima only as plots (003's Table 2 is not legible in its text): the claim, "
@@ -341,16 +336,15 @@ def section_objective(records):
 def section_learning_curves(records):
     rows, words = [], {"da": [], "svm": [], "s1": []}
     for folder, dataset, frame in sweep_frames(records, "learning_curve_"):
-        for l, u in levels(frame):
-            cell = at(frame, dataset, l, u)
-            da_numbers, da = verdict(paired(frame, "da", "tsvm-Smax", "test_error", cell), 100, " pt")
-            _, svm = verdict(paired(frame, "tsvm-Smax", "svm", "test_error", cell))
-            s1 = paired(frame, "tsvm-S1", "tsvm-Smax", "test_error", cell)
-            s1_text = "-" if s1 is None else f"{100 * s1.mean:+.2g} ± {100 * np.nan_to_num(s1.std):.2g} pt"
+        for l, u, cell in cells(frame):
+            da_numbers, da = verdict(paired(cell, "da", "tsvm-Smax", "test_error"), 100, " pt")
+            _, svm = verdict(paired(cell, "tsvm-Smax", "svm", "test_error"))
+            s1 = paired(cell, "tsvm-S1", "tsvm-Smax", "test_error")
+            s1_text = "-" if s1 is None else f"{100 * s1.mean:+.2f} ± {100 * np.nan_to_num(s1.std):.2f} pt"
             for key, word in (("da", da), ("svm", svm)):
                 words[key].append(word)
             rows.append([dataset, data_kind(dataset), l,
-                         *(cell_text(frame, m, "test_error", cell, pct) for m in ("svm", "tsvm-S1", "tsvm-Smax", "da")),
+                         *(cell_text(cell, m, "test_error", pct) for m in ("svm", "tsvm-S1", "tsvm-Smax", "da")),
                          da_numbers, da, svm, s1_text])
     return ["## Learning curves (learning-curves: 000 Figs 5-10, 003 Table 3, 004 Figs 1.4-1.5)", "",
             *claim_lines(records, "learning-curves"), "",
@@ -367,15 +361,14 @@ def section_timing(records):
     rows, tenfold, between = [], [], []
     for folder, dataset, frame in sweep_frames(records, "timing_"):
         lines.append(f"- `{folder}`: {records.commit_note(folder, frame)}; {convergence_line(frame)}")
-        for l, u in levels(frame):
-            cell = at(frame, dataset, l, u)
-            mean = {m: frame.loc[cell & (frame["method"] == m), "seconds"].mean() for m in frame["method"].unique()}
+        for l, u, cell in cells(frame):
+            mean = cell.groupby("method")["seconds"].mean()
             s1, smax, da = (mean.get(k, np.nan) for k in ("tsvm-S1", "tsvm-Smax", "da"))
             ratio = s1 / smax
             tenfold.append("yes" if ratio >= 10 else "no")
             between.append("yes" if smax < da < s1 else "no")
-            rows.append([dataset, data_kind(dataset), l, int(cell.sum() and frame.loc[cell, "split"].nunique()),
-                         *(cell_text(frame, m, "seconds", cell, lambda x: f"{x:.3g}")
+            rows.append([dataset, data_kind(dataset), l, cell["split"].nunique(),
+                         *(cell_text(cell, m, "seconds", lambda x: f"{x:.3g}")
                            for m in ("tsvm-S1", "tsvm-S10", "tsvm-S100", "tsvm-Smax", "da")),
                          f"{ratio:.3g}", f"{da / smax:.3g}", tenfold[-1], between[-1]])
     return lines + ["", "Seconds of training, mean over the splits run (`timing_*/results.csv`). S=1 at least ten "
@@ -405,13 +398,13 @@ def section_svmlight(records):
                                       method=r["method"], quantity="seconds")
         paper_e = records.paper_value(paper="000", where="Table 9", dataset=real_name(r["dataset"]),
                                       method=r["method"], quantity="error")
-        seconds = (f"> {r['cap_seconds']:g}" if bool(r.get("capped", False)) else f"{r['seconds']:.3g}")
+        seconds = (f"> {r['cap_seconds']:g}" if bool(r.get("capped", False)) else num(r["seconds"], 3))
         rows.append([r["dataset"], r["data"], r["n_labeled"], NAMES.get(r["method"], r["method"]),
                      _fmt(paper_s), seconds, pct(paper_e), pct(r["test_error"]), pct(r["transductive_error"]),
                      r.get("code", str(r.get("git_commit", ""))[:7])])
     for dataset, part in peers.groupby("dataset"):
         s = part.set_index("method")["seconds"]
-        if "svmlight-tsvm" in s and "tsvm-Smax" in s:
+        if "svmlight-tsvm" in s and "tsvm-Smax" in s and np.isfinite(s["svmlight-tsvm"]):
             faster.append(f"{dataset}: SVM-light / S=max {s['svmlight-tsvm'] / s['tsvm-Smax']:.3g}x"
                           + (" (capped: at least)" if part.set_index("method").get("capped", pd.Series()).get(
                               "svmlight-tsvm", False) else ""))
@@ -450,14 +443,13 @@ def section_ablation(records):
     rows, words = [], []
     fixed = ("da-T1", "da-T0.1", "da-T0.001")
     for folder, dataset, frame in sweep_frames(records, "ablation_"):
-        for l, u in levels(frame):
-            cell = at(frame, dataset, l, u)
-            row = [dataset, data_kind(dataset), l, cell_text(frame, "da", "objective_eqn18", cell, num)]
+        for l, u, cell in cells(frame):
+            row = [dataset, data_kind(dataset), l, cell_text(cell, "da", "objective_eqn18", num)]
             for t in fixed:
-                numbers, word = verdict(paired(frame, "da", t, "objective_eqn18", cell))
+                numbers, word = verdict(paired(cell, "da", t, "objective_eqn18"))
                 words.append(word)
-                row.append(f"{cell_text(frame, t, 'objective_eqn18', cell, num)}: DA {numbers}, **{word}**")
-            row += [cell_text(frame, m, "test_error", cell, pct) for m in ("da",) + fixed]
+                row.append(f"{cell_text(cell, t, 'objective_eqn18', num)}: DA {numbers}, **{word}**")
+            row += [cell_text(cell, m, "test_error", pct) for m in ("da",) + fixed]
             rows.append(row)
     notes = [f"- `{folder}`: {convergence_line(frame)}" for folder, _, frame in sweep_frames(records, "ablation_")]
     return ["## Annealing vs fixed temperature (annealing-ablation: 000 Figs 12-13, 004 Sec. 1.5)", "",
@@ -478,8 +470,8 @@ def section_transductive(records):
         for l in sorted(frame["n_labeled"].unique()):
             us = sorted(frame.loc[frame["n_labeled"] == l, "n_unlabeled"].unique())
             for rank, u in enumerate(us):
-                cell = at(frame, dataset, l, u)
-                value = {m: frame[cell & (frame["method"] == m)].iloc[0] for m in frame.loc[cell, "method"]}
+                cell = frame[(frame["n_labeled"] == l) & (frame["n_unlabeled"] == u)]
+                value = {r["method"]: r for _, r in cell.iterrows()}
                 key = _paper_row(paper_set, l, rank)
                 pj = [records.paper_value(paper="004", dataset=paper_set, method=m, quantity=f"objective_eqn18 {key}")
                       for m in ("tsvm-Smax", "da")]
@@ -490,7 +482,7 @@ def section_transductive(records):
                 j = [value[m]["objective_eqn18"] if m in value else np.nan for m in ("tsvm-Smax", "da")]
                 e = [value[m]["transductive_error"] if m in value else np.nan for m in ("svm", "tsvm-Smax", "da")]
                 s = [value[m]["seconds"] if m in value else np.nan for m in ("tsvm-Smax", "da")]
-                lower = "yes, 1 run" if j[1] < j[0] else "no, 1 run"
+                lower = "yes (1 run)" if j[1] < j[0] else "no (1 run)"
                 below_svm = ", ".join(f"{NAMES[m]} {'yes' if e[i + 1] < e[0] else 'no'}"
                                       for i, m in enumerate(("tsvm-Smax", "da")))
                 rows.append([dataset, data_kind(dataset), f"{l:,}, {u:,}", " / ".join(_fmt(x) for x in pj),
@@ -499,7 +491,8 @@ def section_transductive(records):
                              " / ".join(_fmt(x) for x in pm), " / ".join(f"{x:.3g}" for x in s)])
             if len(us) == 2:
                 for m in ("tsvm-Smax", "da"):
-                    pair = [frame[at(frame, dataset, l, u) & (frame["method"] == m)] for u in us]
+                    pair = [frame[(frame["n_labeled"] == l) & (frame["n_unlabeled"] == u) & (frame["method"] == m)]
+                            for u in us]
                     if all(len(p) for p in pair):
                         s0, s1 = (p.iloc[0] for p in pair)
                         doubling.append([dataset, l, NAMES[m], f"{us[1] / us[0]:.3g}",
@@ -734,7 +727,7 @@ How the comparisons are decided: "A below B" is paired over the splits both ran:
 of the difference A - B, and the two-sided Wilcoxon signed-rank test (scipy.stats.wilcoxon, zero
 differences dropped; exact over all sign flips, average ranks for ties); `yes` means the mean difference is negative and p < {alpha}, `not significant` that it
 is negative with p >= {alpha}, `no` that it is not negative, `tie` that every split is equal. One split has
-no test: `yes, 1 split` / `no, 1 split`. Runs that stopped on an iteration cap are counted in their cells
+no test: `yes (1 split)` / `no (1 split)`. Runs that stopped on an iteration cap are counted in their cells
 ("k of n not converged")."""
 
 
