@@ -104,25 +104,10 @@ class Records:
         return sorted(p.name for p in self.results.glob(f"{prefix}*") if (p / "results.csv").exists())
 
     def added_in(self, relative):
-        """The commit (short hash, date) that added ``results/relative``, from git log."""
-        path = (self.results / relative).resolve()
-        try:
-            out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h %ad", "--date=short", "--",
-                                  str(path)], cwd=self.repo, capture_output=True, text=True, check=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        lines = out.strip().splitlines()
-        return lines[-1] if lines else None
+        return added_in(self.repo, self.results / relative)
 
     def commit_note(self, folder, frame):
-        """The code commit of a sweep folder's records (for timing tables and figures)."""
-        if "git_commit" in frame and frame["git_commit"].notna().any():
-            commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
-                              for c in frame["git_commit"].dropna()})
-            dates = sorted({str(d)[:10] for d in frame.get("date", pd.Series(dtype=str)).dropna()})
-            return f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
-        added = self.added_in(f"{folder}/results.csv")
-        return "code commit not recorded; record added in commit " + (added or "(not committed yet)")
+        return commit_note(self.repo, self.results / folder / "results.csv", frame)
 
     def paper_numbers(self, **match):
         """The paper_numbers.json entries whose fields equal ``match``."""
@@ -134,6 +119,29 @@ class Records:
 
     def claims(self, artifact):
         return [c for c in self.papers["claims"] if c["artifact"] == artifact]
+
+
+def added_in(repo, path):
+    """The commit (short hash and date) that added ``path`` to ``repo``'s history, or None."""
+    try:
+        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h %ad", "--date=short", "--",
+                              str(Path(path).resolve())], cwd=repo, capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    lines = out.strip().splitlines()
+    return lines[-1] if lines else None
+
+
+def commit_note(repo, csv, frame):
+    """The code commit of the jobs ``frame`` read from ``csv`` (results.csv ``git_commit`` and ``date``),
+    or "code commit not recorded" and the commit that added the record; for timing tables and figures."""
+    if "git_commit" in frame and frame["git_commit"].notna().any():
+        commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
+                          for c in frame["git_commit"].dropna()})
+        dates = sorted({str(d)[:10] for d in frame["date"].dropna()}) if "date" in frame else []
+        return f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
+    return "code commit not recorded; record added in commit " + (added_in(repo, csv) or "(not committed yet)")
 
 
 def claim_lines(records, artifact):
