@@ -129,7 +129,13 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
                         "git_commit": "fedcba987"},
          "rows": [{"dataset": "synthetic-ccat", "paper_error": 20.81, "paper_source": "000 Table 9",
                    "matched": "test error", "reached_error": 0.195, "generator": {"noise": 0.3}}]}))
+    pd.DataFrame([{"dataset": "pcmac", "split": k, "n_labeled": 2, "method": m, "seconds": 1.0,
+                   "test_error": 0.3, "transductive_error": e + 0.01 * k, "parameters": "C=1", "git_commit": "fedcba987",
+                   "date": "2026-11-24", "command": "x"}
+                  for k in range(10) for m, e in (("universvm-cccp", 0.30), ("cccp-tsvm", 0.25))]
+                 ).to_csv(tmp_path / "peers" / "universvm.csv", index=False)
     text = artifacts.report_text(tmp_path)
+    assert "lower on 10/10, -5 pt ± 0 pt, p = 0.002: **yes**" in text
     assert "| synthetic-ccat | SYNTHETIC | 44 | SVM-light TSVM | 13,540 | > 3600 | 40.71% |" in text
     assert "SVM-light / S=max 500x (capped: at least)" in text
     assert "| synthetic-ccat | 20.81% | 000 Table 9 | test error | 19.50% | -1.31 pt | yes | noise=0.3 |" in text

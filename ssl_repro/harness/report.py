@@ -199,7 +199,8 @@ def verdict(c, scale=1.0, unit=""):
     """(the comparison's numbers, ``yes`` / ``not significant`` / ``no`` / ``tie``) for "a below b"."""
     if c is None:
         return "no common split", "not run"
-    diff = f"{c.mean * scale:+.3g}{unit}" + (f" ± {c.std * scale:.2g}{unit}" if c.n > 1 else "")
+    # rounded to 12 decimals first: a difference of round-off shows as 0, not 2.6e-15
+    diff = f"{round(c.mean * scale, 12):+.3g}{unit}" + (f" ± {round(c.std * scale, 12):.2g}{unit}" if c.n > 1 else "")
     if c.ties == c.n:
         return f"equal on {c.n}/{c.n} splits", "tie"
     if c.n == 1:
@@ -288,10 +289,11 @@ def section_drawings(records):
 
 
 def section_dataset_table(records):
-    record = records.json("dataset_table/table.json")
-    head = ["## Datasets (dataset-table: 000 Table 8, 003 Table 1, 004 Table 1.1)", ""]
-    if record is None:
-        return head + [NOT_YET]
+    return with_record(records, "## Datasets (dataset-table: 000 Table 8, 003 Table 1, 004 Table 1.1)",
+                       "dataset_table/table.json", lambda record: _dataset_table(records, record))
+
+
+def _dataset_table(records, record):
     rows = []
     for r in record["rows"]:
         ours = r.get("ours") or r.get("stand_in") or {}
@@ -303,7 +305,7 @@ def section_dataset_table(records):
         n0 = (f"{100 * (ours['n0'] / paper['n0'] - 1):+.1f}%" if paper["n0"] and ours.get("n0") else "-")
         rows.append([r["dataset"], kind, *(f"{_fmt(paper[k])} / {_fmt(ours.get(k))}" for k in ("d", "n0", "l+u", "t")),
                      n0, f"{len(same)} of {len(checked)}" if checked else "-"])
-    return head + [f"From `dataset_table/table.json` ({_provenance(record)}); the paper's columns from "
+    return [f"From `dataset_table/table.json` ({_provenance(record)}); the paper's columns from "
                    "`experiments/paper_numbers.json` (000 Table 8).", "",
                    table(["dataset", "data", "d: 000 / ours", "n0: 000 / ours", "l+u: 000 / ours", "t: 000 / ours",
                           "n0 ours vs 000", "d, l+u, t equal"], rows)]
@@ -444,7 +446,8 @@ def _our_table9_rows(records):
                 rows.append({"dataset": dataset, "data": data_kind(dataset), "n_labeled": int(low["n_labeled"].min()),
                              "method": method, "seconds": np.nan, "test_error": np.nan,
                              "transductive_error": np.nan, "code": NOT_YET})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["dataset", "data", "n_labeled", "method", "seconds", "test_error",
+                                       "transductive_error", "code"])
 
 
 def section_ablation(records):
@@ -553,11 +556,11 @@ def section_kernel_toy(records):
 
 
 def section_kernel_benchmarks(records):
-    record = records.json("kernel_benchmarks/table.json")
-    lines = ["## PC-MAC, kernel methods (kernel-benchmarks: 001 Tables 4-5)", "",
-             *claim_lines(records, "kernel-benchmarks"), ""]
-    if record is None:
-        return lines + [NOT_YET]
+    return with_record(records, "## PC-MAC, kernel methods (kernel-benchmarks: 001 Tables 4-5)",
+                       "kernel_benchmarks/table.json", lambda record: _kernel_benchmarks(records, record))
+
+
+def _kernel_benchmarks(records, record):
     rows = []
     for method, r in record["rows"].items():
         where = "Table 5" if method.startswith("T=") else "Table 4"
@@ -577,7 +580,7 @@ def section_kernel_benchmarks(records):
     fixed = [m for m in sel if m.startswith("T=")]
     checks.append(f"every fixed T above DA on u, selected: {sum(sel[m] > sel['DA'] for m in fixed)} of {len(fixed)}; "
                   f"best: {sum(best[m] > best['DA'] for m in fixed)} of {len(fixed)}")
-    return lines + [f"Error % on the unlabeled / test rows, means over splits, model selection on the validation "
+    return [*claim_lines(records, "kernel-benchmarks"), "", f"Error % on the unlabeled / test rows, means over splits, model selection on the validation "
                     f"rows and at the best grid point (`kernel_benchmarks/table.json`; {_provenance(record)}). "
                     "Data: real pcmac (our vectorization), a reduced grid (columns). Comparisons are of means "
                     "(the record keeps no per-split errors of the selected point).", "",
@@ -592,36 +595,47 @@ def _yes(flag):
 # ---------------------------------------------------------------- other records
 
 def section_calibration(records):
-    record = records.json("calibration/calibration.json")
-    lines = ["## Calibration of the SYNTHETIC stand-ins", ""]
-    if record is None:
-        return lines + [f"{NOT_YET} (`calibration/calibration.json` absent)."]
+    return with_record(records, "## Calibration of the SYNTHETIC stand-ins", "calibration/calibration.json",
+                       _calibration)
+
+
+def _fraction(x):
+    """An error given as a fraction or in percent (above 1), as a fraction."""
+    return x / 100 if x > 1 else x
+
+
+def _calibration(record):
     rows = []
     for r in record["rows"]:
-        gap = 100 * (r["reached_error"] - r["paper_error"] / (100 if r["paper_error"] > 1 else 1))
-        rows.append([r["dataset"], f"{r['paper_error']:.2f}%" if r["paper_error"] > 1 else pct(r["paper_error"]),
-                     r["paper_source"], r["matched"], pct(r["reached_error"]), f"{gap:+.2f} pt",
-                     _yes(abs(gap) <= 2), ", ".join(f"{k}={v}" for k, v in r.get("generator", {}).items())])
-    return lines + [f"`calibration/calibration.json` ({_provenance(record)}): TSVM S=max's error on split 0 at the "
-                    "lowest label count against the paper's; within 2 points is the target.", "",
-                    table(["stand-in", "paper error", "source", "matched", "reached", "difference", "within 2 pt",
-                           "generator"], rows)]
+        gap = 100 * (_fraction(r["reached_error"]) - _fraction(r["paper_error"]))
+        rows.append([r["dataset"], pct(_fraction(r["paper_error"])), r["paper_source"], r["matched"],
+                     pct(_fraction(r["reached_error"])), f"{gap:+.2f} pt", _yes(abs(gap) <= 2),
+                     ", ".join(f"{k}={v}" for k, v in r.get("generator", {}).items())])
+    return [f"`calibration/calibration.json` ({_provenance(record)}): TSVM S=max's error on split 0 at the "
+            "lowest label count against the paper's; within 2 points is the target.", "",
+            table(["stand-in", "paper error", "source", "matched", "reached", "difference", "within 2 pt",
+                   "generator"], rows)]
 
 
 def section_universvm(records):
-    frame = records.csv("peers/universvm.csv")
-    lines = ["## CCCP-TSVM beside UniverSVM (002)", ""]
-    if frame is None:
-        return lines + [f"{NOT_YET} (`peers/universvm.csv` absent)."]
+    return with_record(records, "## CCCP-TSVM beside UniverSVM (002)", "peers/universvm.csv", _universvm,
+                       load=Records.csv)
+
+
+def _universvm(frame):
     rows = []
-    for (dataset, l, method), part in frame.groupby(["dataset", "n_labeled", "method"]):
-        rows.append([dataset, data_kind(dataset), l, NAMES.get(method, method), part["split"].nunique(),
-                     f"{part['seconds'].mean():.3g}", pct(part["transductive_error"].mean()),
-                     pct(part["test_error"].mean()), "; ".join(sorted(set(map(str, part["parameters"])))),
-                     ", ".join(sorted({str(c)[:7] for c in part["git_commit"].dropna()}))])
-    return lines + ["`peers/universvm.csv`: means over the splits run.", "",
-                    table(["dataset", "data", "labels", "method", "splits", "seconds", "transductive error",
-                           "test error", "parameters", "code"], rows)]
+    for (dataset, l), cell in frame.groupby(["dataset", "n_labeled"]):
+        numbers, word = verdict(paired(cell, "cccp-tsvm", "universvm-cccp", "transductive_error"), 100, " pt")
+        for method, part in cell.groupby("method"):
+            rows.append([dataset, data_kind(dataset), l, NAMES.get(method, method), part["split"].nunique(),
+                         f"{part['seconds'].mean():.3g}", pct(part["transductive_error"].mean()),
+                         pct(part["test_error"].mean()), "; ".join(sorted(set(map(str, part["parameters"])))),
+                         ", ".join(sorted({str(c)[:7] for c in part["git_commit"].dropna()})),
+                         f"{numbers}: **{word}**" if method == "cccp-tsvm" else ""])
+    return ["`peers/universvm.csv`: means over the splits run; the last column: ours (`LinearCCCPTSVM`) minus "
+            "UniverSVM's transductive error, paired over splits, and whether ours is lower.", "",
+            table(["dataset", "data", "labels", "method", "splits", "seconds", "transductive error",
+                   "test error", "parameters", "code", "ours - UniverSVM"], rows)]
 
 
 def section_side_by_side(records):
@@ -644,16 +658,24 @@ def section_side_by_side(records):
     return lines
 
 
+def with_record(records, title, relative, body, load=Records.json):
+    """A section: ``title``, then ``body(record)`` of the record ``results/relative`` (read by ``load``:
+    JSON, or :meth:`Records.csv`), or "not measured yet" when it is absent."""
+    record = load(records, relative)
+    return [title, ""] + ([f"{NOT_YET} (`{relative}` absent)."] if record is None else body(record))
+
+
 def section_text20k(records):
-    record = records.json("text20k_linear_methods/bench.json")
-    lines = ["## text20k: every linear method", ""]
-    if record is None:
-        return lines + [NOT_YET]
+    return with_record(records, "## text20k: every linear method", "text20k_linear_methods/bench.json",
+                       lambda record: _text20k(records, record))
+
+
+def _text20k(records, record):
     added = records.added_in("text20k_linear_methods/bench.json")
     rows = [[NAMES.get({"tsvm-1": "tsvm-S1", "tsvm-max": "tsvm-Smax", "nabla": "nabla_tsvm",
                         "cccp": "cccp_tsvm"}.get(m, m), m), f"{r['objective']:.6f}", pct(r["transductive_error"]),
              f"{r['seconds']:.3g}", r["cg_iterations"]] for m, r in record.items()]
-    return lines + [f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit not recorded; "
+    return [f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit not recorded; "
                     f"record added in commit {added or '(not committed yet)'}).", "",
                     table(["method", "J (Eqn 18)", "transductive error", "seconds", "CG iterations"], rows)]
 
@@ -676,14 +698,15 @@ def section_da_path(records):
 
 
 def section_distributed(records):
-    record = records.json("distributed/scaling.json")
-    lines = ["## Distributed backend (distributed)", ""]
-    if record is None:
-        return lines + [NOT_YET]
+    return with_record(records, "## Distributed backend (distributed)", "distributed/scaling.json",
+                       lambda record: _distributed(records, record))
+
+
+def _distributed(records, record):
     rows = [["single process", f"{1000 * record['single_process']['cg_iteration_s']:.1f}", "-"]]
     rows += [[d["workers"], f"{1000 * d['cg_iteration_s']:.1f}", f"{1000 * d['overhead_s']:.1f}"]
              for d in record["distributed"]]
-    return lines + [f"`distributed/scaling.json` (command `{record['command']}`, {record['date'][:10]}; code commit "
+    return [f"`distributed/scaling.json` (command `{record['command']}`, {record['date'][:10]}; code commit "
                     f"not recorded; record added in commit {records.added_in('distributed/scaling.json')}); "
                     "the model of larger clusters and the solves are in `distributed/scaling.md`.", "",
                     table(["workers", "CG iteration (ms)", "engine overhead (ms)"], rows)]
