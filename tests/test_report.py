@@ -94,6 +94,13 @@ def test_timing_records_name_their_code_commit_or_say_it_was_not_recorded(tmp_pa
     assert note.startswith("code commit not recorded; record added in commit ")
 
 
+def test_a_figure_note_names_the_method_lowest_at_most_label_counts():
+    curves = {"svm": ([2, 4, 8], np.array([0.5, 0.4, 0.3])), "da": ([2, 4, 8], np.array([0.3, 0.2, 0.35]))}
+    assert report.lowest_curve(curves) == "lowest: DA at 2 of 3 label counts"
+    tied = {"svm": ([2, 4], np.array([0.5, 0.4])), "rls": ([2, 4], np.array([0.5, 0.4]))}
+    assert report.lowest_curve(tied) == "lowest: SVM and RLS at 2 of 2 label counts"
+
+
 def write_records(results, frame, folder="learning_curve_synthetic_33_vs_36"):
     (results / folder).mkdir(parents=True)
     frame.to_csv(results / folder / "results.csv", index=False)
