@@ -84,6 +84,10 @@ ARTIFACTS = [
     Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
              ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
              "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
+             "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
+             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"), ("aut-avn", "synthetic-aut-avn"),
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
     Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
              "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
                                             "synthetic-full-gcat"), "transductive",

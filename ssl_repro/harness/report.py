@@ -144,9 +144,9 @@ def commit_note(repo, csv, frame):
     return "code commit not recorded; record added in commit " + (added_in(repo, csv) or "(not committed yet)")
 
 
-def claim_lines(records, artifact):
-    """The papers' claims of ``artifact`` as quotes."""
-    return [f"> {c['paper']} {c['where']}: \"{c['quote']}\"" for c in records.claims(artifact)]
+def claim_lines(records, artifact, where=""):
+    """The papers' claims of ``artifact`` (those whose place contains ``where``) as quotes."""
+    return [f"> {c['paper']} {c['where']}: \"{c['quote']}\"" for c in records.claims(artifact) if where in c["where"]]
 
 
 # ---------------------------------------------------------------- comparisons
@@ -334,8 +334,9 @@ def section_objective(records):
             rows.append([dataset, data_kind(dataset), l, claim,
                          cell_text(cell, "da", "objective_eqn18", num),
                          cell_text(cell, "tsvm-Smax", "objective_eqn18", num), numbers, word])
-    return ["## Objective minima (objective-minima: 000 Fig 4, 003 Table 2, 004 Fig 1.3)", "",
-            *claim_lines(records, "objective-minima"), "",
+    return ["## Objective minima (objective-minima: 000 Fig 4, 003 Table 2, 004 Fig 1.3; aut-avn-fig5: 001 Fig 5, "
+            "top)", "",
+            *claim_lines(records, "objective-minima"), *claim_lines(records, "aut-avn-fig5", "top"), "",
             "The papers give these minima only as plots (003's Table 2 is not legible in its text): the claim, "
             "not a number, is compared. DA's J (Eqn 18) below TSVM S=max's, paired over splits "
             f"(`learning_curve_*/results.csv`): {tally(words)}.", "",
@@ -356,8 +357,9 @@ def section_learning_curves(records):
             rows.append([dataset, data_kind(dataset), l,
                          *(cell_text(cell, m, "test_error", pct) for m in ("svm", "tsvm-S1", "tsvm-Smax", "da")),
                          da_numbers, da, svm, s1_text])
-    return ["## Learning curves (learning-curves: 000 Figs 5-10, 003 Table 3, 004 Figs 1.4-1.5)", "",
-            *claim_lines(records, "learning-curves"), "",
+    return ["## Learning curves (learning-curves: 000 Figs 5-10, 003 Table 3, 004 Figs 1.4-1.5; aut-avn-fig5: 001 "
+            "Fig 5, middle)", "",
+            *claim_lines(records, "learning-curves"), *claim_lines(records, "aut-avn-fig5", "middle"), "",
             "Test error, mean ± std over splits (`learning_curve_*/results.csv`). DA below TSVM S=max: "
             f"{tally(words['da'])}; TSVM S=max below the SVM (the benefit of unlabeled data): "
             f"{tally(words['svm'])}. S=1 - S=max is the mean ± std of the paired difference "
@@ -468,8 +470,9 @@ def section_ablation(records):
             row += [cell_text(cell, m, "test_error", pct) for m in ("da",) + fixed]
             rows.append(row)
     notes = [f"- `{folder}`: {convergence_line(frame)}" for folder, _, frame in sweep_frames(records, "ablation_")]
-    return ["## Annealing vs fixed temperature (annealing-ablation: 000 Figs 12-13, 004 Sec. 1.5)", "",
-            *claim_lines(records, "annealing-ablation"), "", *notes, "",
+    return ["## Annealing vs fixed temperature (annealing-ablation: 000 Figs 12-13, 004 Sec. 1.5; 001 Fig 5, "
+            "bottom)", "",
+            *claim_lines(records, "annealing-ablation"), *claim_lines(records, "aut-avn-fig5", "bottom"), "", *notes, "",
             "J (Eqn 18) of DA and of DA held at a fixed T; each fixed-T cell says whether DA's J is below it, paired "
             f"over splits: {tally(words)}. Test errors beside (Fig 13).", "",
             table(["dataset", "data", "labels", "J DA", "J fixed T=1", "J fixed T=0.1", "J fixed T=0.001",
