@@ -504,10 +504,13 @@ def section_transductive(records):
                 lower = "yes (1 run)" if j[1] < j[0] else "no (1 run)"
                 below_svm = ", ".join(f"{NAMES[m]} {'yes' if e[i + 1] < e[0] else 'no'}"
                                       for i, m in enumerate(("tsvm-Smax", "da")))
+                stopped = ", ".join(NAMES.get(m, m) for m, r in value.items()
+                                    if "converged" in r and not bool(r["converged"])) or (
+                    "none" if "converged" in cell else "not recorded")
                 rows.append([dataset, data_kind(dataset), f"{l:,}, {u:,}", " / ".join(_fmt(x) for x in pj),
                              " / ".join(num(x, 6) for x in j), lower,
                              " / ".join(_fmt(x) for x in pe), " / ".join(pct(x) for x in e), below_svm,
-                             " / ".join(_fmt(x) for x in pm), " / ".join(f"{x:.3g}" for x in s)])
+                             " / ".join(_fmt(x) for x in pm), " / ".join(f"{x:.3g}" for x in s), stopped])
             if len(us) == 2:
                 for m in ("tsvm-Smax", "da"):
                     pair = [frame[(frame["n_labeled"] == l) & (frame["n_unlabeled"] == u) & (frame["method"] == m)]
@@ -525,7 +528,7 @@ def section_transductive(records):
               "are in %, its times in minutes.", "",
               table(["dataset", "data", "l, u", "004 J TSVM / DA", "ours J TSVM / DA", "DA's J lower",
                      "004 error SVM / TSVM / DA (%)", "ours error SVM / TSVM / DA", "below SVM",
-                     "004 minutes TSVM / DA", "ours seconds TSVM / DA"], rows)]
+                     "004 minutes TSVM / DA", "ours seconds TSVM / DA", "not converged"], rows)]
     if doubling:
         lines += ["", "Table 1.6's \"doubling the amount of data roughly doubles the training time\": ours when u "
                   "grows (seconds measured on a shared machine; CG iterations times rows is the work).", "",
