@@ -2,6 +2,9 @@
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
     python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results]
+    python experiments/paper_artifacts.py run all [--dry-run] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py render [--results results]
+    python experiments/paper_artifacts.py report [--check] [--results results]
 
 ``list`` prints one line per artifact: where it is in the papers, the
 command that makes it, and its status here: ``regenerated`` (every file it
@@ -9,9 +12,23 @@ needs is in ``results/``), ``partial`` (some datasets) or ``missing``, each
 with the reason for what is not there.  ``run`` makes one artifact: a
 drawing is drawn; a sweep is launched (``python run.py +experiment=... dataset=...``,
 resumable), aggregated into ``<results>/<experiment>/`` (results.csv,
-summary.csv, summary.md) and drawn there; a script is run.
+summary.csv, summary.md) and drawn there; a script is run.  ``run all``
+runs every artifact (:func:`plan_all`: every sweep folder once, the real
+sets this machine has, every SYNTHETIC stand-in), the stand-ins'
+calibration and the peers' scripts (SVM-light for 000 Table 9 with
+``--svm-learn``, UniverSVM for 002 with ``--universvm``; skipped, with the
+reason, without them), after printing an estimate of the time from the
+committed records' seconds and with a progress line per step; then it
+re-renders and writes the report.  ``--dry-run`` prints the plan and the
+estimate only.  ``render`` re-renders every sweep folder's summary.csv,
+summary.md and figures from its committed results.csv (no job is run),
+the loss-shape drawings, then the report.  ``report`` writes
+results/README.md from the records (:mod:`ssl_repro.harness.report`);
+``report --check`` exits 1, printing a diff, when the committed file
+differs from a fresh render.
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
-2006, 004 = book chapter.
+2006, 004 = book chapter; their numbers and claims, quoted, are in
+``experiments/paper_numbers.json``.
 """
 import argparse
 import difflib
