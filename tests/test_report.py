@@ -91,7 +91,11 @@ def test_timing_records_name_their_code_commit_or_say_it_was_not_recorded(tmp_pa
     frame = jobs({(2, "da"): [0.2]}).assign(git_commit="abc1234def", date="2026-11-24T10:00:00")
     assert report.commit_note(ROOT, tmp_path / "results.csv", frame) == "code commit abc1234 (2026-11-24)"
     note = report.commit_note(ROOT, ROOT / "results" / "timing_pcmac" / "results.csv", frame.drop(columns="git_commit"))
-    assert note.startswith("code commit not recorded; record added in commit ")
+    assert re.fullmatch(r"code commit not recorded; record last changed in commit [0-9a-f]{7,} \d{4}-\d\d-\d\d", note)
+    some = pd.concat([frame, frame.assign(git_commit=None)], ignore_index=True)
+    assert report.commit_note(ROOT, tmp_path / "results.csv", some) == (
+        "code commit abc1234 (2026-11-24); 1 jobs: code commit not recorded; record last changed in commit "
+        "(not committed yet)")
 
 
 def test_a_figure_note_names_the_method_lowest_at_most_label_counts():

@@ -20,7 +20,7 @@ stopped on an iteration cap (results.csv ``converged`` False) are counted
 in their cell ("3 of 10 not converged"); a record without the column says
 "convergence not recorded".  Timing tables name the code commit of their
 records (results.csv ``git_commit``), or, for records without it, "code
-commit not recorded" and the commit that added the record (``git log``).
+commit not recorded" and the last commit that changed the record (``git log``).
 """
 import json
 import re
@@ -103,8 +103,8 @@ class Records:
         """The sweep folders under results/ whose name starts with ``prefix``, sorted."""
         return sorted(p.name for p in self.results.glob(f"{prefix}*") if (p / "results.csv").exists())
 
-    def added_in(self, relative):
-        return added_in(self.repo, self.results / relative)
+    def last_changed(self, relative):
+        return last_changed(self.repo, self.results / relative)
 
     def commit_note(self, folder, frame):
         return commit_note(self.repo, self.results / folder / "results.csv", frame)
@@ -121,27 +121,33 @@ class Records:
         return [c for c in self.papers["claims"] if c["artifact"] == artifact]
 
 
-def added_in(repo, path):
-    """The commit (short hash and date) that added ``path`` to ``repo``'s history, or None."""
+def last_changed(repo, path):
+    """The last commit (short hash and date) that changed ``path`` in ``repo``'s history, or None (not
+    committed, or no repository): a record without its own commit is dated by it, so render the report
+    after committing such a record."""
     try:
-        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h %ad", "--date=short", "--",
+        out = subprocess.run(["git", "log", "-1", "--format=%h %ad", "--date=short", "--",
                               str(Path(path).resolve())], cwd=repo, capture_output=True, text=True,
                              check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
-    lines = out.strip().splitlines()
-    return lines[-1] if lines else None
+    return out.strip() or None
 
 
 def commit_note(repo, csv, frame):
     """The code commit of the jobs ``frame`` read from ``csv`` (results.csv ``git_commit`` and ``date``),
-    or "code commit not recorded" and the commit that added the record; for timing tables and figures."""
-    if "git_commit" in frame and frame["git_commit"].notna().any():
-        commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
-                          for c in frame["git_commit"].dropna()})
-        dates = sorted({str(d)[:10] for d in frame["date"].dropna()}) if "date" in frame else []
-        return f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
-    return "code commit not recorded; record added in commit " + (added_in(repo, csv) or "(not committed yet)")
+    or "code commit not recorded" and the last commit that changed the record; for timing tables and
+    figures."""
+    recorded = frame["git_commit"].notna() if "git_commit" in frame else pd.Series(False, index=frame.index)
+    unrecorded = ("code commit not recorded; record last changed in commit "
+                  + (last_changed(repo, csv) or "(not committed yet)"))
+    if not recorded.any():
+        return unrecorded
+    commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
+                      for c in frame.loc[recorded, "git_commit"]})
+    dates = sorted({str(d)[:10] for d in frame.loc[recorded, "date"].dropna()}) if "date" in frame else []
+    note = f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
+    return note if recorded.all() else f"{note}; {int((~recorded).sum())} jobs: {unrecorded}"
 
 
 def claim_lines(records, artifact, where=""):
@@ -234,6 +240,14 @@ def convergence_line(frame):
         return "convergence not recorded (the record predates the `converged` column)."
     k = int((~frame["converged"].astype(bool)).sum())
     return f"{k} of {len(frame)} runs stopped on an iteration cap (counted in their cells)."
+
+
+def folder_line(records, folder, frame):
+    """One line on a sweep folder's records: jobs, splits, code commit, convergence, the commands recorded."""
+    commands = sorted(set(frame["command"].dropna())) if "command" in frame else []
+    return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s); "
+            f"{records.commit_note(folder, frame)}; {convergence_line(frame)}"
+            + ("".join(f" Command: `{c}`." for c in commands) if commands else " Command not recorded."))
 
 
 def cells(frame):
@@ -337,7 +351,8 @@ def section_objective(records):
     return ["## Objective minima (objective-minima: 000 Fig 4, 003 Table 2, 004 Fig 1.3; aut-avn-fig5: 001 Fig 5, "
             "top)", "",
             *claim_lines(records, "objective-minima"), *claim_lines(records, "aut-avn-fig5", "top"), "",
-            "The papers give these minima only as plots (003's Table 2 is not legible in its text): the claim, "
+            *(folder_line(records, folder, frame) for folder, _, frame in sweep_frames(records, "learning_curve_")),
+            "", "The papers give these minima only as plots (003's Table 2 is not legible in its text): the claim, "
             "not a number, is compared. DA's J (Eqn 18) below TSVM S=max's, paired over splits "
             f"(`learning_curve_*/results.csv`): {tally(words)}.", "",
             table(["dataset", "data", "labels", "the paper (DA vs TSVM)", "J DA", "J TSVM S=max",
@@ -377,7 +392,7 @@ def section_timing(records):
     lines = ["## Training time (timing: 000 Fig 11, 003 Fig 3, 004 Fig 1.6)", "", *claim_lines(records, "timing"), ""]
     rows, tenfold, between = [], [], []
     for folder, dataset, frame in sweep_frames(records, "timing_"):
-        lines.append(f"- `{folder}`: {records.commit_note(folder, frame)}; {convergence_line(frame)}")
+        lines.append(folder_line(records, folder, frame))
         for l, u, cell in cells(frame):
             mean = cell.groupby("method")["seconds"].mean()
             s1, smax, da = (mean.get(k, np.nan) for k in ("tsvm-S1", "tsvm-Smax", "da"))
@@ -469,7 +484,7 @@ def section_ablation(records):
                 row.append(f"{cell_text(cell, t, 'objective_eqn18', num)}: DA {numbers}, **{word}**")
             row += [cell_text(cell, m, "test_error", pct) for m in ("da",) + fixed]
             rows.append(row)
-    notes = [f"- `{folder}`: {convergence_line(frame)}" for folder, _, frame in sweep_frames(records, "ablation_")]
+    notes = [folder_line(records, folder, frame) for folder, _, frame in sweep_frames(records, "ablation_")]
     return ["## Annealing vs fixed temperature (annealing-ablation: 000 Figs 12-13, 004 Sec. 1.5; 001 Fig 5, "
             "bottom)", "",
             *claim_lines(records, "annealing-ablation"), *claim_lines(records, "aut-avn-fig5", "bottom"), "", *notes, "",
@@ -484,7 +499,7 @@ def section_transductive(records):
     lines = ["## Large transductive sets (large-transductive: 004 Tables 1.2-1.7)", "",
              *claim_lines(records, "large-transductive"), ""]
     for folder, dataset, frame in sweep_frames(records, "transductive_"):
-        lines.append(f"- `{folder}`: {records.commit_note(folder, frame)}; {convergence_line(frame)}")
+        lines.append(folder_line(records, folder, frame))
         paper_set = real_name(dataset)
         for l in sorted(frame["n_labeled"].unique()):
             us = sorted(frame.loc[frame["n_labeled"] == l, "n_unlabeled"].unique())
@@ -682,14 +697,14 @@ def section_text20k(records):
 
 
 def _text20k(records, record):
-    added = records.added_in("text20k_linear_methods/bench.json")
+    changed = records.last_changed("text20k_linear_methods/bench.json")
     rows = [[NAMES.get({"tsvm-1": "tsvm-S1", "tsvm-max": "tsvm-Smax", "nabla": "nabla_tsvm",
                         "cccp": "cccp_tsvm"}.get(m, m), m), f"{r['objective']:.6f}", pct(r["transductive_error"]),
              f"{r['seconds']:.3g}", r["cg_iterations"]] for m, r in record.items()]
     return ["nabla-TSVM and CCCP-TSVM constrain the mean unlabeled output, TSVM and DA the fraction of positive "
             "labels: different feasible sets, so their J values are not ranked against each other.", "",
             f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit not recorded; "
-                    f"record added in commit {added or '(not committed yet)'}).", "",
+                    f"record last changed in commit {changed or '(not committed yet)'}).", "",
                     table(["method", "J (Eqn 18)", "transductive error", "seconds", "CG iterations"], rows)]
 
 
@@ -720,7 +735,7 @@ def _distributed(records, record):
     rows += [[d["workers"], f"{1000 * d['cg_iteration_s']:.1f}", f"{1000 * d['overhead_s']:.1f}"]
              for d in record["distributed"]]
     return [f"`distributed/scaling.json` (command `{record['command']}`, {record['date'][:10]}; code commit "
-                    f"not recorded; record added in commit {records.added_in('distributed/scaling.json')}); "
+                    f"not recorded; record last changed in commit {records.last_changed('distributed/scaling.json')}); "
                     "the model of larger clusters and the solves are in `distributed/scaling.md`.", "",
                     table(["workers", "CG iteration (ms)", "engine overhead (ms)"], rows)]
 
