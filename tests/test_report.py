@@ -115,7 +115,8 @@ def test_the_report_renders_the_records_verdicts_and_check_fails_on_a_stale_file
                   (827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2093], (827, "da"): [0.2801]})
     write_records(tmp_path, frame)
     text = artifacts.report_text(tmp_path)
-    row_827 = next(line for line in text.splitlines() if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
+    row_827 = next(line for line in text.splitlines()
+                   if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
     assert row_827.split(" | ")[-3:-1] == ["no (1 split)", "yes (1 split)"]       # DA lower: no; TSVM below SVM: yes
     assert "37.01% (1 of 1 not converged)" in text
     assert "`calibration/calibration.json` absent" in text and "`peers/universvm.csv` absent" in text
@@ -141,8 +142,8 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
          "rows": [{"dataset": "synthetic-ccat", "paper_error": 20.81, "paper_source": "000 Table 9",
                    "matched": "test error", "reached_error": 19.5, "generator": {"noise": 0.3}}]}))
     pd.DataFrame([{"dataset": "pcmac", "split": k, "n_labeled": 2, "method": m, "seconds": 1.0,
-                   "test_error": 0.3, "transductive_error": e + 0.01 * k, "parameters": "C=1", "git_commit": "fedcba987",
-                   "date": "2026-11-24", "command": "x"}
+                   "test_error": 0.3, "transductive_error": e + 0.01 * k, "parameters": "C=1",
+                   "git_commit": "fedcba987", "date": "2026-11-24", "command": "x"}
                   for k in range(10) for m, e in (("universvm-cccp", 0.30), ("cccp-tsvm", 0.25))]
                  ).to_csv(tmp_path / "peers" / "universvm.csv", index=False)
     text = artifacts.report_text(tmp_path)

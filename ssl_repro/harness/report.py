@@ -405,8 +405,8 @@ def section_timing(records):
                            for m in ("tsvm-S1", "tsvm-S10", "tsvm-S100", "tsvm-Smax", "da")),
                          f"{ratio:.3g}", f"{da / smax:.3g}", tenfold[-1], sixfold[-1], between[-1]])
     return lines + ["", "Seconds of training, mean over the splits run (`timing_*/results.csv`). S=1 at least ten "
-                    f"times S=max (003: \"an order of magnitude\"): {tally(tenfold)}; at least six times (004: \"six to "
-                    f"seven times\"): {tally(sixfold)}; DA between S=max and S=1 "
+                    f"times S=max (003: \"an order of magnitude\"): {tally(tenfold)}; at least six times "
+                    f"(004: \"six to seven times\"): {tally(sixfold)}; DA between S=max and S=1 "
                     f"(003): {tally(between)}.", "",
                     table(["dataset", "data", "labels", "splits", "S=1 (s)", "S=10 (s)", "S=100 (s)", "S=max (s)",
                            "DA (s)", "S=1 / S=max", "DA / S=max", "S=1 >= 10 x S=max", "S=1 >= 6 x S=max",
@@ -490,7 +490,8 @@ def section_ablation(records):
     notes = [folder_line(records, folder, frame) for folder, _, frame in sweep_frames(records, "ablation_")]
     return ["## Annealing vs fixed temperature (annealing-ablation: 000 Figs 12-13, 004 Sec. 1.5; 001 Fig 5, "
             "bottom)", "",
-            *claim_lines(records, "annealing-ablation"), *claim_lines(records, "aut-avn-fig5", "bottom"), "", *notes, "",
+            *claim_lines(records, "annealing-ablation"), *claim_lines(records, "aut-avn-fig5", "bottom"), "",
+            *notes, "",
             "J (Eqn 18) of DA and of DA held at a fixed T; each fixed-T cell says whether DA's J is below it, paired "
             f"over splits: {tally(words)}. Test errors beside (Fig 13).", "",
             table(["dataset", "data", "labels", "J DA", "J fixed T=1", "J fixed T=0.1", "J fixed T=0.001",
@@ -570,7 +571,8 @@ def section_kernel_toy(records):
     best = frame.groupby(["method", "dataset"])["successes"].max().unstack()
     rows, order = [], {}
     for method, r in best.iterrows():
-        paper = [records.paper_value(paper="001", where="Table 2", dataset=d, method=method) for d in ("2MOONS", "2CIRCLES")]
+        paper = [records.paper_value(paper="001", where="Table 2", dataset=d, method=method)
+                 for d in ("2MOONS", "2CIRCLES")]
         rows.append([method, *(f"{_fmt(p)} / {int(r[d])}" for p, d in zip(paper, ("2MOONS", "2CIRCLES")))])
     for d in ("2MOONS", "2CIRCLES"):
         da = best.loc["DA (l1)", d]
@@ -604,14 +606,16 @@ def _kernel_benchmarks(records, record):
                      r["splits"], r["grid_points"]])
     sel = {m: r["selected"][0] for m, r in record["rows"].items()}
     best = {m: r["best"][0] for m, r in record["rows"].items()}
-    checks = [f"DA below JTSVM on u (selected / best): {_yes(sel['DA'] < sel['JTSVM'])} / {_yes(best['DA'] < best['JTSVM'])}"]
+    checks = [f"DA below JTSVM on u (selected / best): {_yes(sel['DA'] < sel['JTSVM'])} / "
+              f"{_yes(best['DA'] < best['JTSVM'])}"]
     if "nabla-TSVM" in sel:
         checks.append(f"nabla-TSVM below JTSVM: {_yes(sel['nabla-TSVM'] < sel['JTSVM'])} / "
                       f"{_yes(best['nabla-TSVM'] < best['JTSVM'])}")
     fixed = [m for m in sel if m.startswith("T=")]
     checks.append(f"every fixed T above DA on u, selected: {sum(sel[m] > sel['DA'] for m in fixed)} of {len(fixed)}; "
                   f"best: {sum(best[m] > best['DA'] for m in fixed)} of {len(fixed)}")
-    return [*claim_lines(records, "kernel-benchmarks"), "", f"Error % on the unlabeled / test rows, means over splits, model selection on the validation "
+    return [*claim_lines(records, "kernel-benchmarks"), "",
+            f"Error % on the unlabeled / test rows, means over splits, model selection on the validation "
                     f"rows and at the best grid point (`kernel_benchmarks/table.json`; {_provenance(record)}). "
                     "Data: real pcmac (our vectorization), a reduced grid (columns). Comparisons are of means "
                     "(the record keeps no per-split errors of the selected point).", "",
@@ -802,10 +806,11 @@ Papers: 000 = tech report (the spec), 001 = ICML 2006 (kernel DA), 002 = JMLR 20
 a generated set of the real one's shape (`ssl_repro/data/registry.py`), for sets not on this machine.
 
 How the comparisons are decided: "A below B" is paired over the splits both ran: wins k/n, the mean ± std
-of the difference A - B, and the two-sided Wilcoxon signed-rank test (scipy.stats.wilcoxon, zero
-differences dropped; exact over all sign flips, average ranks for ties); `yes` means the mean difference is negative and p < {alpha}, `not significant` that it
-is negative with p >= {alpha}, `no` that it is not negative, `tie` that every split is equal. One split has
-no test: `yes (1 split)` / `no (1 split)`. Runs that stopped on an iteration cap are counted in their cells
+of the difference A - B, and the two-sided Wilcoxon signed-rank test (`ssl_repro.harness.report.signed_rank_p`:
+zero differences dropped, exact over all sign flips with average ranks for ties; scipy.stats.wilcoxon's normal
+approximation beyond {exact} splits); `yes` means the mean difference is negative and p < {alpha},
+`not significant` that it is negative with p >= {alpha}, `no` that it is not negative, `tie` that every split
+is equal. One split has no test: `yes (1 split)` / `no (1 split)`. Runs that stopped on an iteration cap are counted in their cells
 ("k of n not converged")."""
 
 
@@ -813,7 +818,7 @@ def render(results, repo, listing):
     """The text of results/README.md from the records under ``results`` (committed in ``repo``);
     ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``)."""
     records = Records(results, repo)
-    parts = [HEADER.format(alpha=ALPHA), "## Every table and figure of the papers", "", listing]
+    parts = [HEADER.format(alpha=ALPHA, exact=EXACT_UP_TO), "## Every table and figure of the papers", "", listing]
     for section in (section_calibration, section_drawings, section_dataset_table, section_objective,
                     section_learning_curves, section_timing, section_svmlight, section_ablation,
                     section_transductive, section_kernel_toy, section_kernel_benchmarks, section_universvm,
