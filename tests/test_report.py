@@ -84,6 +84,8 @@ def test_not_converged_runs_are_counted_in_their_cell():
     assert report.cell_text(frame, "da", "test_error", report.pct).endswith("(2 of 3 not converged)")
     assert "not converged" not in report.cell_text(frame.assign(converged=True), "da", "test_error", report.pct)
     assert report.not_converged(frame.drop(columns="converged")) == ""
+    partial = jobs({(2, "da"): [0.2, 0.3, 0.25], (2, "tsvm-S1"): [0.4]})
+    assert report.cell_text(partial, "tsvm-S1", "test_error", report.pct) == "40.00% (1 of 3 splits)"
     assert "not recorded" in report.convergence_line(frame.drop(columns="converged"))
 
 

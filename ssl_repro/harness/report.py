@@ -218,13 +218,16 @@ def verdict(c, scale=1.0, unit=""):
 
 
 def cell_text(rows, method, metric, fmt):
-    """Mean ± std of ``metric`` over the splits of ``method`` in the cell ``rows``, with the not-converged count."""
+    """Mean ± std of ``metric`` over the splits of ``method`` in the cell ``rows``, with the not-converged
+    count, and the splits it ran when fewer than the cell's (e.g. TSVM S=1 on split 0 only)."""
+    splits = rows["split"].nunique()
     rows = rows[rows["method"] == method]
     if rows.empty:
         return "-"
     values = rows[metric].to_numpy(float)
     text = fmt(np.nanmean(values)) + (f" ± {fmt(np.nanstd(values, ddof=1))}" if len(values) > 1 else "")
-    return text + not_converged(rows)
+    fewer = f" ({len(values)} of {splits} splits)" if len(values) < splits else ""
+    return text + fewer + not_converged(rows)
 
 
 def not_converged(rows):
@@ -366,7 +369,8 @@ def section_learning_curves(records):
             da_numbers, da = verdict(paired(cell, "da", "tsvm-Smax", "test_error"), 100, " pt")
             _, svm = verdict(paired(cell, "tsvm-Smax", "svm", "test_error"))
             s1 = paired(cell, "tsvm-S1", "tsvm-Smax", "test_error")
-            s1_text = "-" if s1 is None else f"{100 * s1.mean:+.2f} ± {100 * np.nan_to_num(s1.std):.2f} pt"
+            s1_text = ("-" if s1 is None else f"{100 * s1.mean:+.2f} pt"
+                       + (f" ± {100 * s1.std:.2f} pt" if s1.n > 1 else " (1 split)"))
             for key, word in (("da", da), ("svm", svm)):
                 words[key].append(word)
             rows.append([dataset, data_kind(dataset), l,
