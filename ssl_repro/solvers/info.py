@@ -23,7 +23,9 @@ class SolverInfo:
         OPTIMIZE-W, as (temperature, value).
     switches : label pairs switched (TSVM).
     mfn_calls, newton_iterations, cg_iterations : work counters of the
-        L2-SVM-MFN calls (Newton steps of Table 1, CG steps of Table 2).
+        L2-SVM-MFN calls (Newton steps of Table 1, CG steps of Table 2);
+        for kernel JTSVM ``mfn_calls`` counts its f-step solves, the
+        retrainings that take MFN's place.
     lbfgs_iterations : L-BFGS iterations (nabla-TSVM, which does not use MFN).
     lam_u_levels : lambda' values visited (TSVM's annealing, nabla-TSVM's schedule).
     temperatures : temperatures visited (DA, linear and kernel).
