@@ -1,9 +1,10 @@
 """Sphinx configuration of the ssl_repro documentation (built by .ci/run with -W)."""
 import os
+import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # this checkout's ssl_repro, whichever one is installed
 
 project = "ssl_repro"
 author = "ssl_repro developers"
