@@ -25,6 +25,7 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "au
 myst_heading_anchors = 3
 
 autosummary_generate = True
+templates_path = ["_templates"]
 autodoc_default_options = {"members": False, "inherited-members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
@@ -43,4 +44,6 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "abort_on_example_error": True,
     "within_subsection_order": "FileNameSortKey",
+    "doc_module": ("ssl_repro",),
+    "backreferences_dir": "generated/backreferences",
 }

@@ -20,14 +20,13 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ssl_repro.data import load_dataset, make_split
-from ssl_repro.estimators import LinearDA, LinearTSVM, mask_labels
+from ssl_repro.estimators import LinearDA, LinearTSVM
 
 data = load_dataset("text-like")
-split = make_split(data, 0, 64)
-unlabeled = split.unlabeled[:1000]
-rows = np.r_[split.labeled, unlabeled]
-y_fit = mask_labels(data.y[rows], np.arange(split.labeled.size))
-r = float(np.mean(data.y[unlabeled] > 0))
+split = make_split(data, 0, 64, n_unlabeled=1000)   # r: the unlabeled rows' positive fraction
+rows = np.r_[split.labeled, split.unlabeled]
+y_fit = data.fit_labels(split.labeled)[rows]               # -1 on the unlabeled rows
+r = split.r
 lam, lam_u = data.info.lam, data.info.lam_u
 
 fits = {}

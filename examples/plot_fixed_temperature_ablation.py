@@ -14,14 +14,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ssl_repro.data import load_dataset, make_split
-from ssl_repro.estimators import LinearDA, mask_labels
+from ssl_repro.estimators import LinearDA
 
 data = load_dataset("text-like")
-split = make_split(data, 0, 32)
-unlabeled = split.unlabeled[:1000]
-rows = np.r_[split.labeled, unlabeled]
-y_fit = mask_labels(data.y[rows], np.arange(split.labeled.size))
-r = float(np.mean(data.y[unlabeled] > 0))
+split = make_split(data, 0, 32, n_unlabeled=1000)   # r: the unlabeled rows' positive fraction
+rows = np.r_[split.labeled, split.unlabeled]
+y_fit = data.fit_labels(split.labeled)[rows]               # -1 on the unlabeled rows
+r = split.r
 truth = (data.y[split.test] > 0).astype(int)
 
 runs = {"annealed": LinearDA(lam=data.info.lam, lam_u=data.info.lam_u, r=r)}

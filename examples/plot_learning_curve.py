@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ssl_repro.data import load_dataset, make_split
-from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM, mask_labels
+from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM
 
 data = load_dataset("text-like")
 lam, lam_u = data.info.lam, data.info.lam_u
@@ -24,11 +24,10 @@ label_counts = data.info.label_grid[:3]
 
 errors = {"SVM": [], "TSVM S=max": [], "DA": []}
 for n_labeled in label_counts:
-    split = make_split(data, 0, n_labeled)
-    unlabeled = split.unlabeled[:1000]
-    rows = np.r_[split.labeled, unlabeled]
-    y_fit = mask_labels(data.y[rows], np.arange(split.labeled.size))
-    r = float(np.mean(data.y[unlabeled] > 0))
+    split = make_split(data, 0, n_labeled, n_unlabeled=1000)
+    rows = np.r_[split.labeled, split.unlabeled]
+    y_fit = data.fit_labels(split.labeled)[rows]
+    r = split.r
     truth = (data.y[split.test] > 0).astype(int)
     for name, est in [("SVM", LinearSVM(lam=lam)),
                       ("TSVM S=max", LinearTSVM(lam=lam, lam_u=lam_u, r=r, switches="max")),
