@@ -26,7 +26,6 @@ myst_heading_anchors = 3
 
 autosummary_generate = True
 templates_path = ["_templates"]
-autodoc_default_options = {"members": False, "inherited-members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 
