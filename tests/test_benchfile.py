@@ -1,5 +1,6 @@
 """Benchmark files: a harness split written and read back is the split (format of text20k.npz)."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,23 @@ def test_the_writer_command_writes_file_and_record(tmp_path):
     bench = load_bench_npz(out)
     assert meta["dataset"] == "text-like" and meta["n_labeled"] == int(bench.labeled.sum()) == 30
     assert meta["shape"] == list(bench.X.shape) and meta["r_true"] == bench.r_true
+
+
+def test_the_writer_converts_a_file_to_float32_values(tmp_path):
+    """``--from F --float32``: the same rows, labels and mask; values rounded to float32 and kept so."""
+    out, f32 = tmp_path / "tl.npz", tmp_path / "tl32.npz"
+    write = [sys.executable, str(ROOT / "benchmarks" / "write_bench_file.py")]
+    env = os.environ | {"PYTHONPATH": str(ROOT)}       # this checkout's ssl_repro, whatever is installed
+    subprocess.run(write + ["--dataset", "text-like", "--n-labeled", "30", "--out", str(out)], check=True,
+                   cwd=ROOT, capture_output=True, env=env)
+    subprocess.run(write + ["--from", str(out), "--float32", "--out", str(f32)], check=True, cwd=ROOT,
+                   capture_output=True, env=env)
+    a, b = load_bench_npz(out), load_bench_npz(f32)
+    assert b.X.dtype == np.float32 and a.X.dtype == np.float64
+    np.testing.assert_array_equal(b.X.data, a.X.data.astype(np.float32))
+    np.testing.assert_array_equal(b.X.indices, a.X.indices)
+    assert np.array_equal(b.y, a.y) and np.array_equal(b.labeled, a.labeled) and b.r_true == a.r_true
+    assert json.loads((tmp_path / "tl32.meta.json").read_text())["dtype"] == "float32"
 
 
 def test_rows_without_a_known_label_cannot_be_written(text_like):
