@@ -36,9 +36,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ssl_repro.provenance import git_commit, machine
-
 ROOT = Path(__file__).resolve().parents[1]
+# this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
+sys.path.insert(0, str(ROOT))
+from ssl_repro.provenance import git_commit, machine  # noqa: E402
+
 SIDE_BY_SIDE = ROOT.parent / "shared" / "bench" / "side_by_side.py"
 OUT = ROOT / "results" / "benchmarks"
 BUSY = [sys.executable, "-c", "while True: pass"]
