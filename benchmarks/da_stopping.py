@@ -13,8 +13,10 @@ Run from the project root.  Fits :class:`~ssl_repro.estimators.LinearDA`
   unlabeled) rows, as the papers set it, so r*u is fractional;
 
 and records per fit the temperatures visited, ``stop_reason``,
-``converged``, the ConvergenceWarnings raised, J (Eqn 18) and the training
-seconds.  Each run adds (or replaces, by ``--label``) one record in
+``converged``, the ConvergenceWarnings raised, J (Eqn 18), the training
+seconds (wall and CPU: with one thread the CPU time is the less exposed to
+other processes) and the work done (OPTIMIZE-W calls, CG iterations: the
+time saved independent of the machine's load).  Each run adds (or replaces, by ``--label``) one record in
 ``results/benchmarks/da_stopping.json`` with its provenance (the git
 commit of the ``ssl_repro`` imported: run with ``PYTHONPATH`` at another
 checkout to measure other code); ``da_stopping.md`` compares the records.
@@ -65,14 +67,15 @@ def fit(X, y_fit, lam, lam_u, r, trace=False):
 def _fit(model, X, y_fit):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         model.fit(X, y_fit)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     info = model.diagnostics_
     return {"r": model.r, "temperatures": len(info.temperatures), "stop_reason": info.stop_reason,
             "converged": bool(info.converged), "warnings": [str(w.message) for w in caught
                                                            if issubclass(w.category, ConvergenceWarning)],
-            "objective": float(info.objective), "seconds": round(seconds, 4)}
+            "objective": float(info.objective), "seconds": round(seconds, 4), "cpu_seconds": round(cpu, 4),
+            "mfn_calls": info.mfn_calls, "cg_iterations": info.cg_iterations}
 
 
 def text20k_fits(path):
@@ -113,29 +116,35 @@ def render(records):
                   f"Commit {prov['git_commit']}, {prov['date']}, load average before "
                   f"{prov['machine']['load_average']}, NUMBA_NUM_THREADS={rec['numba_threads']}; "
                   f"`{prov['command']}`", "",
-                  "| data | r*u | temperatures | stop | warnings | J (Eqn 18) | seconds |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| data | r*u | temperatures | stop | warnings | J (Eqn 18) | seconds (CPU) | OPTIMIZE-W "
+                  "| CG iterations |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for f in rec["fits"]:
             if f["dataset"] == "text20k":
                 lines.append(f"| text20k | {f['r_times_u']} | {f['temperatures']} | {f['stop_reason']} | "
-                             f"{len(f['warnings'])} | {f['objective']:.9g} | {f['seconds']:.2f} |")
+                             f"{len(f['warnings'])} | {f['objective']:.9g} | {f['seconds']:.2f} "
+                             f"({f.get('cpu_seconds', float('nan')):.2f}) | {f.get('mfn_calls', '')} | "
+                             f"{f.get('cg_iterations', '')} |")
         for f in rec["fits"]:
             if "excess_entropy_path" in f:
                 path = ", ".join(f"{h:.3g}" for h in f["excess_entropy_path"][-5:])
                 lines.append(f"| (text20k {f['r_times_u']}: H(p) - h(f) after the last 5 temperatures: "
-                             f"{path}) | | | | | | |")
+                             f"{path}) | | | | | | | | |")
         if pcmac:
             lines.append(f"| pcmac, {len(pcmac)} fits | fractional | {sum(f['temperatures'] for f in pcmac)} "
                          f"| {sum(f['stop_reason'] == 'tolerance' for f in pcmac)} tolerance | "
                          f"{sum(len(f['warnings']) > 0 for f in pcmac)} fits | mean "
                          f"{np.mean([f['objective'] for f in pcmac]):.9g} | "
-                         f"{sum(f['seconds'] for f in pcmac):.2f} |")
+                         f"{sum(f['seconds'] for f in pcmac):.2f} "
+                         f"({sum(f.get('cpu_seconds', float('nan')) for f in pcmac):.2f}) | "
+                         f"{sum(f.get('mfn_calls', 0) for f in pcmac)} | {sum(f.get('cg_iterations', 0) for f in pcmac)} |")
         lines.append("")
     labels = list(records)
     if len(labels) >= 2:
         a, b = labels[0], labels[-1]
         lines += [f"## pcmac fit by fit: {a} vs {b}", "",
-                  "| l | split | temperatures | J | J relative change | seconds |", "|---|---|---|---|---|---|"]
+                  "| l | split | temperatures | J | J relative change | seconds (CPU) | CG iterations |",
+                  "|---|---|---|---|---|---|---|"]
         old = {(f["n_labeled"], f["split"]): f for f in records[a]["fits"] if f["dataset"] == "pcmac"}
         for f in records[b]["fits"]:
             o = old.get((f.get("n_labeled"), f.get("split")))
@@ -144,7 +153,9 @@ def render(records):
             change = (f["objective"] - o["objective"]) / abs(o["objective"])
             lines.append(f"| {f['n_labeled']} | {f['split']} | {o['temperatures']} -> {f['temperatures']} | "
                          f"{o['objective']:.9g} -> {f['objective']:.9g} | {change:+.2e} | "
-                         f"{o['seconds']:.3f} -> {f['seconds']:.3f} |")
+                         f"{o['seconds']:.3f} -> {f['seconds']:.3f} ({o.get('cpu_seconds', float('nan')):.3f} -> "
+                         f"{f.get('cpu_seconds', float('nan')):.3f}) | {o.get('cg_iterations', '')} -> "
+                         f"{f.get('cg_iterations', '')} |")
         lines.append("")
     return "\n".join(lines)
 

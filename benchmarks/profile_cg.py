@@ -135,6 +135,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.provenance import git_commit
     from ssl_repro.solvers import warm_up_kernels
 
     bench = load_bench_npz(args.data)
@@ -144,7 +145,7 @@ def main(argv=None):
     record = {"label": args.label, "data": args.data,
               "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
               "command": "python benchmarks/profile_cg.py " + " ".join(sys.argv[1:] if argv is None else argv),
-              "loadavg_before": load, "stream_read_gb_per_s": stream_gbs(),
+              "code": git_commit(), "loadavg_before": load, "values": bench.X.dtype.name, "stream_read_gb_per_s": stream_gbs(),
               "cg_iteration": [cg_iteration(bench, int(t)) for t in sorted({int(t) for t in args.threads.split(",")})],
               "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m]}
     OUT.mkdir(parents=True, exist_ok=True)

@@ -36,9 +36,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ssl_repro.provenance import git_commit, machine
-
 ROOT = Path(__file__).resolve().parents[1]
+# this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
+sys.path.insert(0, str(ROOT))
+from ssl_repro.provenance import git_commit, machine  # noqa: E402
+
 SIDE_BY_SIDE = ROOT.parent / "shared" / "bench" / "side_by_side.py"
 OUT = ROOT / "results" / "benchmarks"
 BUSY = [sys.executable, "-c", "while True: pass"]
@@ -63,6 +65,30 @@ def _children_cpu():
     """CPU seconds (user + system) of this process's finished children and their descendants."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def data_values(path):
+    """(value type, MiB of the same matrix as float64 CSR) of a benchmark file, from its arrays' headers.
+
+    The float64 CSR size is what the memory figures are taken over (int32
+    indices and row pointers, as :func:`ssl_repro.benchfile.load_bench_npz`
+    loads them when they fit), so that float32 rows compare with float64 ones.
+    """
+    import zipfile
+
+    import numpy as np
+
+    def header(z, name):
+        with z.open(name + ".npy") as f:
+            version = np.lib.format.read_magic(f)
+            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            return read(f)
+
+    with zipfile.ZipFile(path) as z:
+        (nnz,), _, dtype = header(z, "data")
+        (n_ptr,), _, _ = header(z, "indptr")
+    index_bytes = 4 if nnz < np.iinfo(np.int32).max else 8
+    return np.dtype(dtype).name, (nnz * (8 + index_bytes) + n_ptr * index_bytes) / 2**20
 
 
 def run(args):
@@ -100,8 +126,11 @@ def run(args):
                             for run_ in ours if run_["method"] == method]
         res["objective_relative_difference"] = (res["ours_objective"] / res["reference_objective"] - 1.0)
     shown = " ".join(f"{k}={shlex.quote(v)}" for k, v in (e.partition("=")[::2] for e in args.env))
+    values, float64_csr_mb = data_values(args.data)
     return {
         "label": args.label,
+        "values": values,
+        "float64_csr_mb": round(float64_csr_mb, 3),
         "date_utc": started.strftime("%Y-%m-%d %H:%M"),
         "command": (shown + " " if shown else "") + "python ../shared/bench/side_by_side.py " + " ".join(
             shlex.quote(a) for a in cmd[2:-2]),
@@ -125,8 +154,12 @@ def render(records, out=OUT):
             before = max((r.get("before_training_mb", float("nan")) for r in runs), default=float("nan"))
             libraries = max((r.get("libraries_mb", float("nan")) for r in runs), default=float("nan"))
             matrix = runs[0]["matrix_mb"] if runs else float("nan")
+            # records without "values" predate float32 data: float64, and the CSR was float64
+            values = rec.get("values", "float64")
+            csr64 = rec.get("float64_csr_mb", matrix)
             rows.append({
-                "label": rec["label"], "method": method, "date_utc": rec["date_utc"],
+                "label": rec["label"] + (f" ({values})" if values != "float64" else ""), "values": values,
+                "method": method, "date_utc": rec["date_utc"],
                 "busy_loops": rec["busy_loops"], "pairs": len(res["all_ratios"]),
                 "ours_s": round(res["ours_seconds"], 3), "reference_s": round(res["reference_seconds"], 3),
                 "ratio": round(res["ratio"], 3), "all_ratios": " ".join("%.3f" % x for x in res["all_ratios"]),
@@ -141,6 +174,8 @@ def render(records, out=OUT):
                 "before_training_over_matrix": round(before / matrix, 2) if runs else float("nan"),
                 "libraries_mb": round(libraries, 1),
                 "data_and_training_over_matrix": round((train_peak - libraries) / matrix, 2) if runs else float("nan"),
+                "data_and_training_over_float64_csr": (round((train_peak - libraries) / csr64, 2) if runs
+                                                       else float("nan")),
                 "command": rec["command"],
             })
     out.mkdir(parents=True, exist_ok=True)
@@ -155,17 +190,21 @@ def render(records, out=OUT):
              "resident memory just before training (interpreter, libraries, compiled kernels, the data) over "
              "the same; (peak-lib)/CSR = the peak minus the resident memory of the process before it loaded "
              "the data (interpreter, libraries, compiled kernels: lib MB), over the same: what the data and "
-             "training take (nan in records older than a figure).", "",
+             "training take (nan in records older than a figure); (peak-lib)/CSR64 = the same over the size the "
+             "matrix has as float64 CSR (equal to (peak-lib)/CSR for float64 data). Labels marked (float32): the "
+             "file's values are float32 (the reference reads the same values).", "",
              "| label | method | busy loops | pairs | ours s | reference s | ratio (pairs) | J ours | J reference "
-             "| J rel. diff | error ours / ref | CG its | threads | peak/CSR | before/CSR | lib MB | (peak-lib)/CSR |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| J rel. diff | error ours / ref | CG its | threads | peak/CSR | before/CSR | lib MB | (peak-lib)/CSR "
+             "| (peak-lib)/CSR64 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['label']} | {r['method']} | {r['busy_loops']} | {r['pairs']} | {r['ours_s']} | "
                      f"{r['reference_s']} | **{r['ratio']}** ({r['all_ratios']}) | {r['J_ours']} | "
                      f"{r['J_reference']} | {r['J_rel_diff']} | {r['err_ours']} / {r['err_reference']} | "
                      f"{r['cg_iterations']} | {r['threads']} | {r['peak_over_matrix']} "
                      f"({r['train_peak_mb']} / {r['matrix_mb']} MB) | {r['before_training_over_matrix']} | "
-                     f"{r['libraries_mb']} | {r['data_and_training_over_matrix']} |")
+                     f"{r['libraries_mb']} | {r['data_and_training_over_matrix']} | "
+                     f"{r['data_and_training_over_float64_csr']} |")
     lines += ["", "Commands, machines and machine states:", ""]
     for rec in records:
         m, before = rec["machine"], rec["state_before"]

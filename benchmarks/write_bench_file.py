@@ -4,6 +4,11 @@
         --dataset kdd99-10 --n-labeled 1000 --out /tmp/kdd99-10-l1000.npz
     python ../shared/bench/side_by_side.py --data /tmp/kdd99-10-l1000.npz --methods tsvm-max,da --pairs 1
 
+    python benchmarks/write_bench_file.py --from ../shared/bench/text20k.npz --float32 --out /tmp/text20k-f32.npz
+
+``--float32`` stores the values as float32 (the solvers read them as such;
+the reference reads the same float32-rounded values, printed exactly);
+``--from`` converts an existing benchmark file instead of a split.
 The rows are the split's labeled and unlabeled rows in their order in the
 dataset (test rows left out); ``r_true`` is the positive fraction of the
 unlabeled rows.  Beside the file, ``OUT.meta.json`` records the dataset,
@@ -19,22 +24,34 @@ import numpy as np
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", required=True, help="a dataset name of the harness (conf/dataset/)")
-    ap.add_argument("--n-labeled", type=int, required=True)
+    source = ap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dataset", help="a dataset name of the harness (conf/dataset/)")
+    source.add_argument("--from", dest="from_file", help="a benchmark file to convert (e.g. with --float32)")
+    ap.add_argument("--n-labeled", type=int, help="labeled rows of the split (with --dataset)")
+    ap.add_argument("--float32", action="store_true", help="store the values as float32")
     ap.add_argument("--split", type=int, default=0, help="split seed (0..9 in the experiments)")
     ap.add_argument("--n-unlabeled", type=int, default=None, help="a random subset of unlabeled rows")
     ap.add_argument("--data-root", default=None, help="data folder (default: $SSL_REPRO_DATA)")
     ap.add_argument("--download", action="store_true", help="download missing files")
     ap.add_argument("--out", required=True, help="the .npz file to write")
     args = ap.parse_args(argv)
-    from ssl_repro.benchfile import bench_rows_of_split, save_bench_npz
+    from ssl_repro.benchfile import bench_rows_of_split, load_bench_npz, save_bench_npz
     from ssl_repro.data import load_dataset, make_split
 
-    dataset = load_dataset(args.dataset, root=args.data_root, download=args.download)
-    split = make_split(dataset, args.split, args.n_labeled, args.n_unlabeled)
-    X, y, labeled = bench_rows_of_split(dataset, split)
-    save_bench_npz(args.out, X, y, labeled)
-    meta = {"dataset": dataset.name, "source": dataset.source, "split": args.split,
+    dtype = np.float32 if args.float32 else np.float64
+    if args.from_file:
+        bench = load_bench_npz(args.from_file)
+        X, y, labeled = bench.X, bench.y, bench.labeled
+        meta = {"from": args.from_file}
+    else:
+        if args.n_labeled is None:
+            ap.error("--dataset needs --n-labeled")
+        dataset = load_dataset(args.dataset, root=args.data_root, download=args.download)
+        split = make_split(dataset, args.split, args.n_labeled, args.n_unlabeled)
+        X, y, labeled = bench_rows_of_split(dataset, split)
+        meta = {"dataset": dataset.name, "source": dataset.source, "split": args.split}
+    save_bench_npz(args.out, X, y, labeled, dtype=dtype)
+    meta |= {"dtype": np.dtype(dtype).name,
             "n_labeled": int(labeled.sum()), "n_unlabeled": int((~labeled).sum()),
             "shape": list(X.shape), "nnz": int(X.nnz), "r_true": float(np.mean(y[~labeled] > 0)),
             "command": " ".join(["python", "benchmarks/write_bench_file.py"] + list(sys.argv[1:] if argv is None else argv))}

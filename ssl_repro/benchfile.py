@@ -54,10 +54,11 @@ def bench_rows_of_split(dataset, split):
     return X, y, np.isin(rows, split.labeled)
 
 
-def save_bench_npz(path, X, y_true, labeled):
+def save_bench_npz(path, X, y_true, labeled, dtype=np.float64):
     """Write rows ``X`` (CSR), labels ``y_true`` (+1/-1) and the labeled mask in the benchmark format.
 
-    Dtypes as in ``text20k.npz`` (float64 values, int32 column indices,
+    Values in ``dtype`` (float64 or float32; :func:`load_bench_npz` keeps it),
+    the other dtypes as in ``text20k.npz`` (int32 column indices,
     int64 row pointers, int8 labels); ``r_true`` is computed from the
     unlabeled rows.  Compressed like the generator's files.
     """
@@ -73,7 +74,9 @@ def save_bench_npz(path, X, y_true, labeled):
         raise ValueError("a benchmark needs labeled and unlabeled rows")
     if not X.has_sorted_indices:
         X = X.sorted_indices()
-    np.savez_compressed(path, data=X.data.astype(np.float64, copy=False),
+    if dtype not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
+    np.savez_compressed(path, data=X.data.astype(dtype, copy=False),
                         indices=X.indices.astype(np.int32, copy=False),
                         indptr=X.indptr.astype(np.int64, copy=False), shape=np.array(X.shape, dtype=np.int64),
                         y_true=y_true.astype(np.int8), labeled=labeled,

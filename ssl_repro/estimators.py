@@ -3,8 +3,10 @@
 Labels follow :mod:`sklearn.semi_supervised` (see
 :mod:`ssl_repro.estimator_base`): rows labelled ``-1`` are unlabeled, and
 ``classes_[1]`` plays the role of the +1 class of the paper.  Every
-estimator accepts CSR, CSC or dense input; CSR float64 input is used
-without a copy.
+estimator accepts CSR, CSC or dense input; CSR float64 or float32 input is
+used without a copy (float32 values are read as float32, every product and
+sum is taken in float64: the model is the one of float64 data holding the
+same values, bit for bit; other types are converted to float64).
 
 After ``fit``: ``coef_`` (1, n_features), ``intercept_`` (1,) (the bias,
 regularized like every weight, as in the paper), ``classes_``,
@@ -24,7 +26,7 @@ from .backend import problem_from_mask
 from .solvers import deterministic_annealing, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
-from .solvers.validation import check_positive
+from .solvers.validation import DATA_DTYPES, check_positive
 
 
 class _LinearModel(BinaryClassifier):
@@ -35,7 +37,7 @@ class _LinearModel(BinaryClassifier):
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
         self._validate_params()
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
         unlabeled, y_pm1 = self._read_labels(y)
@@ -52,7 +54,7 @@ class _LinearModel(BinaryClassifier):
     def decision_function(self, X):
         """Signed outputs w.x + b; positive means ``classes_[1]``."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
         return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
 
 

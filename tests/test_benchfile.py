@@ -1,5 +1,6 @@
 """Benchmark files: a harness split written and read back is the split (format of text20k.npz)."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,15 +44,32 @@ def test_the_file_has_the_arrays_and_dtypes_of_text20k(tmp_path, text_like):
         assert {k: ours[k].dtype for k in ours.files} == {k: theirs[k].dtype for k in theirs.files}
 
 
+def write_bench_file(*args):
+    """Run benchmarks/write_bench_file.py with this checkout's ssl_repro, whatever is installed."""
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "write_bench_file.py"), *map(str, args)],
+                   check=True, cwd=ROOT, capture_output=True, env=os.environ | {"PYTHONPATH": str(ROOT)})
+
+
 def test_the_writer_command_writes_file_and_record(tmp_path):
     out = tmp_path / "tl.npz"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "write_bench_file.py"), "--dataset", "text-like",
-                    "--n-labeled", "30", "--split", "1", "--out", str(out)], check=True, cwd=ROOT,
-                   capture_output=True)
+    write_bench_file("--dataset", "text-like", "--n-labeled", "30", "--split", "1", "--out", out)
     meta = json.loads((tmp_path / "tl.meta.json").read_text())
     bench = load_bench_npz(out)
     assert meta["dataset"] == "text-like" and meta["n_labeled"] == int(bench.labeled.sum()) == 30
     assert meta["shape"] == list(bench.X.shape) and meta["r_true"] == bench.r_true
+
+
+def test_the_writer_converts_a_file_to_float32_values(tmp_path):
+    """``--from F --float32``: the same rows, labels and mask; values rounded to float32 and kept so."""
+    out, f32 = tmp_path / "tl.npz", tmp_path / "tl32.npz"
+    write_bench_file("--dataset", "text-like", "--n-labeled", "30", "--out", out)
+    write_bench_file("--from", out, "--float32", "--out", f32)
+    a, b = load_bench_npz(out), load_bench_npz(f32)
+    assert b.X.dtype == np.float32 and a.X.dtype == np.float64
+    np.testing.assert_array_equal(b.X.data, a.X.data.astype(np.float32))
+    np.testing.assert_array_equal(b.X.indices, a.X.indices)
+    assert np.array_equal(b.y, a.y) and np.array_equal(b.labeled, a.labeled) and b.r_true == a.r_true
+    assert json.loads((tmp_path / "tl32.meta.json").read_text())["dtype"] == "float32"
 
 
 def test_rows_without_a_known_label_cannot_be_written(text_like):

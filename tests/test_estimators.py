@@ -88,6 +88,51 @@ def test_csr_csc_and_dense_inputs_give_the_same_model(Estimator):
     np.testing.assert_allclose(coefs[0], coefs[2], rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("Estimator", [LinearSVM, LinearRLS, LinearTSVM, LinearDA, LinearNablaTSVM,
+                                       LinearCCCPTSVM])
+def test_float32_input_is_read_in_place_and_gives_the_model_of_its_values_in_float64(Estimator, monkeypatch):
+    """float32 values are widened, never rounded again: the model equals, bit for bit, the one of
+    float64 data holding the same values; the solver reads the caller's float32 array (no copy)."""
+    import ssl_repro.estimators as estimators
+    X, _, y = semi_supervised_data()
+    X32 = (X * 0.37).astype(np.float32)       # values not exactly representable at float64's precision
+    X64 = X32.astype(np.float64)
+    assert not np.array_equal(X64.data, (X * 0.37).data)
+    seen = []
+
+    def recording(X, *args):
+        seen.append(X)
+        return problem_from_mask(X, *args)
+
+    problem_from_mask = estimators.problem_from_mask
+    monkeypatch.setattr(estimators, "problem_from_mask", recording)
+    a, b = Estimator(lam=1e-2).fit(X32, y), Estimator(lam=1e-2).fit(X64, y)
+    assert seen[0].dtype == np.float32 and np.shares_memory(seen[0].data, X32.data)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    assert a.diagnostics_.objective == b.diagnostics_.objective
+    np.testing.assert_array_equal(a.decision_function(X32), b.decision_function(X64))
+    np.testing.assert_array_equal(a.decision_function(X32.toarray()), b.decision_function(X64.toarray()))
+    assert a.decision_function(X32).dtype == np.float64
+
+
+def test_float32_data_keeps_its_type_in_the_solvers_other_types_become_float64():
+    from ssl_repro.solvers import BiasedRows, from_blocks
+    X, _, _ = semi_supervised_data()
+    X32 = X.astype(np.float32)
+    op = BiasedRows(X32)
+    assert op.X.data is X32.data
+    assert from_blocks(X32[:10], np.where(np.arange(10) % 2, 1.0, -1.0), X32[10:]).op.X.dtype == np.float32
+    for other in (np.int32, np.int64, np.longdouble):
+        assert BiasedRows(sp.csr_matrix(X.toarray().astype(other))).X.dtype == np.float64
+    # the products of float32 data are those of the same values in float64
+    w, z = np.linspace(-1, 1, op.n_weights), np.linspace(2, -1, X.shape[0])
+    rows = np.arange(X.shape[0], dtype=np.int64)
+    op64 = BiasedRows(X32.astype(np.float64))
+    np.testing.assert_array_equal(op.matvec(w, rows), op64.matvec(w, rows))
+    np.testing.assert_array_equal(op.rmatvec(z, rows), op64.rmatvec(z, rows))
+
+
 def test_semi_supervised_estimator_matches_the_solver_function_and_labels_transduction():
     from ssl_repro.solvers import train_tsvm
     X, y_true, y = semi_supervised_data(1)

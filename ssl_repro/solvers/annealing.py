@@ -5,8 +5,8 @@ OPTIMIZE-P (:func:`.balance.optimize_p`) and OPTIMIZE-W (L2-SVM-MFN on the
 labeled rows plus every unlabeled row ONCE, with the effective label and
 cost of Eqn 14) until the KL divergence between successive p falls below
 u*eps (Eqn 16); lower T until the beliefs have settled (Eqn 17, read as
-below).  The transductive objective J(w) (Eqn 18) is tracked along the path and the
-weights with its lowest value are returned.  A fixed-temperature mode (no
+below).  The transductive objective J(w) (Eqn 18) is tracked along the
+path and the weights with its lowest value are returned.  A fixed-temperature mode (no
 annealing) serves the paper's ablation (Figs 12-13 of the tech report).
 Temperatures (T0, fixed_temperature) are in units of lambda' (see
 :func:`deterministic_annealing`).
@@ -20,9 +20,12 @@ r*u is not an integer no p with sum p = r*u is 0/1: one belief stays at f
 at every temperature, so H(p) >= h(f) (up to log 2 = 0.69) and the papers'
 threshold (0.02 for u = 19,900) is never met; DA would then always run its
 30 temperatures and end on its cap.  The rule above is the papers' rule for
-an integer r*u (h(0) = 0) and, for any r, holds
-exactly when p is within u*eps of beliefs that are 0/1 except the one the
-constraint keeps fractional.
+an integer r*u (h(0) = 0) and, for any r, holds exactly when the entropy
+of p exceeds by at most u*eps that of beliefs which are 0/1 except the one
+the constraint keeps fractional.  Rows with identical outputs get identical
+beliefs, so identical unlabeled rows that straddle the balance boundary
+share its fractional mass and never settle (for an integer r*u too); DA
+then ends on max_outer.
 """
 import time
 

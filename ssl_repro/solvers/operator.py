@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from .cgls import CGSteps
 from ._kernels import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
-from .validation import largest_magnitude
+from .validation import data_dtype, largest_magnitude
 
 
 class BiasedRows:
@@ -20,15 +20,19 @@ class BiasedRows:
     Parameters
     ----------
     X : scipy.sparse matrix, shape (n_rows, n_features)
-        Converted to CSR float64 with int32/int64 indices only if it is not
-        already; a CSR float64 input is used as is (no copy).
+        Converted to CSR with int32/int64 indices only if it is not
+        already; a CSR float64 or float32 input is used as is (no copy).
+        float32 values are read as float32 and widened to float64 in the
+        products, whose every sum is taken in float64: the results are those
+        of float64 data holding the same (float32-rounded) values, bit for
+        bit, with half the value bytes read per pass.  Other value types
+        are converted to float64.
     """
 
     def __init__(self, X):
         if not (sp.issparse(X) and X.format == "csr"):
             X = sp.csr_matrix(X)
-        if X.dtype != np.float64:
-            X = X.astype(np.float64)
+        X = X.astype(data_dtype(X.dtype), copy=False)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
         self.X = X

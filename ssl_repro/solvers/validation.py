@@ -5,21 +5,30 @@ import numpy as np
 import scipy.sparse as sp
 
 
+#: Value types the solvers read X in as they are; any other is converted to float64.
+DATA_DTYPES = (np.float64, np.float32)
+
+
+def data_dtype(dtype):
+    """The type the solvers keep X's values in: float32 stays float32 (read as such, every
+    product and sum taken in float64), anything else becomes float64."""
+    return np.float32 if dtype == np.float32 else np.float64
+
+
 def check_matrix(X, name):
-    """CSR float64 view of ``X``; rejects NaN/inf and non-2-D input."""
+    """CSR view of ``X`` in float64 or float32 (:func:`data_dtype`); rejects NaN/inf and non-2-D input."""
     if sp.issparse(X):
         X = X.tocsr()
         values = X.data
     else:
-        X = np.asarray(X, dtype=np.float64)
+        X = np.asarray(X)
+        X = np.asarray(X, dtype=data_dtype(X.dtype))
         if X.ndim != 2:
             raise ValueError(f"{name} must be 2-D, got an array of shape {X.shape}")
         values = X
         X = sp.csr_matrix(X)
     check_scale(values, name)
-    if X.dtype != np.float64:
-        X = X.astype(np.float64)
-    return X
+    return X.astype(data_dtype(X.dtype), copy=False)
 
 
 #: Largest |entry| of a data matrix the solvers accept.  CGLS forms

@@ -14,17 +14,24 @@ from .cgls import cgls
 from .operator import BiasedRows
 from .problem import from_blocks
 from .tsvm import tsvm
+from .validation import DATA_DTYPES
 
 
 def warm_up_kernels():
-    """Run tiny CGLS, TSVM and DA solves with one thread and CGLS with numba's full count.
+    """Run tiny CGLS, TSVM and DA solves with one thread and CGLS with numba's full count,
+    on float64 and on float32 data (:data:`.validation.DATA_DTYPES`: each compiles its own kernels).
 
     Both the serial and the parallel build of the CG loop are loaded
     (whichever the machine's load will later call for), and the line
     search, optimality test and OPTIMIZE-P kernels for both pseudo-row
     layouts (TSVM's own rows, DA's shared rows).
     """
-    X = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]]))
+    for dtype in DATA_DTYPES:
+        _warm_up(dtype)
+
+
+def _warm_up(dtype):
+    X = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]], dtype=dtype))
     problem = from_blocks(X[:2], np.array([1.0, -1.0]), X[2:])
     op, rows, y = BiasedRows(X), np.arange(4, dtype=np.int64), np.array([1.0, -1.0, 1.0, -1.0])
     previous = numba.get_num_threads()
