@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from .cgls import CGSteps
 from ._kernels import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
-from .validation import largest_magnitude
+from .validation import check_feature_memory, largest_magnitude
 
 
 class BiasedRows:
@@ -21,7 +21,9 @@ class BiasedRows:
     ----------
     X : scipy.sparse matrix, shape (n_rows, n_features)
         Converted to CSR float64 with int32/int64 indices only if it is not
-        already; a CSR float64 input is used as is (no copy).
+        already; a CSR float64 input is used as is (no copy).  Refused when its
+        column count would need more memory than is available
+        (:func:`.validation.check_feature_memory`).
     """
 
     def __init__(self, X):
@@ -31,6 +33,7 @@ class BiasedRows:
             X = X.astype(np.float64)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
+        check_feature_memory(X, N_CHUNKS)
         self.X = X
         #: ``X.indices`` as unsigned integers, what the kernels take (a view)
         self.indices = unsigned_indices(X)

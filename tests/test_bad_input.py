@@ -1,0 +1,63 @@
+"""Bad input to the estimators and the harness: a clear error within seconds that names the real
+cause and the fix, never a hang, a memory blow-up or a folder left behind."""
+import resource
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM
+from ssl_repro.harness.runner import run_job
+from ssl_repro.solvers import validation
+from ssl_repro.solvers._kernels import N_CHUNKS
+
+
+def huge_feature_ids(n_rows=300, largest_id=1_000_000_000):
+    """Rows on 40 features plus one entry in column ``largest_id - 1`` (a svmlight token
+    ``1000000000:1``), and labels: 30 labeled rows (alternating), the rest 0 (unlabeled)."""
+    rng = np.random.default_rng(0)
+    X = sp.random(n_rows, 40, density=0.1, random_state=rng, format="csr")
+    X = sp.csr_matrix((np.r_[X.data, 1.0], np.r_[X.indices, largest_id - 1],
+                       np.r_[X.indptr[:-1], X.indptr[-1] + 1]), shape=(n_rows, largest_id))
+    y = np.where(np.arange(n_rows) < 30, np.where(np.arange(n_rows) % 2, 1, -1), 0)
+    return X, y
+
+
+def peak_rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@pytest.mark.parametrize("estimator", [LinearSVM, LinearTSVM, LinearDA])
+def test_feature_ids_far_beyond_the_data_are_refused_before_allocating(estimator):
+    X, y = huge_feature_ids()
+    before, start = peak_rss_mib(), time.perf_counter()
+    with pytest.raises(ValueError, match=r"1,000,000,000 feature columns, of which 41 hold a non-zero.*GiB.*"
+                                         r"numpy.unique\(X.indices\).*1\.\.41"):
+        estimator().fit(X, y)
+    assert time.perf_counter() - start < 5
+    assert peak_rss_mib() - before < 100          # nothing proportional to the 10^9 columns
+
+
+def test_the_refusal_compares_the_dense_arrays_with_the_memory_available(monkeypatch):
+    monkeypatch.setattr(validation, "available_memory_bytes", lambda: 2**30)
+    n_ok = 2**30 // (8 * (3 * N_CHUNKS + validation.WEIGHT_VECTORS)) - 1
+    X = sp.csr_matrix((np.ones(1), np.zeros(1, int), [0, 1]), shape=(1, n_ok))
+    validation.check_feature_memory(X, N_CHUNKS)                 # fits exactly
+    with pytest.raises(ValueError, match=r"more than the 1\.0 GiB available"):
+        validation.check_feature_memory(sp.csr_matrix(X, shape=(1, n_ok + 1)), N_CHUNKS)
+    monkeypatch.setattr(validation, "available_memory_bytes", lambda: None)   # unknown: not refused
+    validation.check_feature_memory(sp.csr_matrix(X, shape=(1, 10**12)), N_CHUNKS)
+
+
+def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_path):
+    X, y = huge_feature_ids()
+    from sklearn.datasets import dump_svmlight_file
+    path = tmp_path / "huge.svmlight"
+    dump_svmlight_file(X, y, str(path), zero_based=False)      # ... 1000000000:1
+    job = {"dataset": {"name": "svmlight", "path": str(path)}, "split": 0, "n_labeled": "all",
+           "method": {"name": "da", "variant": "da"}}
+    before = peak_rss_mib()
+    with pytest.raises(ValueError, match=r"renumber the feature ids of a svmlight file to 1\.\.41"):
+        run_job(job)
+    assert peak_rss_mib() - before < 100
