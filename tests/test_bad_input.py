@@ -61,3 +61,16 @@ def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_pa
     with pytest.raises(ValueError, match=r"renumber the feature ids of a svmlight file to 1\.\.41"):
         run_job(job)
     assert peak_rss_mib() - before < 100
+
+
+def test_a_ray_address_where_nothing_listens_fails_at_once_naming_it():
+    ray = pytest.importorskip("ray", reason="the distributed backend needs ray")
+    from ssl_repro.distributed import RayBackend
+    assert not ray.is_initialized()          # (a running instance would be used, whatever the address)
+    start = time.perf_counter()
+    with pytest.raises(ConnectionError, match=r"no Ray cluster answers at address 127\.0\.0\.1:1 \(Connection refused"):
+        with RayBackend(address="127.0.0.1:1", start_timeout=5):
+            pass
+    assert time.perf_counter() - start < 5
+    assert not ray.is_initialized()
+
