@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM
+from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM, mask_labels
 from ssl_repro.harness.runner import run_job
 from ssl_repro.solvers import validation
 from ssl_repro.solvers._kernels import N_CHUNKS
@@ -74,3 +74,60 @@ def test_a_ray_address_where_nothing_listens_fails_at_once_naming_it():
     assert time.perf_counter() - start < 5
     assert not ray.is_initialized()
 
+
+
+TEXT_LIKE_DA = {"dataset": {"name": "text-like"}, "method": {"name": "da", "variant": "da"}, "split": 0,
+                "n_unlabeled": 300}
+
+
+def test_only_positive_rows_labeled_through_mask_labels_is_named_as_such():
+    y = np.where(np.arange(50) % 2, 1.0, -1.0)
+    with pytest.raises(ValueError, match=r"labeled rows hold only \+1 labels; fit needs rows of both classes"):
+        mask_labels(y, np.flatnonzero(y > 0))
+    with pytest.raises(ValueError, match=r"labeled rows hold only -1 labels"):
+        mask_labels(y, np.flatnonzero(y < 0))
+
+
+def test_one_labeled_class_beside_unlabeled_rows_says_one_class_first():
+    X = sp.random(40, 5, density=0.5, random_state=0, format="csr")
+    y = np.where(np.arange(40) < 10, 1, -1)
+    with pytest.raises(ValueError, match=r"needs two classes among the labeled rows; got one class \(1\).*mask_labels"):
+        LinearDA().fit(X, y)
+
+
+def test_string_labels_with_minus_one_unlabeled_work_as_in_scikit_learn():
+    """An object array of two string classes and the number -1 for unlabeled rows, as
+    SelfTrainingClassifier takes it: the same model as classes 0/1."""
+    X = sp.random(60, 8, density=0.5, random_state=1, format="csr")
+    numeric = np.where(np.arange(60) < 12, np.arange(60) % 2, -1)
+    strings = np.array([{0: "a", 1: "b"}.get(v, -1) for v in numeric], dtype=object)
+    model, reference = LinearDA().fit(X, strings), LinearDA().fit(X, numeric)
+    assert model.classes_.tolist() == ["a", "b"]
+    np.testing.assert_array_equal(model.coef_, reference.coef_)
+    assert set(model.transduction_) <= {"a", "b"} and set(model.predict(X)) <= {"a", "b"}
+    mixed = strings.copy()
+    mixed[0] = 7
+    with pytest.raises(ValueError, match=r"labeled rows mix label types \(int, str\)"):
+        LinearDA().fit(X, mixed)
+
+
+def test_labeling_every_row_but_one_class_is_refused_naming_n_labeled():
+    from ssl_repro.data import load_dataset, make_split
+    most = make_split(load_dataset("text-like"), 0, 2).labeled.size + make_split(
+        load_dataset("text-like"), 0, 2).unlabeled.size - 1        # one unlabeled row left
+    with pytest.raises(ValueError, match=rf"n_labeled={most} leaves 1 unlabeled row\(s\) of text-like, all of one "
+                                         r"class, so their positive fraction r is [01]"):
+        run_job({**TEXT_LIKE_DA, "n_labeled": most, "n_unlabeled": None})
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("split", -1, r"split=-1 is not one of the paper's 10 splits: give split=0\.\.9"),
+    ("split", 12, r"split=12 .* split=0\.\.9"),
+    ("split", "abc", r"split='abc' .* split=0\.\.9"),
+    ("n_labeled", "abc", r"n_labeled='abc' is not a number of labeled rows: give a whole number \(the label grid of "
+                         r"text-like: .*\) or n_labeled=all"),
+    ("n_labeled", 1.5, r"n_labeled=1\.5 is not a number"),
+])
+def test_harness_values_out_of_range_are_refused_with_the_range(key, value, message):
+    with pytest.raises(ValueError, match=message):
+        run_job({**TEXT_LIKE_DA, "n_labeled": 16, key: value})

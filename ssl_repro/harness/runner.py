@@ -39,13 +39,14 @@ a dataset setting other than :data:`DATASET_SETTINGS` is refused;
 an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
+import numbers
 import time
 
 import numpy as np
 
 from ..backend import backend_from_settings
 from ..data import load_dataset, make_split
-from ..data.splits import ALL
+from ..data.splits import ALL, N_SPLITS
 from ..estimators import mask_labels
 from ..kernel_estimators import check_kernel_rows
 from ..methods import METHODS, method
@@ -70,6 +71,35 @@ def check_dataset_settings(ds_cfg):
                 f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
                 f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
                 f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
+
+
+def job_split(value):
+    """The job's ``split``, an integer 0..:data:`~ssl_repro.data.splits.N_SPLITS` - 1, else refused with that range."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < N_SPLITS:
+        return int(value)
+    raise ValueError(f"split={value!r} is not one of the paper's {N_SPLITS} splits: give split=0..{N_SPLITS - 1} "
+                     "(the seed of the stratified train/test split and labeled subset, Sec. 1.5 of 004)")
+
+
+def job_labels(value, dataset):
+    """The job's ``n_labeled``: a whole number (its range is :func:`~ssl_repro.data.make_split`'s) or
+    ``all``, else refused naming the accepted values."""
+    if value == ALL or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
+        return value if value == ALL else int(value)
+    grid = ", ".join(map(str, dataset.info.label_grid))
+    raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
+                     + (f" (the label grid of {dataset.name}: {grid})" if grid else "")
+                     + f" or n_labeled={ALL} (a file's own labels: the rows it labels)")
+
+
+def check_fraction_of_split(split, dataset, n_labeled):
+    """Refuse a split whose unlabeled rows are all of one class: their true positive fraction r
+    is then 0 or 1, which the balance constraint mean(p) = r (Eqn 9) cannot hold with 0 < p < 1."""
+    if not 0 < split.r < 1:
+        raise ValueError(
+            f"n_labeled={n_labeled} leaves {split.unlabeled.size} unlabeled row(s) of {dataset.name}, all of one "
+            f"class, so their positive fraction r is {split.r:g}, outside the 0 < r < 1 a semi-supervised method "
+            f"needs: label fewer rows (a smaller n_labeled), or set the method's r (method.r=0.5)")
 
 
 def estimator_for(method_cfg, lam, lam_u, r):
@@ -137,11 +167,14 @@ def train_job(cfg):
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
-    n_labeled = cfg["n_labeled"] if cfg["n_labeled"] == ALL else int(cfg["n_labeled"])
-    split = make_split(dataset, int(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
+    n_labeled = job_labels(cfg["n_labeled"], dataset)
+    split = make_split(dataset, job_split(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
     lam = dataset.info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
     lam_u = dataset.info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
     method_cfg = dict(cfg["method"])
+    if method_cfg.get("name") in METHODS and method(method_cfg["name"]).semi_supervised \
+            and method_cfg.get("r") is None:
+        check_fraction_of_split(split, dataset, n_labeled)
     estimator = estimator_for(method_cfg, lam, lam_u, split.r)
     variant = method_cfg.get("variant", method_cfg["name"])
     kernel = method(method_cfg["name"]).kernel   # dense n x n Gram matrix
