@@ -2,6 +2,7 @@
 cause and the fix, never a hang, a memory blow-up or a folder left behind."""
 import resource
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,3 +132,48 @@ def test_labeling_every_row_but_one_class_is_refused_naming_n_labeled():
 def test_harness_values_out_of_range_are_refused_with_the_range(key, value, message):
     with pytest.raises(ValueError, match=message):
         run_job({**TEXT_LIKE_DA, "n_labeled": 16, key: value})
+
+
+def test_embedded_data_creates_nothing_in_the_users_home(tmp_path, monkeypatch):
+    from ssl_repro.data import data_root, load_dataset
+    monkeypatch.delenv("SSL_REPRO_DATA", raising=False)
+    monkeypatch.delenv("SCIKIT_LEARN_DATA", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_root() == tmp_path / "home" / "scikit_learn_data"       # scikit-learn's data home, by name
+    assert load_dataset("text-like").X.shape[0] == 4000
+    assert not (tmp_path / "home").exists()
+
+
+def test_a_failed_load_leaves_no_folder_in_the_data_root(tmp_path, monkeypatch):
+    import sklearn.datasets
+    from ssl_repro.data import DatasetNotAvailable, load_dataset
+    from ssl_repro.data import store
+
+    def offline_fetcher(data_home, **kwargs):     # what scikit-learn's fetchers do offline
+        (Path(data_home) / "RCV1" / "deeper").mkdir(parents=True)
+        raise OSError("[Errno -3] Temporary failure in name resolution")
+
+    def offline_download(url, path):
+        path.parent.mkdir(parents=True)
+        raise OSError("[Errno -3] Temporary failure in name resolution")
+    monkeypatch.setattr(sklearn.datasets, "fetch_rcv1", offline_fetcher)
+    monkeypatch.setattr(store, "download", offline_download)
+    root = tmp_path / "nonexistent"
+    for name, download in (("ccat", True), ("kdd99-10", True), ("pcmac", False)):
+        with pytest.raises(DatasetNotAvailable, match=name):
+            load_dataset(name, root=root, download=download)
+        assert not root.exists(), (name, list(root.rglob("*")))
+    root.mkdir()
+    with pytest.raises(DatasetNotAvailable):
+        load_dataset("ccat", root=root)
+    assert list(root.iterdir()) == []                  # the root itself stays: it was there
+
+
+def test_the_clean_up_keeps_files_a_failed_fetch_left(tmp_path):
+    from ssl_repro.data.store import folders_kept_only_on_success
+    target = tmp_path / "new" / "inner"
+    with pytest.raises(OSError), folders_kept_only_on_success(target):
+        (target / "empty").mkdir(parents=True)
+        (target / "partial.bin").write_bytes(b"x")
+        raise OSError("network down")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["inner", "new", "partial.bin"]
