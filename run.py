@@ -1,7 +1,9 @@
 """Run one job of the harness: ``python run.py dataset=pcmac method=da split=3 n_labeled=29``.
 
 Sweeps: ``python run.py +experiment=<name>`` (conf/experiment/) or
-``python run.py -m dataset=pcmac method=svm,tsvm_smax,da split=0,1,2``.
+``python run.py -m dataset=pcmac method=svm,tsvm_smax,da split=0,1,2``, on the parallel
+``local`` launcher (``conf/hydra/launcher/local.yaml``) unless another is chosen
+(``hydra/launcher=basic``: one job at a time in this process).
 Each job's results go to ``<dataset>/<variant>/split=S/l=N/cfg-<hash>/`` under the sweep
 folder (``outputs/`` for a single run): the hash covers every setting that changes the result
 (:mod:`ssl_repro.harness.jobkey`), so jobs of a sweep over any parameter never share a folder.
@@ -12,7 +14,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import run_configured_job
+from ssl_repro.harness.app import run_or_skip
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
 
@@ -23,8 +25,9 @@ def main(cfg):
     multirun = hydra_cfg.mode.name == "MULTIRUN"
     launcher = hydra_cfg.launcher
     parallel = launcher.get("n_jobs") if multirun and "joblib" in str(launcher.get("_target_", "")) else None
-    return run_configured_job(OmegaConf.to_container(cfg, resolve=True), hydra_cfg.runtime.output_dir,
-                              sweep_dir=hydra_cfg.sweep.dir if multirun else None, parallel_jobs=parallel)
+    status, _ = run_or_skip(OmegaConf.to_container(cfg, resolve=True), hydra_cfg.runtime.output_dir,
+                            sweep_dir=hydra_cfg.sweep.dir if multirun else None, parallel_jobs=parallel)
+    return status       # what the job did, counted by the sweep's summary
 
 
 if __name__ == "__main__":
