@@ -14,7 +14,7 @@ import zlib
 import numpy as np
 import scipy.sparse as sp
 
-from .store import folders_kept_only_on_success, missing
+from .store import ALLOW_DOWNLOAD, folders_kept_only_on_success, missing
 
 TOPIC = {"ccat": "CCAT", "gcat": "GCAT", "full-ccat": "CCAT", "full-gcat": "GCAT"}
 CACHE_FILES = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl", "topics_names_py3.pkl")
@@ -28,7 +28,7 @@ def load_rcv1(name, root, download):
     folder = root / "RCV1"
     absent = [folder / f for f in CACHE_FILES if not (folder / f).exists()]
     if absent and not download:
-        raise missing(name, absent, URL, "let fetch_rcv1 download it (download=True) to build these files")
+        raise missing(name, absent, URL, ALLOW_DOWNLOAD)
     subset = "all" if name.startswith("full-") else "train"
     try:
         with folders_kept_only_on_success(folder):

@@ -65,12 +65,18 @@ def _remove_empty_folders(top):
             os.rmdir(current)
 
 
+#: The way out of a missing file when downloads were forbidden.
+ALLOW_DOWNLOAD = "or let it be downloaded: download=true (Python: download=True)"
+
+
 def missing(name, paths, url, hint=""):
-    """The error for missing source file(s): which files, where, and where to get them."""
+    """The error for missing source file(s): which files, where, where to get them, and the
+    settings that point elsewhere (the command line's overrides first, then Python's arguments)."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     where = ", ".join(str(p) for p in paths)
-    text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}; data root: "
-            f"set {ENV_VAR} or pass root=). Download from {url}")
+    text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}). Put them there, "
+            f"or point the data root at a folder that holds them: data_root=DIR (Python: root=DIR, or {ENV_VAR}). "
+            f"Download from {url}")
     return DatasetNotAvailable(text + (f"; {hint}" if hint else ""))
 
 
@@ -94,7 +100,7 @@ def fetch(name, path, url, allow_download, hint=""):
             return path
         except OSError as exc:
             raise missing(name, path, url, f"the download failed ({exc})") from exc
-    raise missing(name, path, url, hint)
+    raise missing(name, path, url, f"{hint}; {ALLOW_DOWNLOAD}" if hint else ALLOW_DOWNLOAD)
 
 
 #: Bumped whenever a loader's vectorization changes, so stale caches are not reused.

@@ -18,7 +18,7 @@ import tarfile
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from .store import cached, fetch, folders_kept_only_on_success, missing
+from .store import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing
 
 PCMAC_GROUPS = ("comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware")
 NEWSGROUPS_URL = "https://ndownloader.figshare.com/files/5975967 (scikit-learn's fetch_20newsgroups)"
@@ -49,7 +49,7 @@ def load_pcmac(root, download):
         home = root / "20newsgroups"
         pkz = home / "20news-bydate_py3.pkz"
         if not (pkz.exists() or download):
-            raise missing("pcmac", pkz, NEWSGROUPS_URL, "let fetch_20newsgroups download it (download=True)")
+            raise missing("pcmac", pkz, NEWSGROUPS_URL, ALLOW_DOWNLOAD)
         try:
             with folders_kept_only_on_success(home):
                 bunch = fetch_20newsgroups(data_home=str(home), subset="all", categories=list(PCMAC_GROUPS),

@@ -44,6 +44,11 @@ def limit_threads(threads):
     return numba.get_num_threads()
 
 
+#: Errors a user's input causes: a refused value (ValueError, scikit-learn's InvalidParameterError),
+#: a missing data file (:class:`~ssl_repro.data.DatasetNotAvailable`), an unreachable cluster
+#: (ConnectionError); their messages name the problem and the override that fixes it.
+USER_ERRORS = (ValueError, OSError)
+
 #: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
 #: process holding its lock, or (in a sweep) recorded its failure.
 RAN, FOUND, ELSEWHERE, FAILED = "ran", "found", "elsewhere", "failed"

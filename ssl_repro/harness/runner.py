@@ -40,9 +40,11 @@ an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
 import numbers
+import re
 import time
 
 import numpy as np
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
 from ..data import load_dataset, make_split
@@ -123,7 +125,16 @@ def estimator_for(method_cfg, lam, lam_u, r):
     if unknown:
         raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
                          f"{', '.join(sorted(cls().get_params()))}")
-    return cls(**params)
+    estimator = cls(**params)
+    try:
+        estimator._validate_params()        # what fit checks first, before the data are loaded
+    except InvalidParameterError as error:
+        source = "method.{0}=VALUE, or dataset.{0}=VALUE" if re.search(r"'(lam|lam_u)'", str(error)) else \
+            "method.{0}=VALUE (+method.{0}=VALUE where the method's config does not declare it)"
+        parameter = re.search(r"The '(\w+)' parameter", str(error))
+        raise ValueError(f"method {name!r}: {error}"
+                         + (f" Set it with {source.format(parameter.group(1))}" if parameter else "")) from None
+    return estimator
 
 
 def _linear_outputs(estimator, X, split):
