@@ -179,7 +179,7 @@ def render(records, out=OUT):
 
 
 def readme_table(rows):
-    """The compact table the README quotes (same figures as side_by_side.md)."""
+    """A compact table of the records (same figures as side_by_side.md, fewer columns)."""
     lines = ["| record (label) | method | ours s | C++ -O3 s | ours / C++ (each pair) | J ours / C++ | "
              "error ours / C++ | peak RSS / CSR (before training) | data + training / CSR |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -200,7 +200,7 @@ def main(argv=None):
     ap.add_argument("--busy-loops", type=int, default=0, help="busy processes to run beside the benchmark")
     ap.add_argument("--env", action="append", default=[], metavar="K=V", help="environment of the runs")
     ap.add_argument("--render", action="store_true", help="only rewrite the tables from the records")
-    ap.add_argument("--readme", action="store_true", help="also print the table the README quotes")
+    ap.add_argument("--readme", action="store_true", help="also print a compact table of the records")
     ap.add_argument("--out", type=Path, default=OUT,
                     help="folder of the records (default results/benchmarks; e.g. results/reference_agreement "
                          "for runs that compare results, not speed, on a busy machine)")

@@ -40,7 +40,16 @@ def unlabeled_mask(y):
 
 
 class BinaryClassifier(ClassifierMixin, BaseEstimator):
-    """Label handling, ``predict`` and tags shared by the linear and the kernel estimators."""
+    """Label handling, ``predict``, ``n_iter_`` and tags shared by the linear and the kernel estimators."""
+
+    #: The :class:`~ssl_repro.solvers.SolverInfo` field that ``n_iter_`` reports (a count, or a
+    #: list whose length is the count); each estimator's docstring says what it counts.
+    _iteration_field = None
+
+    def _set_n_iter(self):
+        """Set ``n_iter_`` from ``diagnostics_`` (scikit-learn's name for the iterations run)."""
+        value = getattr(self.diagnostics_, self._iteration_field)
+        self.n_iter_ = len(value) if isinstance(value, list) else int(value)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

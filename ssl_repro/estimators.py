@@ -42,6 +42,7 @@ class _LinearModel(BinaryClassifier):
         problem = problem_from_mask(X, y_pm1, ~unlabeled)
         r = self._fraction(y_pm1) if self._semi_supervised else None
         w, self.diagnostics_ = self._solve(problem, r)
+        self._set_n_iter()
         self.coef_ = w[None, :-1].copy()
         self.intercept_ = w[-1:].copy()
         if self._semi_supervised:
@@ -78,10 +79,13 @@ class LinearSVM(_LinearModel):
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
         Number of features seen during ``fit``.
+    n_iter_ : int
+        Newton iterations of L2-SVM-MFN (Table 1 of 000), ``diagnostics_.newton_iterations``.
 
     See Also
     --------
-    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+    LinearRLS : the least-squares baseline on the same labeled rows.
+    LinearTSVM : the transductive SVM that adds the unlabeled rows to this objective.
 
     References
     ----------
@@ -102,6 +106,7 @@ class LinearSVM(_LinearModel):
     True
     """
 
+    _iteration_field = "newton_iterations"
     _parameter_constraints = {"lam": [POSITIVE]}
 
     def __init__(self, lam=1e-3):
@@ -134,10 +139,12 @@ class LinearRLS(_LinearModel):
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
         Number of features seen during ``fit``.
+    n_iter_ : int
+        CGLS iterations (Table 2 of 000), ``diagnostics_.cg_iterations``.
 
     See Also
     --------
-    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+    LinearSVM : the squared-hinge (L2-SVM-MFN) baseline on the same labeled rows.
 
     References
     ----------
@@ -158,6 +165,7 @@ class LinearRLS(_LinearModel):
     True
     """
 
+    _iteration_field = "cg_iterations"
     _parameter_constraints = {"lam": [POSITIVE]}
 
     def __init__(self, lam=1e-3):
@@ -207,10 +215,14 @@ class LinearTSVM(_LinearModel):
         Number of features seen during ``fit``.
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
+    n_iter_ : int
+        L2-SVM-MFN solves (``diagnostics_.mfn_calls``): the supervised start, one
+        per lambda' level and one per switch-and-retrain round (Table 4 of 000).
 
     See Also
     --------
-    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+    LinearDA : deterministic annealing on the same objective (Eqn 18).
+    ssl_repro.kernel_estimators.KernelJTSVM : label switching with an RBF kernel (001).
 
     References
     ----------
@@ -232,6 +244,7 @@ class LinearTSVM(_LinearModel):
     """
 
     _semi_supervised = True
+    _iteration_field = "mfn_calls"
     _parameter_constraints = {**SEMI_SUPERVISED, "switches": [COUNT, StrOptions({"max"})],
                               "lam_u_start": [POSITIVE], "lam_u_growth": [ABOVE_ONE], "max_switch_rounds": [COUNT]}
 
@@ -275,8 +288,11 @@ class LinearDA(_LinearModel):
         Hold T at this value (in units of lambda', as T0), without annealing
         (the paper's ablation).
     eps : float in (0, 1), default=1e-6
-        KL and entropy thresholds per unlabeled row (Eqns 16-17); must be
-        below the entropy H(r) of the initial beliefs.
+        KL and entropy thresholds per unlabeled row (Eqns 16-17): the
+        annealing stops when the entropy of the beliefs is within u*eps of
+        the least the balance constraint allows (the binary entropy of the
+        fractional part of r*u; 0 when r*u is an integer, so that DA settles
+        for every r); the initial beliefs p = r must be above that.
     max_outer, max_inner : int >= 1, default=30, 100
         Iteration caps of the temperature loop and the (p, w) loop; reaching
         one is reported (``diagnostics_.converged`` False, ``stop_reason``,
@@ -296,9 +312,13 @@ class LinearDA(_LinearModel):
         Number of features seen during ``fit``.
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
+    n_iter_ : int
+        Temperatures visited, the outer iterations of Table 5 of 000 (at most
+        ``max_outer``; ``len(diagnostics_.temperatures)``).
 
     See Also
     --------
+    LinearTSVM : multi-switch TSVM on the same objective (Eqn 18).
     ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
 
     References
@@ -321,6 +341,7 @@ class LinearDA(_LinearModel):
     """
 
     _semi_supervised = True
+    _iteration_field = "temperatures"
     _parameter_constraints = {**SEMI_SUPERVISED, "T0": [POSITIVE, None], "anneal_rate": [ABOVE_ONE],
                               "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
                               "max_outer": [COUNT], "max_inner": [COUNT]}
@@ -378,10 +399,13 @@ class LinearNablaTSVM(_LinearModel):
         Number of features seen during ``fit``.
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
+    n_iter_ : int
+        L-BFGS iterations over the whole lambda' schedule, ``diagnostics_.lbfgs_iterations``.
 
     See Also
     --------
-    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+    LinearTSVM, LinearDA : the methods of 000 it is compared with (003 Table 2).
+    ssl_repro.kernel_estimators.KernelNablaTSVM : the RBF kernel version (001).
 
     References
     ----------
@@ -403,6 +427,7 @@ class LinearNablaTSVM(_LinearModel):
     """
 
     _semi_supervised = True
+    _iteration_field = "lbfgs_iterations"
     _parameter_constraints = {**SEMI_SUPERVISED, "steps": [COUNT], "start_fraction": [POSITIVE]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, steps=10, start_fraction=0.01):
@@ -452,11 +477,12 @@ class LinearCCCPTSVM(_LinearModel):
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
     n_iter_ : int
-        CCCP iterations run.
+        CCCP iterations, each one convex MFN solve (at most ``max_iter``;
+        ``diagnostics_.cccp_iterations``).
 
     See Also
     --------
-    ssl_repro.kernel_estimators.KernelDA : the RBF kernel version of deterministic annealing (001).
+    LinearTSVM, LinearDA : the methods of 000 it is compared with (003 Table 2).
 
     References
     ----------
@@ -478,6 +504,7 @@ class LinearCCCPTSVM(_LinearModel):
     """
 
     _semi_supervised = True
+    _iteration_field = "cccp_iterations"
     _parameter_constraints = {**SEMI_SUPERVISED, "s": [Interval(Real, None, 1, closed="neither")],
                               "max_iter": [COUNT]}
 
@@ -489,9 +516,7 @@ class LinearCCCPTSVM(_LinearModel):
         self.max_iter = max_iter
 
     def _solve(self, problem, r):
-        w, info = cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
-        self.n_iter_ = info.cccp_iterations
-        return w, info
+        return cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
 
 
 def mask_labels(y_pm1, labeled):

@@ -93,6 +93,7 @@ class _KernelModel(BinaryClassifier):
         self.intercept_ = np.array([bias])
         self.support_vectors_ = X
         self.transduction_ = self._transduction(y, unlabeled_mask, K[unlabeled] @ alpha + bias)
+        self._set_n_iter()
         return self
 
     def decision_function(self, X):
@@ -156,9 +157,13 @@ class KernelDA(_KernelModel):
         ``objective``: the kernel form of Eqn 18; ``own_objective``: 001's Eqn 1 in the method's loss.
     n_features_in_ : int
         Number of features seen during ``fit``.
+    n_iter_ : int
+        Temperatures visited, the outer iterations of 001's Table 1 (at most
+        ``max_outer``; ``len(diagnostics_.temperatures)``).
 
     See Also
     --------
+    KernelJTSVM : the label-switching baseline of 001 on the same kernel.
     ssl_repro.estimators.LinearDA : the linear method of 000.
 
     References
@@ -181,6 +186,7 @@ class KernelDA(_KernelModel):
     """
 
     _method = "da"
+    _iteration_field = "temperatures"
     _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES, "T0": [POSITIVE],
                               "anneal_rate": [ABOVE_ONE], "eps": [OPEN_UNIT], "max_outer": [COUNT],
                               "max_inner": [COUNT]}
@@ -233,10 +239,14 @@ class KernelJTSVM(_KernelModel):
         ``objective``: the kernel form of Eqn 18; ``own_objective``: 001's Eqn 1 in the method's loss.
     n_features_in_ : int
         Number of features seen during ``fit``.
+    n_iter_ : int
+        f-step solves (``diagnostics_.mfn_calls``): the supervised start, one per
+        lambda' level and one per label switch.
 
     See Also
     --------
-    ssl_repro.estimators.LinearTSVM : the linear method of 000.
+    KernelDA : deterministic annealing, which 001 compares with this baseline.
+    ssl_repro.estimators.LinearTSVM : the linear multi-switch TSVM of 000.
 
     References
     ----------
@@ -258,6 +268,7 @@ class KernelJTSVM(_KernelModel):
     """
 
     _method = "jtsvm"
+    _iteration_field = "mfn_calls"
     _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES,
                               "switches": [COUNT, StrOptions({"max"})]}
 
@@ -304,9 +315,12 @@ class KernelNablaTSVM(_KernelModel):
         ``lam_u_levels`` and ``lbfgs_iterations`` of the C* schedule.
     support_vectors_, sigma_, classes_, transduction_, n_features_in_ :
         As for :class:`KernelDA`.
+    n_iter_ : int
+        L-BFGS iterations over the whole lambda' schedule, ``diagnostics_.lbfgs_iterations``.
 
     See Also
     --------
+    KernelDA, KernelJTSVM : the other kernel methods of 001 on the same Gram matrix.
     ssl_repro.estimators.LinearNablaTSVM : the linear method.
 
     References
@@ -330,6 +344,7 @@ class KernelNablaTSVM(_KernelModel):
     """
 
     _method = "nabla_tsvm"
+    _iteration_field = "lbfgs_iterations"
     _parameter_constraints = {**_KernelModel._parameter_constraints, "steps": [COUNT], "start_fraction": [POSITIVE]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, sigma=None, sigma_factor=1.0, steps=10, start_fraction=0.01,

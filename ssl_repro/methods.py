@@ -10,9 +10,9 @@ benchmark (``benchmarks/bench_solvers.py``) and the figures
 Estimator classes are imported when first asked for, so listing the
 methods imports neither the linear estimators nor the kernel package.
 
-Adding a linear method (see README, developer section) touches three
+Adding a linear method (see docs/user_guide/09_developers.md) touches four
 files: its solver (``ssl_repro/solvers/<name>.py``), its estimator class (in
-:mod:`ssl_repro.estimators`) and a row here.  A ``conf/method/<name>.yaml``
+:mod:`ssl_repro.estimators`), a row here and its entry in docs/api.rst.  A ``conf/method/<name>.yaml``
 is needed only for named variants: every method of the table without one is
 registered as a Hydra config (:func:`ssl_repro.harness.resolvers.register_methods`).
 The table's kind must agree with the estimator (``tests/test_estimators.py``

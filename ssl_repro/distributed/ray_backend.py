@@ -1,6 +1,6 @@
 """The Ray backend: one actor per row partition, problems built from a matrix or from shards.
 
-Why Ray (README, "Distributed backend"): the sweeps already go to clusters
+Why Ray (docs/user_guide/06_distributed.md): the sweeps already go to clusters
 through Hydra's Ray launcher, so one engine serves both; a stateful actor
 is exactly a partition with its CG state; its round trip measured like
 Dask's (``results/distributed/engine_overhead.json``); and Dask's

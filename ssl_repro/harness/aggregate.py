@@ -85,11 +85,21 @@ def markdown(summary, metric, digits=4):
     return "\n".join(lines)
 
 
+#: Columns of older results.csv files under today's names.
+RENAMED_COLUMNS = {"objective": "objective_own"}
+
+
+def read_results(csv):
+    """A results.csv as a table with today's column names (older records wrote ``objective``
+    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded)."""
+    return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
+
+
 def with_earlier_rows(table, earlier_csvs):
     """``table`` plus the rows of earlier ``results.csv`` files whose job (``path``) it does not hold:
     jobs aggregated before whose result folders are not on this machine any more (results/runs/
     is not committed) stay in the table, and a job run again replaces its earlier row."""
-    earlier = [pd.read_csv(f) for f in earlier_csvs]
+    earlier = [read_results(f) for f in earlier_csvs]
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
@@ -108,16 +118,24 @@ def write_tables(dirs, out, keep=()):
     table = with_earlier_rows(collect(*dirs), keep)
     if table.empty:
         raise SystemExit(f"no result.json under {', '.join(map(str, dirs))}")
-    summary = summarize(table)
     table.to_csv(out / "results.csv", index=False)
-    summary.to_csv(out / "summary.csv", index=False)
     sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
+    return table, write_summaries(table, out, sources)
+
+
+def write_summaries(table, out, sources):
+    """Write summary.csv and summary.md of the jobs ``table`` into ``out`` (``sources`` names where the
+    jobs came from, for summary.md's title); return the summary."""
+    summary = summarize(table if "converged" in table else table.assign(converged=True))
+    summary.to_csv(Path(out) / "summary.csv", index=False)
     parts = [f"# Results from {sources}\n",
              "Mean ± standard deviation over splits.\n"]
+    if "converged" not in table:
+        parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
         parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
-    (out / "summary.md").write_text("".join(parts))
-    return table, summary
+    (Path(out) / "summary.md").write_text("".join(parts))
+    return summary
 
 
 def main(argv=None):

@@ -30,7 +30,8 @@ from .fstep import FStep
 
 @solver_threads
 def kernel_jtsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", switches=1):
-    """JTSVM on the Gram matrix ``K``; returns (alpha, bias, info dict)."""
+    """JTSVM on the Gram matrix ``K``; returns (alpha, bias, info dict: ``objective``, ``switches``
+    and ``solves``, the f-step solves: the supervised start, one per lambda' level, one per switch)."""
     lam, lam_u, r = check_positive(lam, "lambda"), check_positive(lam_u, "lambda'"), check_fraction(r)
     fstep = FStep(K, lam, loss)
     l, u = labeled.size, unlabeled.size
@@ -38,11 +39,12 @@ def kernel_jtsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", swi
     f_u = K[unlabeled] @ alpha + bias
     labels_u = initial_labels(f_u, r)
     points = np.concatenate([labeled, unlabeled])
-    n_switches = 0
+    n_switches, solves = 0, 1
     for level in lam_u_levels(lam_u):
         costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
         targets = np.concatenate([y, labels_u])
         alpha, bias = fstep.solve(points, targets, costs, alpha)
+        solves += 1
         while True:
             f_u = K[unlabeled] @ alpha + bias
             pos, neg = switch_pairs(labels_u, f_u, switches)
@@ -52,8 +54,9 @@ def kernel_jtsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", swi
             n_switches += pos.size
             targets = np.concatenate([y, labels_u])
             retrained = fstep.solve(points, targets, costs, alpha)
+            solves += 1
             if fstep.objective(retrained[0], points, targets, costs, retrained[1]) <= \
                     fstep.objective(alpha, points, targets, costs, bias):
                 alpha, bias = retrained
     value = eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u)
-    return alpha, bias, {"objective": value, "switches": n_switches}
+    return alpha, bias, {"objective": value, "switches": n_switches, "solves": solves}

@@ -68,6 +68,7 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.objective_path = list(raw.get("path", []))
     info.temperatures = list(raw.get("temperatures", []))
     info.switches = int(raw.get("switches", 0))
+    info.mfn_calls = int(raw.get("solves", 0))
     info.lam_u_levels = list(raw.get("lam_u_levels", []))
     info.lbfgs_iterations = int(raw.get("lbfgs_iterations", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))

@@ -12,38 +12,56 @@ TOLERANCE = "tolerance"
 class SolverInfo:
     """What a solver did.
 
-    objective : the objective of the returned weights: for TSVM and DA the
+    Attributes
+    ----------
+    objective : float
+        the objective of the returned weights: for TSVM and DA the
         transductive objective J(w) of Eqn 18 (DA returns the minimum along
         its path); for the SVM, J with lambda' = 0; for RLS, J with
         lambda' = 0 as well (its own least-squares objective is in
         ``own_objective``).
-    own_objective : the objective the method itself minimizes.
-    objective_path : for TSVM the fixed-label objective after every MFN
+    own_objective : float
+        the objective the method itself minimizes.
+    objective_path : list of (float, float)
+        for TSVM the fixed-label objective after every MFN
         retraining, as (lambda' level, value); for DA J(w) after every
         OPTIMIZE-W, as (temperature, value).
-    switches : label pairs switched (TSVM).
-    mfn_calls, newton_iterations, cg_iterations : work counters of the
-        L2-SVM-MFN calls (Newton steps of Table 1, CG steps of Table 2).
-    lbfgs_iterations : L-BFGS iterations (nabla-TSVM, which does not use MFN).
-    lam_u_levels : lambda' values visited (TSVM's annealing, nabla-TSVM's schedule).
-    temperatures : temperatures visited (DA, linear and kernel).
-    positive_path : DA: the fraction of unlabeled outputs > 0 after each
+    switches : int
+        label pairs switched (TSVM).
+    mfn_calls, newton_iterations, cg_iterations : int
+        work counters of the L2-SVM-MFN calls (Newton steps of Table 1, CG steps of Table 2);
+        for kernel JTSVM ``mfn_calls`` counts its f-step solves, the
+        retrainings that take MFN's place.
+    lbfgs_iterations : int
+        L-BFGS iterations (nabla-TSVM, which does not use MFN).
+    lam_u_levels : list of float
+        lambda' values visited (TSVM's annealing, nabla-TSVM's schedule).
+    temperatures : list of float
+        temperatures visited (DA, linear and kernel).
+    positive_path : list of float
+        DA: the fraction of unlabeled outputs > 0 after each
         OPTIMIZE-W, beside ``objective_path`` (what the lowest-J rule chose
         between).
-    cccp_iterations : CCCP iterations run (CCCP-TSVM).
-    positive_fraction : fraction of unlabeled rows labeled positive at the
+    cccp_iterations : int
+        CCCP iterations run (CCCP-TSVM).
+    positive_fraction : float
+        fraction of unlabeled rows labeled positive at the
         end: TSVM's switch labels (its balance constraint); for the others
         the fraction of unlabeled outputs > 0 of the returned weights (DA:
         the weights of lowest J, which may come from a temperature whose
         outputs do not follow the beliefs' balance mean p = r).
-    seconds : wall-clock training time.
-    converged : False when any loop of the solver (its own or an inner
+    seconds : float
+        wall-clock training time.
+    converged : bool
+        False when any loop of the solver (its own or an inner
         solve: MFN's Newton iterations, CGLS, OPTIMIZE-P, L-BFGS, ...) stopped
         on an iteration cap instead of its stopping rule.
-    stop_reason : why the solver's outer loop ended: ``"tolerance"`` (its
+    stop_reason : str
+        why the solver's outer loop ended: ``"tolerance"`` (its
         stopping rule) or the name of the cap it hit (``"max_outer"``,
         ``"max_newton_iter"``, ``"max_switch_rounds"``, ...).
-    capped : the caps inner solves hit, as {cap name: times}, e.g.
+    capped : dict
+        the caps inner solves hit, as {cap name: times}, e.g.
         ``{"max_newton_iter": 2}`` for two MFN solves out of Newton steps.
     """
 

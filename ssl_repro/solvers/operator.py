@@ -70,7 +70,7 @@ class BiasedRows:
         return out
 
     def largest_entry(self):
-        """max |x_ij| over the stored entries (0 for an all-zero matrix)."""
+        """max ``|x_ij|`` over the stored entries (0 for an all-zero matrix)."""
         return largest_magnitude(self.X.data)
 
     def cg_steps(self, rows, c, lam, tol, linear=None):
