@@ -2,7 +2,9 @@
 
 Labels follow :mod:`sklearn.semi_supervised`: rows labelled ``-1``
 (:data:`UNLABELED`) are unlabeled; the labeled rows carry exactly two other
-class values (which therefore cannot include -1).  ``classes_[1]`` plays
+class values (which therefore cannot include -1).  String classes go in an
+object array whose unlabeled rows hold the number -1, as for
+:class:`sklearn.semi_supervised.SelfTrainingClassifier`.  ``classes_[1]`` plays
 the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
 the labels with :meth:`BinaryClassifier._read_labels`) and
 ``decision_function`` (positive means ``classes_[1]``).
@@ -27,10 +29,13 @@ SEMI_SUPERVISED = {"lam": [POSITIVE], "lam_u": [POSITIVE], "r": [OPEN_UNIT, None
 
 
 def unlabeled_mask(y):
-    """The rows of ``y`` marked unlabeled (``-1``); none when the labels are not numbers."""
+    """The rows of ``y`` marked unlabeled: the number ``-1`` (in an object array, the entries that
+    are that number); none in an array of strings."""
     y = np.asarray(y)
     if np.issubdtype(y.dtype, np.number):
         return y == UNLABELED
+    if y.dtype == object:
+        return np.array([isinstance(v, Real) and v == UNLABELED for v in y], dtype=bool)
     return np.zeros(y.shape[0], dtype=bool)
 
 
@@ -54,15 +59,22 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
 
     def _read_labels(self, y):
         """Set ``classes_`` from the labeled rows; return (unlabeled mask, their +1/-1 labels)."""
-        check_classification_targets(y)
         unlabeled = unlabeled_mask(y)
-        classes = np.unique(y[~unlabeled])
-        if unlabeled.any() and classes.size == 1 and classes[0] == 1 and set(np.unique(y).tolist()) == {-1, 1}:
+        labels = y[~unlabeled]
+        kinds = {type(v).__name__ for v in labels} if labels.dtype == object else set()
+        if len(kinds - {"int", "float"}) and len(kinds) > 1:
+            raise ValueError(f"{type(self).__name__}: the labeled rows mix label types ({', '.join(sorted(kinds))}): "
+                             f"give classes of one type (e.g. two strings), with the number -1 only on "
+                             f"unlabeled rows")
+        check_classification_targets(labels if labels.size else y)
+        classes = np.unique(labels)
+        if unlabeled.any() and classes.size == 1 and classes[0] == 1:
             raise ValueError(
-                f"{type(self).__name__}: labels -1 and +1 only: -1 marks an unlabeled row here "
-                f"(sklearn.semi_supervised's convention), so this reads as one class (1) plus unlabeled rows. "
-                f"For +1/-1 labels use ssl_repro.estimators.mask_labels(y, labeled) (labeled: a mask or the "
-                f"indices of the labeled rows), which maps them to classes 0/1 and marks the rest -1")
+                f"{type(self).__name__} needs two classes among the labeled rows; got one class (1): every "
+                f"labeled row is 1 and the rows labelled -1 are unlabeled (sklearn.semi_supervised's convention). "
+                f"Label rows of both classes; if -1 was meant as the negative class of +1/-1 labels, use "
+                f"ssl_repro.estimators.mask_labels(y, labeled) (labeled: a mask or the indices of the labeled "
+                f"rows), which maps them to classes 0/1 and marks the rest -1")
         if classes.size < 2:
             found = "no labeled rows" if classes.size == 0 else f"one class ({classes[0]!r})"
             raise ValueError(f"{type(self).__name__} needs two classes among the labeled rows; got {found}")

@@ -530,4 +530,9 @@ def mask_labels(y_pm1, labeled):
     """
     y = np.full(np.asarray(y_pm1).shape[0], UNLABELED, dtype=np.int64)
     y[labeled] = (np.asarray(y_pm1)[labeled] > 0).astype(np.int64)
+    held = np.unique(y[labeled])
+    if held.size < 2:
+        found = "no labeled row" if held.size == 0 else f"only {'+1' if held[0] else '-1'} labels"
+        raise ValueError(f"mask_labels: the labeled rows hold {found}; fit needs rows of both classes (+1 and -1) "
+                         f"labeled")
     return y

@@ -9,6 +9,8 @@ whose stopping points two roundings may place ~1e-9 apart); products
 agree with :class:`~ssl_repro.solvers.BiasedRows` to rounding.
 """
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -203,3 +205,27 @@ def test_an_unknown_backend_name_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="backend.name='dask' is not a backend; choose one of local, ray"):
         with backend_from_settings({"name": "dask"}):
             pass
+
+
+SILENT_PORT = """
+import socket, sys, time
+from ssl_repro.distributed import RayBackend
+silent = socket.socket()
+silent.bind(("127.0.0.1", 0))
+silent.listen(5)
+start = time.perf_counter()
+try:
+    with RayBackend(address=f"127.0.0.1:{silent.getsockname()[1]}", start_timeout=4):
+        pass
+except ConnectionError as error:
+    print(f"{time.perf_counter() - start:.2f}", error)
+"""
+
+
+@pytest.mark.slow      # Ray's client left connecting in a subprocess, not in the tests' process
+def test_an_address_that_does_not_answer_as_ray_fails_within_start_timeout():
+    proc = subprocess.run([sys.executable, "-c", SILENT_PORT], cwd=Path(__file__).resolve().parents[1],
+                          capture_output=True, text=True, timeout=120)
+    seconds, message = proc.stdout.split(" ", 1)
+    assert 4 <= float(seconds) < 8, proc.stdout + proc.stderr[-2000:]
+    assert "127.0.0.1:" in message and "does not speak Ray's protocol" in message and "start_timeout 4 s" in message

@@ -6,6 +6,7 @@ under a second.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,7 +92,7 @@ def test_sweep_killed_outright_resumes_with_only_the_missing_jobs(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     grid = ["method=svm,rls", "split=0,1,2", "n_labeled=16"]
     proc = sweep(tmp_path, *grid, "+hydra.callbacks.killer._target_=killer.KillAfter",
-                 "+hydra.callbacks.killer.jobs=4", env=env)
+                 "+hydra.callbacks.killer.jobs=4", "hydra/launcher=basic", env=env)   # jobs in the sweep's process
     assert proc.returncode == -9, proc.log[-3000:]          # killed by the signal, mid-sweep
     survivors = {p: p.stat().st_mtime_ns for p in results_of(tmp_path)}
     assert len(survivors) == 4
@@ -108,7 +109,7 @@ def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
     proc = sweep(tmp_path, "method=svm", "split=0", "n_labeled=999999,16")
     assert proc.returncode != 0 and "n_labeled must be between 2" in proc.log
     # the sweep went on past the failing job and ended with its summary line
-    assert "1/2 jobs done (1 run now), 1 failed" in proc.log
+    assert "1/2 jobs done (1 run by this sweep, 0 by another process meanwhile, 0 done before), 1 failed" in proc.log
     assert [p.parent.parent.name for p in results_of(tmp_path)] == ["l=16"]
     errors = list(tmp_path.rglob("error.txt"))
     assert len(errors) == 1 and "n_labeled must be between 2" in errors[0].read_text()
@@ -127,6 +128,25 @@ def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp
     assert "Joblib.Parallel(n_jobs=2" in log
     assert log.count(f"running ({threads} solver thread") == 2 and "2/2 jobs done, 0 remaining" in log
     assert len(results_of(tmp_path)) == 2
+
+
+@pytest.mark.slow   # Hydra sweeps in subprocesses
+def test_a_plain_multirun_is_parallel_and_two_identical_sweeps_say_who_computed_what(tmp_path):
+    """``python run.py -m`` without a launcher runs on the joblib launcher; two identical sweeps
+    into one folder compute each job once, and each summary splits the jobs between them."""
+    grid = ["method=svm,rls", "split=0,1,2", "n_labeled=16"]
+    cmd = [sys.executable, str(REPO / "run.py"), "-m", *SMALL, f"results_dir={tmp_path}", "sweep_name=test", *grid]
+    procs = [subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for _ in range(2)]
+    logs = [proc.communicate()[0] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], logs
+    assert all("Joblib.Parallel(n_jobs=2" in log for log in logs)
+    summary = r"(\d)/6 jobs done \((\d) run by this sweep, (\d) by another process meanwhile, 0 done before\)"
+    counts = [tuple(map(int, re.search(summary, log).groups())) for log in logs]     # (done, ran, elsewhere)
+    assert all(done == ran + elsewhere for done, ran, elsewhere in counts), counts
+    assert sum(ran for _, ran, _ in counts) == 6 and max(done for done, _, _ in counts) == 6
+    assert sum(log.count(": running (") for log in logs) == 6                        # each job computed once
+    assert len(results_of(tmp_path)) == 6
 
 
 def test_failed_write_keeps_the_old_result_and_leaves_no_temp_file(tmp_path):

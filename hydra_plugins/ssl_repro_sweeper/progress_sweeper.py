@@ -8,7 +8,9 @@ job's configuration, as the launcher resolves it), logs how many jobs
 already have a finished result and writes the list to
 ``<sweep dir>/.sweep/jobs.json``, from which each job reports ``done/total``
 when it ends (:func:`ssl_repro.harness.progress.report`).  When the sweep ends the sweeper
-logs the totals and the wall time, appends them to
+logs the totals and the wall time, how many jobs this sweep computed (its jobs'
+return value, :data:`ssl_repro.harness.app.RAN`) and how many another process
+computed meanwhile (a second sweep into the same folder), appends them to
 ``<sweep dir>/.sweep/history.jsonl`` (how long each run of the sweep took)
 and exits with an error naming the failed jobs' ``error.txt``.
 
@@ -29,9 +31,11 @@ import time
 from pathlib import Path
 
 from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from hydra.core.utils import JobStatus
 from omegaconf import OmegaConf, open_dict
 
 from ssl_repro.harness import jobkey
+from ssl_repro.harness.app import RAN
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
 from ssl_repro.harness.store import ERROR_FILE, RESULT_FILE, finished_result, write_json
 
@@ -47,7 +51,9 @@ class ProgressSweeper(BasicSweeper):
         started = time.perf_counter()
         self.jobs, self.done_before = None, 0
         returns = super().sweep(arguments)
-        self._sum_up(time.perf_counter() - started)
+        ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
+                  for batch in returns for job in batch)
+        self._sum_up(time.perf_counter() - started, ran)
         return returns
 
     def validate_batch_is_legal(self, batch):
@@ -72,16 +78,21 @@ class ProgressSweeper(BasicSweeper):
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
                  len(self.jobs) - self.done_before)
 
-    def _sum_up(self, seconds):
-        """Log the totals, append them to the history, fail if a job failed."""
+    def _sum_up(self, seconds, ran):
+        """Log the totals (``ran``: jobs this sweep computed), append them to the history, fail if a
+        job failed."""
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         done = count_done(self.jobs)
         failed = [job for job in self.jobs
                   if (Path(job) / ERROR_FILE).exists() and not (Path(job) / RESULT_FILE).exists()]
-        log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run now), %d failed", sweep_dir, seconds,
-                 done, len(self.jobs), done - self.done_before, len(failed))
+        elsewhere = max(0, done - self.done_before - ran)
+        running = len(self.jobs) - done - len(failed)       # locked by another process, not finished yet
+        log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run by this sweep, %d by another process "
+                 "meanwhile, %d done before), %d failed%s", sweep_dir, seconds, done, len(self.jobs), ran, elsewhere,
+                 self.done_before, len(failed), f", {running} still running in another process" if running else "")
         entry = {"ended": datetime.datetime.now().isoformat(timespec="seconds"), "seconds": round(seconds, 2),
-                 "jobs": len(self.jobs), "done_before": self.done_before, "done_after": done,
+                 "jobs": len(self.jobs), "done_before": self.done_before, "done_after": done, "ran": ran,
+                 "ran_elsewhere": elsewhere,
                  "command_line": list(self.config.hydra.overrides.task), "failed": len(failed)}
         with open(sweep_dir / HISTORY, "a") as f:
             f.write(json.dumps(entry) + "\n")

@@ -14,7 +14,7 @@ import zlib
 import numpy as np
 import scipy.sparse as sp
 
-from .store import missing
+from .store import ALLOW_DOWNLOAD, folders_kept_only_on_success, missing
 
 TOPIC = {"ccat": "CCAT", "gcat": "GCAT", "full-ccat": "CCAT", "full-gcat": "GCAT"}
 CACHE_FILES = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl", "topics_names_py3.pkl")
@@ -28,10 +28,11 @@ def load_rcv1(name, root, download):
     folder = root / "RCV1"
     absent = [folder / f for f in CACHE_FILES if not (folder / f).exists()]
     if absent and not download:
-        raise missing(name, absent, URL, "let fetch_rcv1 download it (download=True) to build these files")
+        raise missing(name, absent, URL, ALLOW_DOWNLOAD)
     subset = "all" if name.startswith("full-") else "train"
     try:
-        bunch = fetch_rcv1(data_home=str(root), subset=subset, download_if_missing=download)
+        with folders_kept_only_on_success(folder):
+            bunch = fetch_rcv1(data_home=str(root), subset=subset, download_if_missing=download)
     except OSError as exc:
         raise missing(name, absent or folder, URL, f"fetch_rcv1 failed: {exc}") from exc
     except (ValueError, EOFError, KeyError, pickle.UnpicklingError, zlib.error) as exc:

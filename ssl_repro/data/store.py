@@ -4,8 +4,12 @@ The data root is, in order: an explicit ``root`` argument, the environment
 variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout mirrors
 ``shared/data`` (``20newsgroups/``, ``kddcup99/``, ...), so pointing
 ``SSL_REPRO_DATA`` at a copy of that folder works.  Vectorized matrices are
-cached under ``<root>/ssl_repro_cache/`` and written atomically.
+cached under ``<root>/ssl_repro_cache/`` and written atomically.  Nothing
+is created on the way to a load that fails: no data home for embedded data,
+no empty folder left by a download or a scikit-learn fetcher that failed
+(:func:`folders_kept_only_on_success`).
 """
+import contextlib
 import os
 import warnings
 import zipfile
@@ -24,21 +28,55 @@ class DatasetNotAvailable(FileNotFoundError):
 
 
 def data_root(root=None):
-    """The data root: ``root``, else $SSL_REPRO_DATA, else scikit-learn's data home."""
+    """The data root: ``root``, else $SSL_REPRO_DATA, else scikit-learn's data home
+    ($SCIKIT_LEARN_DATA, else ``~/scikit_learn_data``, the folder ``sklearn.datasets.get_data_home``
+    names; not created here, unlike by that function)."""
     if root is not None:
         return Path(root).expanduser()
     if os.environ.get(ENV_VAR):
         return Path(os.environ[ENV_VAR]).expanduser()
-    from sklearn.datasets import get_data_home
-    return Path(get_data_home())
+    return Path(os.environ.get("SCIKIT_LEARN_DATA", "~/scikit_learn_data")).expanduser()
+
+
+@contextlib.contextmanager
+def folders_kept_only_on_success(folder):
+    """Inside the block ``folder`` may be created (with its parents); if the block fails, the
+    folders it created are removed again as long as they hold no file."""
+    folder = Path(folder)
+    first_new = None
+    for candidate in [folder, *folder.parents]:
+        if candidate.exists():
+            break
+        first_new = candidate
+    try:
+        yield folder
+    except BaseException:
+        if first_new is not None:
+            _remove_empty_folders(first_new)
+        raise
+
+
+def _remove_empty_folders(top):
+    """Remove ``top`` and the folders under it, bottom-up, where they hold no file."""
+    if not top.is_dir():
+        return
+    for current, _, _ in sorted(os.walk(top), key=lambda entry: -len(entry[0])):
+        with contextlib.suppress(OSError):      # not empty: a file of someone's stays
+            os.rmdir(current)
+
+
+#: The way out of a missing file when downloads were forbidden.
+ALLOW_DOWNLOAD = "or let it be downloaded: download=true (Python: download=True)"
 
 
 def missing(name, paths, url, hint=""):
-    """The error for missing source file(s): which files, where, and where to get them."""
+    """The error for missing source file(s): which files, where, where to get them, and the
+    settings that point elsewhere (the command line's overrides first, then Python's arguments)."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     where = ", ".join(str(p) for p in paths)
-    text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}; data root: "
-            f"set {ENV_VAR} or pass root=). Download from {url}")
+    text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}). Put them there, "
+            f"or point the data root at a folder that holds them: data_root=DIR (Python: root=DIR, or {ENV_VAR}). "
+            f"Download from {url}")
     return DatasetNotAvailable(text + (f"; {hint}" if hint else ""))
 
 
@@ -57,11 +95,12 @@ def fetch(name, path, url, allow_download, hint=""):
         return path
     if allow_download:
         try:
-            download(url, path)
+            with folders_kept_only_on_success(path.parent):
+                download(url, path)
             return path
         except OSError as exc:
             raise missing(name, path, url, f"the download failed ({exc})") from exc
-    raise missing(name, path, url, hint)
+    raise missing(name, path, url, f"{hint}; {ALLOW_DOWNLOAD}" if hint else ALLOW_DOWNLOAD)
 
 
 #: Bumped whenever a loader's vectorization changes, so stale caches are not reused.

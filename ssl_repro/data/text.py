@@ -18,7 +18,7 @@ import tarfile
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from .store import cached, fetch, missing
+from .store import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing
 
 PCMAC_GROUPS = ("comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware")
 NEWSGROUPS_URL = "https://ndownloader.figshare.com/files/5975967 (scikit-learn's fetch_20newsgroups)"
@@ -48,10 +48,12 @@ def load_pcmac(root, download):
     def build():
         home = root / "20newsgroups"
         pkz = home / "20news-bydate_py3.pkz"
+        if not (pkz.exists() or download):
+            raise missing("pcmac", pkz, NEWSGROUPS_URL, ALLOW_DOWNLOAD)
         try:
-            bunch = fetch_20newsgroups(data_home=str(home), subset="all", categories=list(PCMAC_GROUPS),
-                                       download_if_missing=download, shuffle=False,
-                                       remove=("footers",))
+            with folders_kept_only_on_success(home):
+                bunch = fetch_20newsgroups(data_home=str(home), subset="all", categories=list(PCMAC_GROUPS),
+                                           download_if_missing=download, shuffle=False, remove=("footers",))
         except OSError as exc:
             if pkz.exists():
                 raise ValueError(f"pcmac: {pkz} is not a readable scikit-learn 20 Newsgroups cache "

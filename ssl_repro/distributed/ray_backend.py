@@ -14,6 +14,8 @@ A researcher starts a cluster with ``ray start --head`` on one node and
 stopped with the backend.
 """
 import os
+import socket
+import threading
 
 import numpy as np
 
@@ -34,8 +36,9 @@ class RayBackend:
         ``None`` to start a local instance with ``workers * cpus_per_worker`` CPUs
     threads_per_worker : numba threads of each actor
     cpus_per_worker : CPUs each actor reserves in Ray's scheduler
-    start_timeout : seconds to wait for the actors to start (a cluster without
-        the CPUs for them would otherwise wait forever)
+    start_timeout : seconds to wait for the cluster at ``address`` to answer and
+        for the actors to start (an address where no Ray cluster answers, or a
+        cluster without the CPUs for them, would otherwise wait forever)
 
     Use as a context manager (``with RayBackend(2) as backend:``): Ray is
     started if it is not running and the actors
@@ -68,8 +71,11 @@ class RayBackend:
             local = self.address is None
             if local:
                 os.environ.setdefault("RAY_worker_niceness", "0")
-            ray.init(address=self.address, num_cpus=int(np.ceil(self.workers * self.cpus_per_worker)) if local
-                     else None, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            settings = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            if local:
+                ray.init(num_cpus=int(np.ceil(self.workers * self.cpus_per_worker)), **settings)
+            else:
+                self._connect(ray, settings)
             self._started_ray = True
         try:
             host = ray.remote(num_cpus=self.cpus_per_worker)(PartitionHost)
@@ -85,6 +91,36 @@ class RayBackend:
             self.__exit__()
             raise
         return self
+
+    def _connect(self, ray, settings):
+        """``ray.init(address=self.address)`` within ``start_timeout`` seconds, else an error naming the
+        address (Ray itself retries an address that does not answer without end)."""
+        def unreachable(reason):
+            return ConnectionError(
+                f"no Ray cluster answers at address {self.address} ({reason}; start_timeout {self.start_timeout:g} s): "
+                "start one there (ray start --head), or give the address of a running cluster "
+                "(backend.address=auto for the cluster started on this node, or backend.address=null for a "
+                "local instance); backend.start_timeout sets the wait")
+        host, _, port = self.address.removeprefix("ray://").rpartition(":")
+        if host and port.isdigit():             # a host:port address: is anything listening there?
+            try:
+                socket.create_connection((host, int(port)), timeout=self.start_timeout).close()
+            except OSError as error:
+                raise unreachable(error.strerror or type(error).__name__) from None
+        outcome = {}
+
+        def init():
+            try:
+                ray.init(address=self.address, **settings)
+            except BaseException as error:      # handed to the caller below
+                outcome["error"] = error
+        connecting = threading.Thread(target=init, daemon=True, name="ray.init")
+        connecting.start()
+        connecting.join(self.start_timeout)
+        if connecting.is_alive():
+            raise unreachable("it does not speak Ray's protocol")
+        if "error" in outcome:
+            raise outcome["error"]
 
     def __exit__(self, *exc):
         import ray

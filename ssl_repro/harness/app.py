@@ -44,6 +44,16 @@ def limit_threads(threads):
     return numba.get_num_threads()
 
 
+#: Errors a user's input causes: a refused value (ValueError, scikit-learn's InvalidParameterError),
+#: a missing data file (:class:`~ssl_repro.data.DatasetNotAvailable`), an unreachable cluster
+#: (ConnectionError); their messages name the problem and the override that fixes it.
+USER_ERRORS = (ValueError, OSError)
+
+#: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
+#: process holding its lock, or (in a sweep) recorded its failure.
+RAN, FOUND, ELSEWHERE, FAILED = "ran", "found", "elsewhere", "failed"
+
+
 def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     """Run the job of ``cfg`` into ``output_dir/result.json`` unless it is already there.
 
@@ -55,9 +65,15 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     ``parallel_jobs``, how many jobs the launcher runs at once on this
     machine (see :func:`job_threads`).
     """
+    return run_or_skip(cfg, output_dir, sweep_dir, parallel_jobs)[1]
+
+
+def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
+    """:func:`run_configured_job` and what it did with the job: (``RAN``, ``FOUND``, ``ELSEWHERE`` or
+    ``FAILED``, the record or None); the sweep's summary counts these."""
     job = (f"{cfg['dataset']['name']} {cfg['method']['variant']} split={cfg['split']} "
            f"l={cfg['n_labeled']}")
-    record = finished_result(output_dir, cfg)
+    status, record = FOUND, finished_result(output_dir, cfg)
     if record is not None:
         log.info("%s: already done, skipped (%s)", job, Path(output_dir) / RESULT_FILE)
     else:
@@ -65,10 +81,10 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
             record = finished_result(output_dir, cfg)      # finished while we waited for the lock?
             if not mine:
                 log.info("%s: being computed by another process (%s), skipped", job, output_dir)
-                return None
+                return ELSEWHERE, None
             if record is None:
                 try:
-                    record = _run_and_store(cfg, output_dir, job, parallel_jobs)
+                    status, record = RAN, _run_and_store(cfg, output_dir, job, parallel_jobs)
                 except Exception:
                     if sweep_dir is None:
                         raise
@@ -77,11 +93,11 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
                     (Path(output_dir) / ERROR_FILE).write_text(traceback.format_exc())
                     log.exception("%s: failed (%s)", job, Path(output_dir) / ERROR_FILE)
                     report(sweep_dir, output_dir)
-                    return None
+                    return FAILED, None
     if sweep_dir is not None:
         report(sweep_dir, output_dir)
     print(f"{job}: {scores(record)}, {record['seconds']:.2f} s -> {Path(output_dir) / RESULT_FILE}")
-    return record
+    return status, record
 
 
 def _run_and_store(cfg, output_dir, job, parallel_jobs):

@@ -39,13 +39,16 @@ a dataset setting other than :data:`DATASET_SETTINGS` is refused;
 an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
+import numbers
+import re
 import time
 
 import numpy as np
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
 from ..data import load_dataset, make_split
-from ..data.splits import ALL
+from ..data.splits import ALL, N_SPLITS
 from ..estimators import mask_labels
 from ..kernel_estimators import check_kernel_rows
 from ..methods import METHODS, method
@@ -72,6 +75,35 @@ def check_dataset_settings(ds_cfg):
                 f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
 
 
+def job_split(value):
+    """The job's ``split``, an integer 0..:data:`~ssl_repro.data.splits.N_SPLITS` - 1, else refused with that range."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < N_SPLITS:
+        return int(value)
+    raise ValueError(f"split={value!r} is not one of the paper's {N_SPLITS} splits: give split=0..{N_SPLITS - 1} "
+                     "(the seed of the stratified train/test split and labeled subset, Sec. 1.5 of 004)")
+
+
+def job_labels(value, dataset):
+    """The job's ``n_labeled``: a whole number (its range is :func:`~ssl_repro.data.make_split`'s) or
+    ``all``, else refused naming the accepted values."""
+    if value == ALL or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
+        return value if value == ALL else int(value)
+    grid = ", ".join(map(str, dataset.info.label_grid))
+    raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
+                     + (f" (the label grid of {dataset.name}: {grid})" if grid else "")
+                     + f" or n_labeled={ALL} (a file's own labels: the rows it labels)")
+
+
+def check_fraction_of_split(split, dataset, n_labeled):
+    """Refuse a split whose unlabeled rows are all of one class: their true positive fraction r
+    is then 0 or 1, which the balance constraint mean(p) = r (Eqn 9) cannot hold with 0 < p < 1."""
+    if not 0 < split.r < 1:
+        raise ValueError(
+            f"n_labeled={n_labeled} leaves {split.unlabeled.size} unlabeled row(s) of {dataset.name}, all of one "
+            f"class, so their positive fraction r is {split.r:g}, outside the 0 < r < 1 a semi-supervised method "
+            f"needs: label fewer rows (a smaller n_labeled), or set the method's r (method.r=0.5)")
+
+
 def estimator_for(method_cfg, lam, lam_u, r):
     """The estimator of a method configuration (:data:`ssl_repro.methods.METHODS`).
 
@@ -93,7 +125,16 @@ def estimator_for(method_cfg, lam, lam_u, r):
     if unknown:
         raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
                          f"{', '.join(sorted(cls().get_params()))}")
-    return cls(**params)
+    estimator = cls(**params)
+    try:
+        estimator._validate_params()        # what fit checks first, before the data are loaded
+    except InvalidParameterError as error:
+        source = "method.{0}=VALUE, or dataset.{0}=VALUE" if re.search(r"'(lam|lam_u)'", str(error)) else \
+            "method.{0}=VALUE (+method.{0}=VALUE where the method's config does not declare it)"
+        parameter = re.search(r"The '(\w+)' parameter", str(error))
+        raise ValueError(f"method {name!r}: {error}"
+                         + (f" Set it with {source.format(parameter.group(1))}" if parameter else "")) from None
+    return estimator
 
 
 def _linear_outputs(estimator, X, split):
@@ -137,11 +178,14 @@ def train_job(cfg):
     paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
     dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
                            **paths)
-    n_labeled = cfg["n_labeled"] if cfg["n_labeled"] == ALL else int(cfg["n_labeled"])
-    split = make_split(dataset, int(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
+    n_labeled = job_labels(cfg["n_labeled"], dataset)
+    split = make_split(dataset, job_split(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
     lam = dataset.info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
     lam_u = dataset.info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
     method_cfg = dict(cfg["method"])
+    if method_cfg.get("name") in METHODS and method(method_cfg["name"]).semi_supervised \
+            and method_cfg.get("r") is None:
+        check_fraction_of_split(split, dataset, n_labeled)
     estimator = estimator_for(method_cfg, lam, lam_u, split.r)
     variant = method_cfg.get("variant", method_cfg["name"])
     kernel = method(method_cfg["name"]).kernel   # dense n x n Gram matrix

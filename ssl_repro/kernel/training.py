@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from ..solvers.info import SolverInfo
+from ..solvers.info import LBFGS_FAILED, SolverInfo, fixed_cap, larger
 from ..solvers.objective import transductive_objective
 from .annealing import kernel_da
 from .jtsvm import kernel_jtsvm
@@ -77,7 +77,7 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
         for _ in range(times):
             info.inner_cap(cap)
     info.stop(raw.get("stop_reason", "tolerance"))
-    info.warn_if_capped({"max_outer": "max_outer, or lower T0", "max_inner": "max_inner",
-                         "lbfgs_max_iter": "the L-BFGS max_iter of ssl_repro.solvers.nabla.nabla_tsvm",
-                         "lbfgs_failed": "nothing: L-BFGS-B stopped on a line-search failure (try another lambda)"})
+    info.warn_if_capped({**{cap: larger(cap, options[cap]) for cap in ("max_outer", "max_inner") if cap in options},
+                         "lbfgs_max_iter": fixed_cap("the L-BFGS-B iterations of each lambda' step"),
+                         "lbfgs_failed": LBFGS_FAILED})
     return alpha, float(bias), info

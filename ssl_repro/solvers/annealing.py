@@ -33,7 +33,7 @@ import numpy as np
 
 from ._threads import solver_threads
 from .balance import Beliefs, entropy, entropy_floor, kl_divergence, optimize_p
-from .info import SolverInfo
+from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
@@ -178,10 +178,13 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
             T /= anneal_rate
     if fixed_temperature is None and h > settled:
         info.stop("max_outer")
-    info.warn_if_capped({"max_outer": f"max_outer={max_outer}, or lower T0",
-                         "max_inner": f"max_inner={max_inner}",
-                         "optimize_p_max_iter": "ssl_repro.solvers.balance.MAX_ITER (500, Table 6)",
-                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
+    # equal unlabeled outputs (e.g. all-zero rows) keep every belief at r at any temperature
+    hardens = np.ptp(o[l:]) > 0
+    info.warn_if_capped({"max_outer": larger("max_outer", max_outer) if hardens else
+                         "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r",
+                         "max_inner": larger("max_inner", max_inner),
+                         "optimize_p_max_iter": fixed_cap("500 iterations of OPTIMIZE-P, Table 6"),
+                         "max_newton_iter": NEWTON_CAP})
     info.positive_fraction = best_positive
     info.objective = info.own_objective = float(best_value)
     info.seconds = time.perf_counter() - start

@@ -64,7 +64,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._threads import solver_threads
-from .info import SolverInfo
+from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
@@ -189,9 +189,9 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
         info.objective_path.append((iteration, ramp_objective(loss, w, o, l, lam_u, u, s)))
     else:
         info.stop("max_iter")
-    info.warn_if_capped({"max_iter": f"max_iter={max_iter}",
-                         "max_multiplier_iter": "ssl_repro.solvers.cccp.MAX_MULTIPLIER_ITER (60)",
-                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
+    info.warn_if_capped({"max_iter": larger("max_iter", max_iter),
+                         "max_multiplier_iter": fixed_cap(f"{MAX_MULTIPLIER_ITER} multiplier iterations"),
+                         "max_newton_iter": NEWTON_CAP})
     o_l, o_u = o[:l], o[l:]
     info.own_objective = info.objective_path[-1][1]
     info.objective = transductive_objective(w, o_l, problem.y, o_u, lam, lam_u)

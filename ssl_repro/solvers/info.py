@@ -107,19 +107,39 @@ class SolverInfo:
             self.converged = False
 
     def warn_if_capped(self, hints):
-        """Emit a ConvergenceWarning naming each cap hit and what to raise.
+        """Emit a ConvergenceWarning naming each cap hit and the advice of ``hints`` for it.
 
-        ``hints`` maps a cap name to the parameter (and its value) that sets it.
+        ``hints`` maps a cap name to advice that changes the outcome
+        (:func:`larger`: a parameter and a value above today's) or to a
+        statement of why none is given (:func:`fixed_cap`, or where no
+        parameter value would help, e.g. DA on all-zero rows).
         """
         if self.converged:
             return
         caps = dict(self.capped)
         if self.stop_reason != TOLERANCE:
             caps[self.stop_reason] = caps.get(self.stop_reason, 0) + 1
-        parts = [f"{cap} reached {times} time{'s' * (times != 1)} (raise {hints.get(cap, cap)})"
+        parts = [f"{cap} reached {times} time{'s' * (times != 1)}" + (f": {hints[cap]}" if hints.get(cap) else "")
                  for cap, times in caps.items()]
         warnings.warn(f"{self.method} did not converge: " + "; ".join(parts), ConvergenceWarning,
                       stacklevel=4)
 
     def as_dict(self):
         return asdict(self)
+
+
+def larger(parameter, value):
+    """Advice for a cap that ``parameter`` sets: twice its value, e.g. "set max_outer=60 (now 30)"."""
+    return f"set {parameter}={2 * value} (now {value})"
+
+
+def fixed_cap(what):
+    """What a cap that no parameter sets is, in place of advice: "a fixed cap (``what``), not a parameter"."""
+    return f"a fixed cap ({what}), not a parameter"
+
+
+#: Words for L-BFGS-B ending on a failed line search (nabla-TSVM): no cap, so no larger value helps.
+LBFGS_FAILED = "L-BFGS-B stopped on a line-search failure, no cap: another lam may avoid it"
+
+#: The Newton loop's cap of L2-SVM-MFN (Table 1), the same for every solver that calls it.
+NEWTON_CAP = fixed_cap("50 Newton iterations, Table 1")

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ._threads import solver_threads
-from .info import SolverInfo
+from .info import LBFGS_FAILED, SolverInfo, larger
 from .objective import transductive_objective
 from .supervised import svm
 from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
@@ -92,8 +92,8 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
         info.lbfgs_iterations += int(result.nit)
         if not result.success:
             info.inner_cap("lbfgs_max_iter" if result.nit >= max_iter else "lbfgs_failed")
-    info.warn_if_capped({"lbfgs_max_iter": f"max_iter={max_iter}",
-                         "lbfgs_failed": "nothing: L-BFGS-B stopped on a line-search failure (try another lambda)"})
+    info.warn_if_capped({"lbfgs_max_iter": larger("max_iter", max_iter) + " of ssl_repro.solvers.nabla.nabla_tsvm",
+                         "lbfgs_failed": LBFGS_FAILED})
     wb = objective.full_weights(w)
     o_l, o_u = problem.op.matvec(wb, problem.labeled), problem.op.matvec(wb, problem.unlabeled)
     info.own_objective = info.objective_path[-1][1]

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from .cgls import CGSteps
 from ._kernels import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
-from .validation import data_dtype, largest_magnitude
+from .validation import check_feature_memory, data_dtype, largest_magnitude
 
 
 class BiasedRows:
@@ -26,7 +26,8 @@ class BiasedRows:
         products, whose every sum is taken in float64: the results are those
         of float64 data holding the same (float32-rounded) values, bit for
         bit, with half the value bytes read per pass.  Other value types
-        are converted to float64.
+        are converted to float64.  Refused when its column count would need
+        more memory than is available (:func:`.validation.check_feature_memory`).
     """
 
     def __init__(self, X):
@@ -35,6 +36,7 @@ class BiasedRows:
         X = X.astype(data_dtype(X.dtype), copy=False)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
+        check_feature_memory(X, N_CHUNKS)
         self.X = X
         #: ``X.indices`` as unsigned integers, what the kernels take (a view)
         self.indices = unsigned_indices(X)

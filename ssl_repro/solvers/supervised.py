@@ -5,15 +5,15 @@ import numpy as np
 
 from ._threads import solver_threads
 from .cgls import cgls
-from .info import SolverInfo
+from .info import NEWTON_CAP, SolverInfo, fixed_cap
 from .loss import SquaredHingeLoss
 from .mfn import MAX_CG_ITER, TOL, l2svm_mfn
 from .objective import transductive_objective
 from .validation import check_lambda
 
-#: What to raise when a cap is hit (the warning's advice).
-SVM_CAPS = {"max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"}
-RLS_CAPS = {"max_cg_iter": "ssl_repro.solvers.mfn.MAX_CG_ITER (10000)"}
+#: The warnings' words for a cap hit (:meth:`.info.SolverInfo.warn_if_capped`).
+SVM_CAPS = {"max_newton_iter": NEWTON_CAP}
+RLS_CAPS = {"max_cg_iter": fixed_cap(f"{MAX_CG_ITER} CG iterations")}
 
 
 @solver_threads

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from ._threads import solver_threads
-from .info import SolverInfo
+from .info import NEWTON_CAP, SolverInfo, larger
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
@@ -173,8 +173,8 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
         else:
             if switch_pairs(labels[l:], o[l:], max_pairs)[0].size:
                 info.stop("max_switch_rounds")
-    info.warn_if_capped({"max_switch_rounds": f"max_switch_rounds={max_switch_rounds}",
-                         "max_newton_iter": "ssl_repro.solvers.mfn.MAX_NEWTON_ITER (50, Table 1)"})
+    info.warn_if_capped({"max_switch_rounds": larger("max_switch_rounds", max_switch_rounds),
+                         "max_newton_iter": NEWTON_CAP})
     info.positive_fraction = float(np.mean(labels[l:] > 0))
     info.objective = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
     info.own_objective = info.objective

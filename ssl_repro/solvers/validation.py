@@ -1,5 +1,7 @@
 """Input checks shared by the solver functions, with messages naming the problem."""
 import numbers
+import os
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -146,3 +148,60 @@ def check_above_one(value, name):
     if not isinstance(value, numbers.Real) or not np.isfinite(value) or not value > 1:
         raise ValueError(f"{name} must be a finite number > 1, got {value!r}")
     return float(value)
+
+
+#: Arrays of ``n_features + 1`` float64 a solve holds besides the per-chunk scratch of the
+#: products (weights, CG's residual, direction and exact residual, the linear term, DA's and
+#: TSVM's previous weights, the returned ``coef_``), with room to spare.
+WEIGHT_VECTORS = 16
+
+
+def feature_memory_bytes(n_features, n_chunks):
+    """Bytes of the dense per-feature arrays of a solve on ``n_features`` columns.
+
+    The products ``X[rows].T @ z`` add the rows of each of ``n_chunks`` row
+    chunks into a buffer of ``n_features`` numbers (one for :class:`.operator.BiasedRows`,
+    two for CG's fused steps), plus :data:`WEIGHT_VECTORS` weight-sized vectors.
+    """
+    return 8 * (n_features + 1) * (3 * n_chunks + WEIGHT_VECTORS)
+
+
+def available_memory_bytes():
+    """Memory this process may still use: the smaller of /proc/meminfo's MemAvailable and what
+    its cgroup's ``memory.max`` leaves; None where neither is known (not Linux)."""
+    limits = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                limits.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        cgroup = Path("/sys/fs/cgroup")
+        cap = (cgroup / "memory.max").read_text().strip()
+        if cap != "max":
+            limits.append(int(cap) - int((cgroup / "memory.current").read_text()))
+    except (OSError, ValueError):
+        pass
+    return min(limits) if limits else None
+
+
+def check_feature_memory(X, n_chunks):
+    """Refuse a CSR ``X`` whose column count would make the solve's dense per-feature arrays
+    (:func:`feature_memory_bytes`) larger than the memory available, before allocating them.
+
+    Sparse data costs its non-zeros plus these arrays; feature ids far beyond
+    the features that occur (a svmlight token ``1000000000:1``) would
+    otherwise exhaust the machine's memory.
+    """
+    need = feature_memory_bytes(X.shape[1], n_chunks)
+    have = available_memory_bytes()
+    if have is None or need <= have:
+        return
+    used = np.unique(X.indices).size
+    raise ValueError(
+        f"X has {X.shape[1]:,} feature columns, of which {used:,} hold a non-zero: the solver's dense "
+        f"per-feature arrays ({3 * n_chunks + WEIGHT_VECTORS} vectors of n_features + 1 float64) would need "
+        f"{need / 2**30:,.1f} GiB, more than the {have / 2**30:,.1f} GiB available. Number the features "
+        f"consecutively: keep the columns that occur (X[:, numpy.unique(X.indices)]), or renumber the "
+        f"feature ids of a svmlight file to 1..{used}")
