@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .embedded import GENERATORS, synthetic_like
+from .embedded import GENERATORS, standin_parameters, synthetic_like
 from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import TOPIC, load_rcv1
 from .registry import DATASETS, DatasetInfo, dataset_info
 from .splits import Split, make_split
-from .store import DatasetNotAvailable, cached, data_root
+from .store import DatasetNotAvailable, cached, data_root, parameters_key
 from .text import load_pcmac, load_sraa
 
 
@@ -96,7 +96,9 @@ def load_dataset(name, root=None, download=True, **paths):
     if name in GENERATORS:
         X, y, source = _embedded(GENERATORS[name])
     elif name.startswith("synthetic-"):     # generated once per data root (full-ccat size: a minute)
-        X, y, source = cached(root, name, lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
+        original = name[len("synthetic-"):]
+        X, y, source = cached(root, f"{name}-{parameters_key(standin_parameters(original))}",
+                              lambda: _embedded(synthetic_like(original)))
     elif name == "pcmac":
         X, y, source = load_pcmac(root, download)
     elif name in ("kdd99", "kdd99-10"):

@@ -6,6 +6,8 @@ variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout mirrors
 ``SSL_REPRO_DATA`` at a copy of that folder works.  Vectorized matrices are
 cached under ``<root>/ssl_repro_cache/`` and written atomically.
 """
+import hashlib
+import json
 import os
 import warnings
 import zipfile
@@ -70,6 +72,12 @@ CACHE_VERSION = 3
 
 def cache_path(root, name):
     return Path(root) / "ssl_repro_cache" / f"{name}.v{CACHE_VERSION}.npz"
+
+
+def parameters_key(parameters):
+    """A short hash of a generator's parameters (a dict of JSON values), for its cache file's name:
+    data generated with other parameters is never read back."""
+    return hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()[:10]
 
 
 def save_cached(path, X, y):
