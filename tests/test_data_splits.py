@@ -205,3 +205,13 @@ def test_toy_clusters_do_not_touch(name):
     between = cdist(X[y > 0], X[y < 0]).min()
     within = max(minimum_spanning_tree(cdist(X[y == c], X[y == c])).toarray().max() for c in (1, -1))
     assert between > 1.2 * within
+
+
+def test_a_stand_in_job_key_changes_with_its_generator_parameters(monkeypatch):
+    from ssl_repro.data import registry
+    from ssl_repro.harness.jobkey import job_key
+    job = {"dataset": {"name": "synthetic-gcat"}, "method": {"name": "da"}, "split": 0, "n_labeled": 44}
+    real = {**job, "dataset": {"name": "gcat"}}
+    before, real_before = job_key(job), job_key(real)
+    monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.0))
+    assert job_key(job) != before and job_key(real) == real_before

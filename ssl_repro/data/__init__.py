@@ -72,6 +72,14 @@ def _embedded(generate):
     return X, y, "embedded"
 
 
+def generator_key(name):
+    """For a ``synthetic-`` stand-in, a short hash of its generator's parameters (its cache file's
+    and its jobs' result folders' key: other parameters, other data); None for any other dataset."""
+    if not name.startswith("synthetic-"):
+        return None
+    return parameters_key(standin_parameters(name[len("synthetic-"):]))
+
+
 def _load_real_sim(root, download):
     """real-sim from the SRAA tarball if present (or if nothing is and downloads are allowed),
     else from LIBSVM's real-sim.bz2 (whose error, if it is missing too, names both)."""
@@ -96,9 +104,8 @@ def load_dataset(name, root=None, download=True, **paths):
     if name in GENERATORS:
         X, y, source = _embedded(GENERATORS[name])
     elif name.startswith("synthetic-"):     # generated once per data root (full-ccat size: a minute)
-        original = name[len("synthetic-"):]
-        X, y, source = cached(root, f"{name}-{parameters_key(standin_parameters(original))}",
-                              lambda: _embedded(synthetic_like(original)))
+        X, y, source = cached(root, f"{name}-{generator_key(name)}",
+                              lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
     elif name == "pcmac":
         X, y, source = load_pcmac(root, download)
     elif name in ("kdd99", "kdd99-10"):
@@ -125,4 +132,4 @@ def load_dataset(name, root=None, download=True, **paths):
 
 
 __all__ = ["DATASETS", "Dataset", "DatasetInfo", "DatasetNotAvailable", "Split", "data_root",
-           "dataset_info", "load_dataset", "load_svmlin_pair", "make_split"]
+           "dataset_info", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]
