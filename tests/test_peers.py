@@ -101,3 +101,33 @@ def test_merge_keeps_earlier_rows_of_other_pairs():
     old = [{"dataset": "a", "method": "da", "seconds": 1}, {"dataset": "a", "method": "tsvm-S1", "seconds": 2}]
     new = [{"dataset": "a", "method": "da", "seconds": 3}]
     assert merge(old, new, ("dataset", "method")) == [old[1], new[0]]
+
+
+def test_universvm_cost_maps_the_projects_lambda():
+    """J/lambda = 1/2 ||w||^2 + 1/(2 l lambda) sum H: C = 1/(2 l lambda); with UniverSVM's default
+    C* = (l/u) C = 1/(2 u lambda), the project's lambda' = 1."""
+    compare = script("universvm_compare")
+    assert compare.universvm_cost(2, 1e-3) == pytest.approx(250.0)
+    assert compare.universvm_cost(584, 1e-3) * 584 / 1000 == pytest.approx(1 / (2 * 1000 * 1e-3))
+
+
+def test_universvm_values_are_read_and_scored_on_unlabeled_then_test_rows(tmp_path):
+    """A fake universvm that writes -D values +1 for the first half of its -T rows, -1 after."""
+    compare = script("universvm_compare")
+    (tmp_path / "v.txt").write_text("# function values\nf{1} = [ -3.01 ,2.96 ,1e-2 ,-0.5];\n")
+    assert compare.read_function_values(tmp_path / "v.txt").tolist() == [-3.01, 2.96, 0.01, -0.5]
+    dataset, split = small_problem()
+    problem = compare.Problem("text-like", 0, dataset.X, dataset.y, split.labeled, split.unlabeled, split.test)
+    body = ("import sys\nargs = sys.argv\nn = sum(1 for _ in open(args[args.index('-T') + 1]))\n"
+            "values = ['1' if i < n // 2 else '-1' for i in range(n)]\n"
+            "open(args[args.index('-D') + 1], 'w').write('f{1} = [ ' + ' ,'.join(values) + '];\\n')\n")
+    row = compare.universvm_row(problem, fake_binary(tmp_path / "universvm", body), 30.0, tmp_path)
+    n = split.unlabeled.size + split.test.size
+    predicted = np.where(np.arange(n) < n // 2, 1, -1)
+    truth = dataset.y[np.concatenate([split.unlabeled, split.test])]
+    assert row["transductive_error"] == pytest.approx(np.mean(predicted[:split.unlabeled.size] != truth[:split.unlabeled.size]))
+    assert row["test_error"] == pytest.approx(np.mean(predicted[split.unlabeled.size:] != truth[split.unlabeled.size:]))
+    assert json.loads(row["parameters"])["-c"] == compare.universvm_cost(split.labeled.size)
+    capped = compare.universvm_row(problem, fake_binary(tmp_path / "slow", "import time\ntime.sleep(60)\n"),
+                                   1.0, tmp_path)
+    assert capped["capped"] and capped["seconds"] == 1.0 and np.isnan(capped["transductive_error"])
