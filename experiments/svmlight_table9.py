@@ -26,7 +26,6 @@ repository.  Writes ``results/peers/table9.csv`` and ``table9.json``
 runs of other (dataset, method) pairs are kept.
 """
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -39,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
-from ssl_repro.harness.external import earlier_rows, merge, run_capped, write_svmlight, write_table  # noqa: E402
+from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
+                                         run_capped, write_svmlight, write_table)
 from ssl_repro.provenance import provenance  # noqa: E402
 
 DATASETS = ("pcmac", "synthetic-aut-avn", "synthetic-real-sim", "synthetic-ccat", "synthetic-gcat",
@@ -141,16 +141,10 @@ def version_line(svm_learn):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--svm-learn", type=Path, help="SVM-light's svm_learn binary (omit: only our methods)")
-    ap.add_argument("--cap", type=float, default=600.0, help="seconds of wall time per SVM-light run")
+    add_peer_arguments(ap, "--svm-learn", "SVM-light's svm_learn binary", 600.0, OUT)
     ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
     ap.add_argument("--methods", nargs="*", default=list(OURS), choices=list(OURS))
-    ap.add_argument("--out", type=Path, default=OUT, help="output stem (.csv and .json)")
-    args = ap.parse_args(argv)
-    if args.svm_learn is not None and not os.access(args.svm_learn, os.X_OK):
-        ap.error(f"--svm-learn {args.svm_learn}: not an executable file")
-    if args.cap <= 0:
-        ap.error(f"--cap {args.cap}: must be positive (seconds)")
+    args = parse_peer_arguments(ap, argv, "--svm-learn")
     stamp = provenance()
     old = earlier_rows(args.out)
     rows = []

@@ -34,7 +34,6 @@ earlier runs of other (dataset, split, n_labeled, method) are kept.
 """
 import argparse
 import json
-import os
 import re
 import sys
 import tempfile
@@ -49,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
 from ssl_repro.estimators import LinearCCCPTSVM, mask_labels  # noqa: E402
-from ssl_repro.harness.external import earlier_rows, merge, run_capped, write_svmlight, write_table  # noqa: E402
+from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
+                                         run_capped, write_svmlight, write_table)
 from ssl_repro.provenance import provenance  # noqa: E402
 
 TEXT20K = ROOT.parent / "shared" / "bench" / "text20k.npz"
@@ -150,15 +150,9 @@ def our_row(problem):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--universvm", type=Path, help="UniverSVM's binary (omit: only the project's rows)")
-    ap.add_argument("--cap", type=float, default=1800.0, help="seconds of wall time per UniverSVM run")
+    add_peer_arguments(ap, "--universvm", "UniverSVM's binary", 1800.0, OUT)
     ap.add_argument("--sets", nargs="+", default=["pcmac", "text20k"], choices=["pcmac", "text20k"])
-    ap.add_argument("--out", type=Path, default=OUT, help="output stem (.csv and .json)")
-    args = ap.parse_args(argv)
-    if args.universvm is not None and not os.access(args.universvm, os.X_OK):
-        ap.error(f"--universvm {args.universvm}: not an executable file")
-    if args.cap <= 0:
-        ap.error(f"--cap {args.cap}: must be positive (seconds)")
+    args = parse_peer_arguments(ap, argv, "--universvm")
     problems = []
     if "pcmac" in args.sets:
         grid = load_dataset("pcmac").info.curve_labels

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 from ..atomic import atomic_write
 from ..provenance import provenance
@@ -64,3 +65,22 @@ def write_table(rows, out, columns, extra):
     with atomic_write(out.with_suffix(".json"), "w") as f:
         json.dump({"provenance": provenance(), **extra, "rows": frame.to_dict(orient="records")}, f, indent=1)
         f.write("\n")
+
+
+def add_peer_arguments(parser, flag, what, cap, out):
+    """The options every peer script has: ``flag`` (the binary; omitted: only the project's
+    rows), ``--cap`` (seconds of wall time per run, default ``cap``) and ``--out`` (default ``out``)."""
+    parser.add_argument(flag, type=Path, help=f"{what} (omit: only the project's rows)")
+    parser.add_argument("--cap", type=float, default=cap, help="seconds of wall time per run of the binary")
+    parser.add_argument("--out", type=Path, default=out, help="output stem (.csv and .json)")
+
+
+def parse_peer_arguments(parser, argv, flag):
+    """``parser``'s arguments, refusing a binary that is not an executable file and a cap <= 0."""
+    args = parser.parse_args(argv)
+    binary = getattr(args, flag.lstrip("-").replace("-", "_"))
+    if binary is not None and not os.access(binary, os.X_OK):
+        parser.error(f"{flag} {binary}: not an executable file")
+    if args.cap <= 0:
+        parser.error(f"--cap {args.cap}: must be positive (seconds)")
+    return args
