@@ -134,7 +134,7 @@ def table_rows(name, svm_learn, cap, methods):
 
 def version_line(svm_learn):
     """The first non-empty line ``svm_learn -?`` prints (its version), or None."""
-    result = subprocess.run([str(svm_learn), "-?"], capture_output=True, text=True)
+    result = subprocess.run([str(svm_learn), "-?"], capture_output=True, text=True, errors="replace")
     lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if line.strip()]
     return lines[0] if lines else None
 
@@ -147,13 +147,13 @@ def main(argv=None):
     args = parse_peer_arguments(ap, argv, "--svm-learn")
     stamp = provenance()
     old = earlier_rows(args.out)
+    binary = {"path": str(args.svm_learn), "version": version_line(args.svm_learn) if args.svm_learn else None}
     rows = []
     for name in args.datasets:
         for row in table_rows(name, args.svm_learn, args.cap, args.methods):
             rows.append({**row, "git_commit": stamp["git_commit"], "date": stamp["date"],
                          "command": stamp["command"]})
-        write_table(merge(old, rows, ("dataset", "method")), args.out, COLUMNS, {"svm_learn": {
-            "path": str(args.svm_learn), "version": version_line(args.svm_learn) if args.svm_learn else None}})
+        write_table(merge(old, rows, ("dataset", "method")), args.out, COLUMNS, {"svm_learn": binary})
     return 0
 
 

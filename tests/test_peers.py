@@ -131,3 +131,10 @@ def test_universvm_values_are_read_and_scored_on_unlabeled_then_test_rows(tmp_pa
     capped = compare.universvm_row(problem, fake_binary(tmp_path / "slow", "import time\ntime.sleep(60)\n"),
                                    1.0, tmp_path)
     assert capped["capped"] and capped["seconds"] == 1.0 and np.isnan(capped["transductive_error"])
+
+
+def test_the_version_line_survives_bytes_that_are_not_utf8(tmp_path):
+    table9 = script("svmlight_table9")
+    binary = fake_binary(tmp_path / "svm_learn",
+                         "import sys\nsys.stdout.buffer.write(b'\\nSVM-light V6.02: learning module\\nJoachims \\xf6\\n')\n")
+    assert table9.version_line(binary) == "SVM-light V6.02: learning module"
