@@ -2,6 +2,9 @@
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
     python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results]
+    python experiments/paper_artifacts.py run all [--dry-run] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py render [--results results]
+    python experiments/paper_artifacts.py report [--check] [--results results]
 
 ``list`` prints one line per artifact: where it is in the papers, the
 command that makes it, and its status here: ``regenerated`` (every file it
@@ -9,19 +12,37 @@ needs is in ``results/``), ``partial`` (some datasets) or ``missing``, each
 with the reason for what is not there.  ``run`` makes one artifact: a
 drawing is drawn; a sweep is launched (``python run.py +experiment=... dataset=...``,
 resumable), aggregated into ``<results>/<experiment>/`` (results.csv,
-summary.csv, summary.md) and drawn there; a script is run.
+summary.csv, summary.md) and drawn there; a script is run.  ``run all``
+runs every artifact (:func:`plan_all`: every sweep folder once, the real
+sets this machine has, every SYNTHETIC stand-in), the stand-ins'
+calibration and the peers' scripts (SVM-light for 000 Table 9 with
+``--svm-learn``, UniverSVM for 002 with ``--universvm``; skipped, with the
+reason, without them), after printing an estimate of the time from the
+committed records' seconds and with a progress line per step; then it
+re-renders and writes the report.  ``--dry-run`` prints the plan and the
+estimate only.  ``render`` re-renders every sweep folder's summary.csv,
+summary.md and figures from its committed results.csv (no job is run),
+the loss-shape drawings, then the report.  ``report`` writes
+results/README.md from the records (:mod:`ssl_repro.harness.report`);
+``report --check`` exits 1, printing a diff, when the committed file
+differs from a fresh render.
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
-2006, 004 = book chapter.
+2006, 004 = book chapter; their numbers and claims, quoted, are in
+``experiments/paper_numbers.json``.
 """
 import argparse
+import difflib
+import json
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import dataset_info
-from ssl_repro.harness import plots
-from ssl_repro.harness.aggregate import write_tables
+from ssl_repro.harness import plots, report
+import pandas as pd
+
+from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
@@ -29,14 +50,10 @@ MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
 #: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
 STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
 NOT_DOWNLOADABLE = ("the real sets are not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on "
-                    "this machine): their SYNTHETIC stand-ins (dataset=synthetic-<name>, 23k-83k rows) ran on "
-                    "split 0 only, learning curves with svm, rls, TSVM S=max and DA (S=1, nabla-TSVM and "
-                    "CCCP-TSVM only on pcmac), timing (S=1, S=max, DA) on synthetic-ccat, the fixed-T ablation "
-                    "on synthetic-ccat and synthetic-gcat; splits 1-9 would take about 2.3 more hours of one "
-                    "core for those four methods alone (results/README.md)")
+                    "this machine): SYNTHETIC stand-ins of their shapes instead (dataset=synthetic-<name>); the "
+                    "splits and methods each record holds are in its table in results/README.md")
 TRANSDUCTIVE_STAND_INS = ("RCV1 (full-ccat, full-gcat) and the full KDD file are not here: kdd99-10 (the 10% file) "
-                          "and full-size SYNTHETIC stand-ins of full-ccat/full-gcat (804,414 x 47,236) instead, "
-                          "one split, one solver thread (results/README.md)")
+                          "and SYNTHETIC stand-ins of full-ccat's shape instead (results/README.md)")
 
 
 @dataclass(frozen=True)
@@ -79,11 +96,15 @@ ARTIFACTS = [
              "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "sweep",
              ("{e}/summary.md",), ("pcmac",), "timing", default_dataset="pcmac",
-             why_not="SVMlight is not installable here (no PyPI or Debian package): our three methods' "
-                     "row only (results/README.md)"),
+             why_not="SVM-light's column comes from results/peers/table9.csv (python experiments/svmlight_table9.py "
+                     "--svm-learn PATH: its licence forbids redistribution, so it is built outside the repository)"),
     Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
              ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
              "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
+             "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
+             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"), ("aut-avn", "synthetic-aut-avn"),
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
     Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
              "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
                                             "synthetic-full-gcat"), "transductive",
@@ -94,9 +115,8 @@ ARTIFACTS = [
     Artifact("kernel-benchmarks", "Tables 3-5 (001): USPS2, COIL6, PC-MAC, ESET2; kernel DA vs fixed T",
              "script", ("kernel_benchmarks/table.md",),
              command="python experiments/kernel_benchmarks.py --splits 10 --lambdas 1e-3 --widths 0.5 1 2",
-             why_not="PC-MAC only (USPS2, COIL6 and ESET2 are not here), on 001's 10 splits but 3 grid points "
-                     "(lambda 1e-3, widths 1/2, 1, 2) instead of 28: the 240 fits took 15 minutes on one core, the "
-                     "full grid would take hours"),
+             why_not="PC-MAC only (USPS2, COIL6 and ESET2 are not here), on a reduced grid of 001's (the grid "
+                     "points and fits are in results/kernel_benchmarks/table.json)"),
 ]
 DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
             "da-loss": ("fig_da_loss", plots.da_loss_figure),
@@ -165,10 +185,147 @@ def regenerate(artifact, dataset, results):
     subprocess.run([sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
                     f"results_dir={runs}"], check=True, cwd=ROOT)
     target = out / folder
-    _, summary = write_tables([runs / folder], target)
-    for stem, fig in plots.dataset_figures(summary, dataset).items():
-        plots.save(fig, target / "figures", stem)
+    write_tables([runs / folder], target)
+    render_folder(target)
     return target
+
+
+def render_folder(folder):
+    """Re-render a sweep folder's summary.csv, summary.md and figures/ from its results.csv alone
+    (no job is run): the old figures are removed, the figures of ``plots.figure_plan`` drawn, the
+    timing figures titled with the records' code commit."""
+    folder = Path(folder)
+    table = read_results(folder / "results.csv")
+    summary = write_summaries(table, folder, f"{folder.name}/results.csv")
+    figures = folder / "figures"
+    for old in list(figures.glob("*.png")) + list(figures.glob("*.pdf")):
+        old.unlink()
+    note = report.commit_note(ROOT, folder / "results.csv", table)
+    drawn = 0
+    for dataset in sorted(summary["dataset"].unique()):
+        for stem, fig in plots.dataset_figures(summary, dataset, note=note).items():
+            plots.save(fig, figures, stem)
+            drawn += 1
+    return drawn
+
+
+def render_all(results):
+    """Re-render every sweep folder's summaries and figures and the drawings from the committed records."""
+    results = Path(results)
+    for name, (stem, draw) in DRAWINGS.items():
+        plots.save(draw(), results / "figures", stem)
+    for folder in sorted(p.parent for p in results.glob("*/results.csv")):
+        print(f"{folder.name}: {render_folder(folder)} figures", flush=True)
+
+
+@dataclass
+class Step:
+    """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), the seconds its
+    records took (None: not recorded) and what the estimate is based on."""
+
+    name: str
+    argv: list | None
+    seconds: float | None
+    basis: str
+    why: str = ""
+
+
+def recorded_seconds(results, artifact, dataset=None):
+    """(seconds, basis) of an artifact's committed records: the sum of results.csv's ``seconds`` for a
+    sweep folder, of the fits' seconds for the kernel scripts; (None, reason) when not recorded."""
+    results = Path(results)
+    if artifact.kind == "sweep":
+        csv = results / sweep_folder(artifact, dataset) / "results.csv"
+        if csv.exists():
+            table = read_results(csv)
+            return float(table["seconds"].sum()), f"{len(table)} jobs of {csv.parent.name}/results.csv"
+        return None, "no record"
+    if artifact.name == "kernel-toy-table" and (results / "kernel_toy_table/grid.json").exists():
+        grid = json.loads((results / "kernel_toy_table/grid.json").read_text())
+        return float(sum(g["seconds_10_draws"] for g in grid)), "kernel_toy_table/grid.json"
+    if artifact.name == "kernel-benchmarks" and (results / "kernel_benchmarks/runs.jsonl").exists():
+        runs = [json.loads(line) for line in (results / "kernel_benchmarks/runs.jsonl").read_text().splitlines()]
+        return float(sum(r["seconds"] for r in runs)), "kernel_benchmarks/runs.jsonl"
+    if artifact.kind == "drawing":
+        return 0.0, "a drawing"
+    return None, "seconds not recorded"
+
+
+#: The peers' and the calibration's scripts (written beside this one): (name, script, the option giving the
+#: program's path or None, the record under results/ whose ``seconds`` column estimates the time).
+EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
+                 ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
+                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"))
+
+
+def plan_all(results, programs):
+    """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, and the
+    real sets with a committed folder, i.e. those this machine has; the other real sets are skipped with
+    the artifact's reason), then the calibration and the peers' scripts (``programs`` maps their option
+    to a path; without one a peer is skipped)."""
+    steps, seen = [], set()
+    for a in ARTIFACTS:
+        if a.kind != "sweep":
+            seconds, basis = recorded_seconds(results, a)
+            argv = ([sys.executable, __file__, "run", a.name, "--results", str(results)] if a.kind == "drawing"
+                    else [sys.executable, *a.command.split()[1:]])
+            steps.append(Step(a.name, argv, seconds, basis))
+            continue
+        for d in a.datasets:
+            folder = sweep_folder(a, d)
+            if folder in seen:
+                continue
+            seen.add(folder)
+            seconds, basis = recorded_seconds(results, a, d)
+            argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results)]
+            runnable = seconds is not None or d.startswith("synthetic-")    # stand-ins are generated anywhere
+            steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
+                              "" if runnable else a.why_not or "no committed record"))
+    for name, script, option, record in EXTRA_SCRIPTS:
+        path = ROOT / "experiments" / script
+        seconds, basis = None, "seconds not recorded"
+        if record and (Path(results) / record).exists():
+            seconds, basis = float(pd.read_csv(Path(results) / record)["seconds"].sum()), record
+        if not path.exists():
+            steps.append(Step(name, None, seconds, basis, f"experiments/{script} is not in this checkout"))
+        elif option and not programs.get(option):
+            steps.append(Step(name, None, seconds, basis, f"no {option} PATH given"))
+        else:
+            steps.append(Step(name, [sys.executable, str(path)] + ([option, programs[option]] if option else []),
+                              seconds, basis))
+    return steps
+
+
+def run_all(results, programs, dry_run=False, runner=subprocess.run):
+    """Run every step of :func:`plan_all` with a progress line, after an estimate of the time from the
+    records' seconds; then re-render the summaries and figures and write the report."""
+    steps = plan_all(results, programs)
+    todo = [s for s in steps if s.argv]
+    known = sum(s.seconds for s in todo if s.seconds is not None)
+    unknown = [s.name for s in todo if s.seconds is None]
+    print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped; estimate {known / 3600:.1f} h of "
+          f"training (the committed records' seconds, one job at a time; a recipe may launch more jobs than its "
+          f"record holds)"
+          + (f", plus {', '.join(unknown)} (time not recorded)" if unknown else ""), flush=True)
+    skipped = {}
+    for s in steps:
+        if not s.argv:
+            skipped.setdefault(s.why, []).append(s.name)
+    for why, names in skipped.items():
+        print(f"skip {', '.join(names)}: {why}", flush=True)
+    done = 0.0
+    for k, s in enumerate(todo, 1):
+        estimate = "?" if s.seconds is None else f"{s.seconds:.0f} s"
+        print(f"[{k}/{len(todo)}] {s.name} (recorded {estimate}, {s.basis}; {done / max(known, 1e-9):.0%} of the "
+              f"estimate done): {' '.join(s.argv[1:])}", flush=True)
+        if not dry_run:
+            runner(s.argv, check=True, cwd=ROOT)
+        done += s.seconds or 0.0
+    if dry_run:
+        return steps
+    render_all(results)
+    write_report(results)
+    return steps
 
 
 def _entries(results):
@@ -193,19 +350,60 @@ def markdown_listing(results):
     return "\n".join(lines)
 
 
+def report_text(results):
+    """results/README.md as rendered now from the records under ``results``."""
+    return report.render(results, ROOT, markdown_listing(results))
+
+
+def write_report(results, check=False):
+    """Write ``results``/README.md, or with ``check`` compare it with a fresh render: 0 when equal,
+    1 (after printing a unified diff) when not."""
+    target = Path(results) / "README.md"
+    fresh = report_text(results)
+    if not check:
+        target.write_text(fresh)
+        print(f"wrote {target}")
+        return 0
+    current = target.read_text() if target.exists() else ""
+    if current == fresh:
+        print(f"{target} is up to date")
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
+                                               f"{target} (committed)", f"{target} (fresh render)"))
+    print(f"\n{target} differs from a fresh render: run python experiments/paper_artifacts.py report")
+    return 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     ls = sub.add_parser("list")
     ls.add_argument("--results", default=str(ROOT / "results"))
     ls.add_argument("--markdown", action="store_true", help="a markdown table (as in results/README.md)")
-    run = sub.add_parser("run")
-    run.add_argument("artifact", choices=[a.name for a in ARTIFACTS])
+    run = sub.add_parser("run", help="make one artifact, or 'all': every artifact, then render and report")
+    run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
+    run.add_argument("--dry-run", action="store_true", help="all: print the plan and the estimate, run nothing")
+    run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
+    run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
     run.add_argument("--results", default=str(ROOT / "results"))
+    rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
+    rep.add_argument("--check", action="store_true")
+    rep.add_argument("--results", default=str(ROOT / "results"))
+    ren = sub.add_parser("render", help="re-render every summary and figure from the committed results.csv "
+                                        "files (no job is run), then the report")
+    ren.add_argument("--results", default=str(ROOT / "results"))
     args = ap.parse_args(argv)
     if args.command == "list":
         print(markdown_listing(args.results) if args.markdown else listing(args.results))
+        return
+    if args.command == "report":
+        sys.exit(write_report(args.results, args.check))
+    if args.command == "render":
+        render_all(args.results)
+        sys.exit(write_report(args.results))
+    if args.artifact == "all":
+        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     print(regenerate(artifact, args.dataset, args.results))

@@ -275,8 +275,11 @@ class LinearDA(_LinearModel):
         Hold T at this value (in units of lambda', as T0), without annealing
         (the paper's ablation).
     eps : float in (0, 1), default=1e-6
-        KL and entropy thresholds per unlabeled row (Eqns 16-17); must be
-        below the entropy H(r) of the initial beliefs.
+        KL and entropy thresholds per unlabeled row (Eqns 16-17): the
+        annealing stops when the entropy of the beliefs is within u*eps of
+        the least the balance constraint allows (the binary entropy of the
+        fractional part of r*u; 0 when r*u is an integer, so that DA settles
+        for every r); the initial beliefs p = r must be above that.
     max_outer, max_inner : int >= 1, default=30, 100
         Iteration caps of the temperature loop and the (p, w) loop; reaching
         one is reported (``diagnostics_.converged`` False, ``stop_reason``,

@@ -12,18 +12,23 @@ def problem():
     return from_blocks(Xl, yl, Xu), float(np.mean(yu > 0))
 
 
-def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
+def record_optimize_w(monkeypatch):
+    """A list that collects the weights of every OPTIMIZE-W (L2-SVM-MFN call) of DA from now on."""
     import ssl_repro.solvers.annealing as annealing
-    prob, r = problem
-    visited = []
+    visited, solve = [], annealing.l2svm_mfn
 
     def recording(*args, **kwargs):
         w, o, mfn = solve(*args, **kwargs)
         visited.append(w.copy())
         return w, o, mfn
 
-    solve = annealing.l2svm_mfn
     monkeypatch.setattr(annealing, "l2svm_mfn", recording)
+    return visited
+
+
+def test_da_returns_the_minimum_of_its_objective_path(problem, monkeypatch):
+    prob, r = problem
+    visited = record_optimize_w(monkeypatch)
     w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
     # Eqn 18 of every OPTIMIZE-W result, computed here from dense [X 1] (not by the solver)
     A = augmented_dense(prob.op.X)
@@ -67,6 +72,47 @@ def test_annealing_finds_an_objective_no_worse_than_a_cold_fixed_temperature(pro
     _, annealed = deterministic_annealing(prob, 1e-2, 1.0, r)
     _, cold = deterministic_annealing(prob, 1e-2, 1.0, r, fixed_temperature=1e-3)
     assert annealed.objective <= cold.objective * (1 + 1e-9)
+
+
+def test_da_settles_when_r_times_u_is_not_an_integer(problem, monkeypatch):
+    """At r u = k + 1/2 one belief stays at 1/2 whatever T, so H(p) <= u eps (Eqn 17 read literally)
+    cannot hold; the rule H(p) <= h(f) + u eps stops, and loses nothing on J against running every
+    temperature.  Balance and settling are checked on the last OPTIMIZE-W's outputs, independently
+    (a root of mean(p) = r found by scipy, p from dense [X 1])."""
+    import warnings
+
+    from scipy.optimize import brentq
+    from scipy.special import entr, expit
+    from sklearn.exceptions import ConvergenceWarning
+
+    import ssl_repro.solvers.annealing as annealing
+    prob, r = problem
+    u = prob.n_unlabeled
+    r = (round(r * u) + 0.5) / u
+    visited = record_optimize_w(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
+    assert info.converged and info.stop_reason == "tolerance" and len(info.temperatures) < 30
+
+    A = augmented_dense(prob.op.X)
+    o = A[prob.unlabeled] @ visited[-1]
+    g = np.maximum(0, 1 - o) ** 2 - np.maximum(0, 1 + o) ** 2
+    T = info.temperatures[-1]
+    nu = brentq(lambda nu: expit((nu - g) / T).mean() - r, g.min() - 100, g.max() + 100, xtol=1e-14)
+    p = expit((nu - g) / T)
+    assert p.sum() == pytest.approx(r * u, abs=1e-6)                       # the balance holds
+    excess = np.sum(entr(p) + entr(1 - p)) - 2 * entr(0.5)
+    assert 0 <= excess <= u * 1e-6                                          # settled: 0/1 but the one at 1/2
+    assert np.sort(np.minimum(p, 1 - p))[-2] < 1e-3 < np.max(np.minimum(p, 1 - p))
+
+    # the papers' threshold taken literally: every temperature, a cap, and no lower J
+    monkeypatch.setattr(annealing, "entropy_floor", lambda n, r: 0.0)
+    with pytest.warns(ConvergenceWarning, match="max_outer"):
+        w_all, literal = deterministic_annealing(prob, 1e-2, 1.0, r)
+    assert len(literal.temperatures) == 30 and literal.stop_reason == "max_outer"
+    assert literal.objective_path[:len(info.objective_path)] == info.objective_path
+    assert info.objective == pytest.approx(literal.objective, rel=1e-9)
 
 
 def test_da_is_bit_for_bit_deterministic():

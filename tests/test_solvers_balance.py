@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from ssl_repro.solvers.balance import Beliefs, entropy, kl_divergence, optimize_p, unlabeled_loss_gap
+from ssl_repro.solvers.balance import (Beliefs, entropy, entropy_floor, kl_divergence, optimize_p,
+                                      unlabeled_loss_gap)
 
 
 @pytest.mark.parametrize("T", [10.0, 1.0, 0.1, 1e-3])
@@ -76,3 +77,20 @@ def test_kl_stays_finite_when_p_underflows():
     new = Beliefs(np.array([1e-3, 0.5]), np.array([1 - 1e-3, 0.5]), 0.0, 0)
     kl = kl_divergence(new, old)
     assert np.isfinite(kl) and kl > 0
+
+
+@pytest.mark.parametrize("n, mass", [(7, 3.0), (7, 2.5), (7, 0.2), (11, 9.93), (19900, 7960.5)])
+def test_entropy_floor_is_the_least_entropy_the_balance_constraint_allows(n, mass):
+    """No p in [0, 1]^n with sum p = mass has a lower entropy than the floor; a vertex (0/1 but one) attains it."""
+    f = mass - np.floor(mass)
+    floor = entropy_floor(n, mass / n)
+    assert floor == pytest.approx(-(f * np.log(f) + (1 - f) * np.log(1 - f)) if 0 < f < 1 else 0.0, abs=1e-9)
+    vertex = np.r_[np.ones(int(mass)), [f], np.zeros(n - int(mass) - 1)]
+    assert entropy(Beliefs(vertex, 1 - vertex, 0, 0)) == pytest.approx(floor, abs=1e-9)
+    rng = np.random.default_rng(int(mass * 10))
+    for _ in range(200):
+        # a random feasible p: mix the vertex with a random permutation of it and uniform beliefs
+        weights = rng.dirichlet([0.3, 0.3, 0.3])
+        p = weights[0] * vertex + weights[1] * rng.permutation(vertex) + weights[2] * mass / n
+        assert p.sum() == pytest.approx(mass)
+        assert entropy(Beliefs(p, 1 - p, 0, 0)) >= floor - 1e-9

@@ -11,7 +11,10 @@ sweep runs one label count with several u (Tables 1.2-1.6 of 004: every
 unlabeled row and a random half); on a learning curve u follows l.  Each job's
 ``converged`` flag is a column of results.csv; summary.csv counts the
 runs that stopped on an iteration cap per cell (``n_not_converged``) and
-summary.md appends "(k not converged)" to such cells.
+summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit alone and
+``compile_seconds`` the numba compilation (or cache load) before it; ``git_commit`` and
+``date`` come from the record's ``provenance`` (empty for records written without one), so
+each row names the code it was measured on.
 """
 import argparse
 from pathlib import Path
@@ -21,8 +24,9 @@ import pandas as pd
 from .store import iter_results
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
-                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "converged")
+                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
+PROVENANCE_COLUMNS = ("git_commit", "date")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
@@ -35,9 +39,10 @@ def collect(*dirs):
         # records written before "converged" existed: the solver's own flag, if any
         row["converged"] = bool(record.get("converged", record["diagnostics"].get("converged", True)))
         row.update({key: record["diagnostics"].get(key) for key in DIAGNOSTIC_COLUMNS})
+        row.update({key: record.get("provenance", {}).get(key) for key in PROVENANCE_COLUMNS})
         row["path"] = record["path"]
         rows.append(row)
-    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + ["path"]
+    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS) + ["path"]
     table = pd.DataFrame(rows, columns=columns)
     return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
 
@@ -80,16 +85,27 @@ def markdown(summary, metric, digits=4):
     return "\n".join(lines)
 
 
+#: Columns of older results.csv files under today's names.
+RENAMED_COLUMNS = {"objective": "objective_own"}
+
+
+def read_results(csv):
+    """A results.csv as a table with today's column names (older records wrote ``objective``
+    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded)."""
+    return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
+
+
 def with_earlier_rows(table, earlier_csvs):
     """``table`` plus the rows of earlier ``results.csv`` files whose job (``path``) it does not hold:
     jobs aggregated before whose result folders are not on this machine any more (results/runs/
     is not committed) stay in the table, and a job run again replaces its earlier row."""
-    earlier = [pd.read_csv(f) for f in earlier_csvs]
+    earlier = [read_results(f) for f in earlier_csvs]
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
     kept = kept[~kept["path"].isin(table["path"])]
-    merged = pd.concat([table, kept[table.columns]], ignore_index=True) if len(table) else kept
+    kept = kept.reindex(columns=table.columns)       # columns an earlier table lacks stay empty
+    merged = pd.concat([table, kept], ignore_index=True) if len(table) else kept
     return merged.sort_values(GROUP + ["split"], ignore_index=True)
 
 
@@ -102,16 +118,24 @@ def write_tables(dirs, out, keep=()):
     table = with_earlier_rows(collect(*dirs), keep)
     if table.empty:
         raise SystemExit(f"no result.json under {', '.join(map(str, dirs))}")
-    summary = summarize(table)
     table.to_csv(out / "results.csv", index=False)
-    summary.to_csv(out / "summary.csv", index=False)
     sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
+    return table, write_summaries(table, out, sources)
+
+
+def write_summaries(table, out, sources):
+    """Write summary.csv and summary.md of the jobs ``table`` into ``out`` (``sources`` names where the
+    jobs came from, for summary.md's title); return the summary."""
+    summary = summarize(table if "converged" in table else table.assign(converged=True))
+    summary.to_csv(Path(out) / "summary.csv", index=False)
     parts = [f"# Results from {sources}\n",
              "Mean ± standard deviation over splits.\n"]
+    if "converged" not in table:
+        parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
         parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
-    (out / "summary.md").write_text("".join(parts))
-    return table, summary
+    (Path(out) / "summary.md").write_text("".join(parts))
+    return summary
 
 
 def main(argv=None):

@@ -25,7 +25,17 @@ Conventions, the same in every figure:
   it coincides with;
 - no figure with fewer than two label counts, without a finite value or
   with several numbers of unlabeled rows per label count: such results
-  are tables (``summary.md``), not curves.
+  are tables (``summary.md``), not curves;
+- no figure of one method alone and no degenerate figure (:func:`refusal`):
+  flat (every plotted mean within :data:`FLAT_SPREAD` of the largest, a
+  straight line that says nothing a table would not) or with every curve
+  on the first one (one distinguishable curve);
+- a log y axis where the means span more than a decade, and for the error
+  metrics also where one sits near zero (below :data:`NEAR_ZERO_ERROR`);
+  a symmetric-log axis where an error mean is exactly 0 (:func:`y_scale`);
+- the legend outside the axes, right of the data;
+- a timing figure names, in its title, the code commit of its records
+  (``note``, from results.csv's ``git_commit``).
 """
 import argparse
 import textwrap
@@ -57,7 +67,12 @@ FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray",
 FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 #: Label counts beyond which the x tick labels are turned, so that neighbours do not overlap.
 MAX_LEVEL_TICKS = 7
-
+#: A figure is flat when max - min of all its plotted means is at most this fraction of their largest |mean|.
+FLAT_SPREAD = 0.02
+#: Error means below this (1%) sit near zero: a linear axis would show them as a line on the floor.
+NEAR_ZERO_ERROR = 0.01
+#: The metrics that are error rates (fractions), for :func:`y_scale`'s near-zero rule.
+ERROR_METRICS = ("test_error", "transductive_error")
 
 
 def method_style(method):
@@ -79,11 +94,60 @@ def drawable(summary, dataset, metric, methods=None):
     return finite["n_labeled"].nunique() >= 2 and bool(one_u)
 
 
-def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
-    """One line per method: mean of ``metric`` vs number of labels, error bars = std over splits."""
+def curves_of(summary, dataset, metric, methods):
+    """{method: (label counts, means)} of ``metric`` on ``dataset``, finite means only."""
+    rows = summary[summary["dataset"] == dataset]
+    curves = {}
+    for method in methods:
+        part = rows[rows["method"] == method].sort_values("n_labeled")
+        mean = part[f"{metric}_mean"].to_numpy(float)
+        keep = np.isfinite(mean)
+        if keep.any():
+            curves[method] = (part["n_labeled"].to_numpy()[keep], mean[keep])
+    return curves
+
+
+def refusal(curves):
+    """Why the curves ``{method: (x, means)}`` make no figure (a table instead), or None.
+
+    - ``one method``: fewer than two curves;
+    - ``flat``: max - min of every plotted mean <= :data:`FLAT_SPREAD` x the largest |mean|
+      (all zero counts as flat);
+    - ``curves coincide``: every curve equals the first within that same tolerance.
+    """
+    if len(curves) < 2:
+        return "one method"
+    values = np.concatenate([y for _, y in curves.values()])
+    scale = np.max(np.abs(values))
+    if np.ptp(values) <= FLAT_SPREAD * scale:
+        return "flat"
+    (x0, y0), *rest = curves.values()
+    if all(np.array_equal(x, x0) and np.allclose(y, y0, rtol=0.0, atol=FLAT_SPREAD * scale) for x, y in rest):
+        return "curves coincide"
+    return None
+
+
+def y_scale(metric, values):
+    """``log`` where the positive means span more than a decade, or (error metrics) one sits below
+    :data:`NEAR_ZERO_ERROR`; ``symlog`` for such errors where a mean is 0; else ``linear``."""
+    values = np.asarray(values, float)
+    values = values[np.isfinite(values)]
+    if values.size == 0 or (values < 0).any():
+        return "linear"
+    positive = values[values > 0]
+    near_zero = metric in ERROR_METRICS and values.min() < NEAR_ZERO_ERROR
+    wide = positive.size > 0 and positive.max() > 10 * positive.min()
+    if not (near_zero or wide):
+        return "linear"
+    return "log" if positive.size == values.size else "symlog"
+
+
+def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=None):
+    """One line per method: mean of ``metric`` vs number of labels, error bars = std over splits;
+    ``note`` (e.g. the code commit of timing records) is appended to the title."""
     rows = summary[summary["dataset"] == dataset]
     one_split = bool((rows["n_splits"] <= 1).all()) if "n_splits" in rows else False
-    fig, ax = plt.subplots(figsize=(5.4, 3.8))
+    fig, ax = plt.subplots(figsize=(6.8, 3.8))
     drawn, handles, names = {}, [], []
     for method in methods or sorted(rows["method"].unique(), key=_draw_order):
         part = rows[rows["method"] == method].sort_values("n_labeled")
@@ -102,6 +166,12 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
         handles.append(bars)
         names.append(f"{method} (= {twin})" if twin else method)
     ax.set_xscale("log")
+    plotted = np.concatenate([y for _, y in drawn.values()]) if drawn else np.array([])
+    scale = y_scale(metric, plotted)
+    if scale == "symlog":
+        ax.set_yscale("symlog", linthresh=float(np.min(plotted[plotted > 0], initial=NEAR_ZERO_ERROR)))
+    elif scale == "log":
+        ax.set_yscale("log")
     ticks = sorted(rows["n_labeled"].unique())
     ax.set_xticks(ticks)
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -113,8 +183,10 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None):
     text = title or f"{dataset}: {LABELS.get(metric, metric)}"
     if one_split:
         text += " (one split)"
-    ax.set_title("\n".join(textwrap.wrap(text, 48)), fontsize=10)
-    ax.legend(handles, names, fontsize=7)
+    if note:
+        text += f"; {note}"
+    ax.set_title("\n".join(textwrap.wrap(text, 56)), fontsize=9)
+    ax.legend(handles, names, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     return fig
 
@@ -180,12 +252,12 @@ def balance_figure(T=1.0, r=0.15, n=200):
     return fig
 
 
-def dataset_figures(summary, dataset):
-    """The figures of one dataset that its summary rows support, by file stem.
+def figure_plan(summary, dataset):
+    """The candidate figures of one dataset, by file stem: ``(metric, methods, title, refused)``,
+    ``refused`` None for a figure to draw, else why it is a table instead (:func:`refusal`, or
+    ``not drawable``: fewer than two label counts, no finite value, several u per label count).
 
-    Fixed-temperature runs (``da-T...``) appear only in the ablation figures;
-    a metric with fewer than two label counts gets no figure (see the module
-    docstring).
+    Fixed-temperature runs (``da-T...``) appear only in the ablation figures.
     """
     methods = set(summary.loc[summary["dataset"] == dataset, "method"])
     fixed = sorted((m for m in methods if plot_group(m) == "ablation"), key=_draw_order)
@@ -203,16 +275,29 @@ def dataset_figures(summary, dataset):
                              ("seconds", "seconds")):
             panels[f"ablation_{stem}"] = (metric, ["da"] + fixed,
                                           f"{dataset}: annealing vs fixed T, {LABELS[metric]}")
-    return {f"{dataset}_{stem}": metric_vs_labels(summary, dataset, metric, methods=chosen, title=title)
-            for stem, (metric, chosen, title) in panels.items()
-            if chosen and drawable(summary, dataset, metric, chosen)}
+    plan = {}
+    for stem, (metric, chosen, title) in panels.items():
+        if not chosen:
+            continue
+        refused = (refusal(curves_of(summary, dataset, metric, chosen))
+                   if drawable(summary, dataset, metric, chosen) else "not drawable")
+        plan[f"{dataset}_{stem}"] = (metric, chosen, title, refused)
+    return plan
+
+
+def dataset_figures(summary, dataset, note=None):
+    """The figures of :func:`figure_plan` that are drawn, by file stem; ``note`` goes into the
+    titles of the timing figures (``seconds``)."""
+    return {stem: metric_vs_labels(summary, dataset, metric, methods=chosen, title=title,
+                                   note=note if metric == "seconds" else None)
+            for stem, (metric, chosen, title, refused) in figure_plan(summary, dataset).items() if refused is None}
 
 
 def save(fig, out, stem):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):
-        fig.savefig(out / f"{stem}.{ext}", dpi=150)
+        fig.savefig(out / f"{stem}.{ext}", dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -223,6 +308,7 @@ def main(argv=None):
     ap.add_argument("--loss-shapes", action="store_true",
                     help="draw the loss-shape figures (Figs 1-3 of 000), which need no results")
     ap.add_argument("--out", required=True, help="folder for the PNG and PDF files")
+    ap.add_argument("--note", help="appended to the timing figures' titles, e.g. 'code commit 1a2b3c4'")
     args = ap.parse_args(argv)
     if not (args.summary or args.loss_shapes):
         ap.error("give --summary, --loss-shapes or both")
@@ -233,7 +319,7 @@ def main(argv=None):
     if args.summary:
         summary = pd.read_csv(args.summary)
         for dataset in sorted(summary["dataset"].unique()):
-            figures.update(dataset_figures(summary, dataset))
+            figures.update(dataset_figures(summary, dataset, note=args.note))
     for stem, fig in figures.items():
         save(fig, args.out, stem)
     print(f"{len(figures)} figures -> {args.out}")

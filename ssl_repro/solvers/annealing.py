@@ -4,19 +4,32 @@ Tables 5-7 of the spec paper.  For a decreasing temperature T, alternate
 OPTIMIZE-P (:func:`.balance.optimize_p`) and OPTIMIZE-W (L2-SVM-MFN on the
 labeled rows plus every unlabeled row ONCE, with the effective label and
 cost of Eqn 14) until the KL divergence between successive p falls below
-u*eps (Eqn 16); lower T until the entropy of p falls below u*eps (Eqn 17).
-The transductive objective J(w) (Eqn 18) is tracked along the path and the
+u*eps (Eqn 16); lower T until the beliefs have settled (Eqn 17, read as
+below).  The transductive objective J(w) (Eqn 18) is tracked along the path and the
 weights with its lowest value are returned.  A fixed-temperature mode (no
 annealing) serves the paper's ablation (Figs 12-13 of the tech report).
 Temperatures (T0, fixed_temperature) are in units of lambda' (see
 :func:`deterministic_annealing`).
+
+Stopping rule (Eqn 17), a decision: DA stops when the entropy H(p) is
+within u*eps of the least entropy the balance constraint mean(p) = r
+(Eqn 9) allows, i.e. when H(p) <= h(f) + u*eps, with h(f) the binary
+entropy of the fractional part f of r*u (:func:`.balance.entropy_floor`).
+The papers stop on H(p) <= u*eps, meaning "until p is (nearly) 0/1"; when
+r*u is not an integer no p with sum p = r*u is 0/1: one belief stays at f
+at every temperature, so H(p) >= h(f) (up to log 2 = 0.69) and the papers'
+threshold (0.02 for u = 19,900) is never met; DA would then always run its
+30 temperatures and end on its cap.  The rule above is the papers' rule for
+an integer r*u (h(0) = 0) and, for any r, holds
+exactly when p is within u*eps of beliefs that are 0/1 except the one the
+constraint keeps fractional.
 """
 import time
 
 import numpy as np
 
 from ._threads import solver_threads
-from .balance import Beliefs, entropy, kl_divergence, optimize_p
+from .balance import Beliefs, entropy, entropy_floor, kl_divergence, optimize_p
 from .info import SolverInfo
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
@@ -84,8 +97,10 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         fixed_temperature x lambda' for a single outer iteration (no
         annealing; the paper's ablation).
     eps : KL and entropy thresholds per unlabeled row (Eqns 16-17), in
-        (0, 1) and below the entropy H(r) of the initial beliefs p = r
-        (else the annealing loop would not run).
+        (0, 1); DA stops when H(p) <= h(f) + u eps, h(f) the least entropy
+        the balance constraint allows (module docstring).  The initial
+        beliefs p = r must be above that (else the annealing loop would not
+        run).
     max_outer, max_inner : caps (>= 1) of the temperature loop and of the
         (p, w) loop at one temperature (Table 5).
 
@@ -94,8 +109,8 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     w, SolverInfo  (``temperatures`` lists the temperatures visited, absolute;
     ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W;
     ``converged`` False and a ConvergenceWarning when a cap ended a loop:
-    ``stop_reason`` "max_outer" if the entropy was still above u eps after
-    max_outer temperatures, ``capped`` counts "max_inner" (a temperature
+    ``stop_reason`` "max_outer" if the beliefs had not settled (H(p) above
+    h(f) + u eps) after max_outer temperatures, ``capped`` counts "max_inner" (a temperature
     left before KL fell below u eps), "optimize_p_max_iter" and MFN's
     "max_newton_iter")
     """
@@ -116,18 +131,21 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     info = SolverInfo("da")
     l, u = problem.n_labeled, problem.n_unlabeled
     threshold = u * eps
+    settled = entropy_floor(u, r) + threshold
 
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
     h = entropy(beliefs)
-    if not h > threshold:
+    if not h > settled:
+        room = (h - entropy_floor(u, r)) / u
         raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled row of the initial beliefs "
-                         f"p = r = {r!r} (H(r) = {h / u:.3g}), so the annealing loop would not run: "
-                         f"lower eps below {h / u:.3g} or use an r closer to 0.5")
+                         f"p = r = {r!r} above the least the balance constraint allows ({room:.3g}), so "
+                         f"the annealing loop would not run: lower eps below {room:.3g} or use an r closer "
+                         f"to 0.5")
     w, o = None, np.zeros(l + u)
     best_value, best_w = np.inf, None
     loss = optimize_w_loss(problem, lam, lam_u, beliefs)
     outer = 0
-    while outer < max_outer and h > threshold:
+    while outer < max_outer and h > settled:
         outer += 1
         info.temperatures.append(T)
         inner, kl = 0, np.inf
@@ -155,7 +173,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         h = entropy(beliefs)
         if fixed_temperature is None:
             T /= anneal_rate
-    if fixed_temperature is None and h > threshold:
+    if fixed_temperature is None and h > settled:
         info.stop("max_outer")
     info.warn_if_capped({"max_outer": f"max_outer={max_outer}, or lower T0",
                          "max_inner": f"max_inner={max_inner}",

@@ -188,3 +188,21 @@ def _relative_entropy(a, b):
 def entropy(beliefs):
     """Eqn 17: H(p) = -sum_j p log p + (1-p) log(1-p)."""
     return float(entr(beliefs.p).sum() + entr(beliefs.q).sum())
+
+
+def entropy_floor(n, r):
+    """The least entropy H(p) (Eqn 17) of any n beliefs p in [0, 1] with mean(p) = r (Eqn 9).
+
+    It is h(f), the binary entropy of the fractional part f of r n.  H is
+    concave (a sum of binary entropies), so its minimum over the polytope
+    {p in [0, 1]^n : sum p = r n} lies at a vertex.  A vertex has n
+    linearly independent active constraints, i.e. besides the equality at
+    least n - 1 coordinates at 0 or 1; the one left is r n less the count
+    of ones, which lies in [0, 1]: f (0 or 1 when r n is an integer).  So
+    every p the balance constraint allows has H(p) >= h(f), with equality
+    exactly at the beliefs that are 0/1 except for one belief equal to f.
+    For an integer r n the floor is 0; otherwise it is up to log 2.
+    """
+    mass = n * r
+    f = mass - np.floor(mass)
+    return float(entr(f) + entr(1.0 - f))

@@ -1,0 +1,106 @@
+"""What a job's record says about how it was measured: ``seconds`` is the fit alone (numba's
+compilation is ``compile_seconds``), and every record names the code, machine and date of its run."""
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ssl_repro.harness import runner
+from ssl_repro.harness.aggregate import collect
+from ssl_repro.harness.store import write_result
+from ssl_repro.solvers import warm_up_kernels
+
+REPO = Path(__file__).resolve().parents[1]
+SVM_JOB = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None},
+           "split": 0, "n_labeled": 16, "n_unlabeled": 300}
+
+
+def test_compilation_is_timed_apart_from_the_fit(monkeypatch):
+    pause = 1.0
+
+    def slow_warm_up():          # as if numba took a second more to compile the kernels
+        warm_up_kernels()
+        time.sleep(pause)
+    monkeypatch.setattr(runner, "warm_up_kernels", slow_warm_up)
+    record = runner.run_job(SVM_JOB)
+    assert record["compile_seconds"] >= pause
+    assert 0 < record["seconds"] < pause     # a 316-row SVM fit: a few milliseconds
+
+
+def test_a_record_names_its_command_commit_date_and_machine():
+    record = runner.run_job(SVM_JOB)
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    prov = record["provenance"]
+    assert prov["git_commit"].startswith(head) and prov["command"].startswith("python ")
+    date = datetime.datetime.fromisoformat(prov["date"])
+    assert abs((datetime.datetime.now(datetime.timezone.utc) - date).total_seconds()) < 120
+    assert prov["machine"]["cores"] >= 1
+
+
+def test_aggregated_rows_carry_commit_date_and_compile_seconds_empty_for_older_records(tmp_path):
+    record = runner.run_job(SVM_JOB)
+    write_result(tmp_path / "new", record)
+    older = {k: v for k, v in record.items() if k not in ("provenance", "compile_seconds")}
+    write_result(tmp_path / "old", {**older, "split": 1})
+    table = collect(tmp_path).set_index("split")
+    assert table.loc[0, "git_commit"] == record["provenance"]["git_commit"]
+    assert table.loc[0, "date"] == record["provenance"]["date"]
+    assert table.loc[0, "compile_seconds"] == record["compile_seconds"]
+    assert table.loc[1, ["git_commit", "date", "compile_seconds"]].isna().all()
+
+
+def _loaded_kernels():
+    """Every compiled signature (compiled now or loaded from numba's cache) of the package's kernels."""
+    from numba.core.registry import CPUDispatcher
+    return {(module.__name__, name, sig) for module in list(sys.modules.values())
+            if getattr(module, "__name__", "").startswith("ssl_repro")
+            for name, value in vars(module).items() if isinstance(value, CPUDispatcher)
+            for sig in value.overloads}
+
+
+@pytest.mark.slow     # a fresh interpreter fitting every method
+def test_the_warm_up_loads_every_kernel_any_method_calls():
+    """After :func:`warm_up_kernels`, no fit compiles or loads a kernel inside its timer."""
+    code = f"""
+import sys, warnings
+sys.path.insert(0, {str(REPO)!r})
+warnings.simplefilter("ignore")
+from tests.test_harness_records import _loaded_kernels
+from ssl_repro.harness.runner import run_job
+from ssl_repro.methods import METHODS
+from ssl_repro.solvers import warm_up_kernels
+warm_up_kernels()
+before = _loaded_kernels()
+for name in sorted(METHODS):
+    run_job({{"dataset": {{"name": "text-like"}}, "method": {{"name": name, "variant": name}},
+             "split": 0, "n_labeled": 16, "n_unlabeled": 200}})
+    new = _loaded_kernels() - before
+    assert not new, (name, sorted(new))
+print("ok", len(before))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("ok"), proc.stdout + proc.stderr[-3000:]
+    assert int(proc.stdout.split()[1]) >= 10
+
+
+@pytest.mark.slow     # numba compiles every kernel from scratch (~15-40 s)
+def test_a_fresh_process_records_about_the_seconds_of_a_warm_one(tmp_path):
+    """``python run.py`` with an empty numba cache: the fit's seconds stay within 2x of a re-run's
+    in a process that loads the compiled kernels from the cache (same machine, one thread)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    records = {}
+    for run in ("fresh", "warm"):
+        proc = subprocess.run([sys.executable, "run.py", "solver_threads=1", f"hydra.run.dir={tmp_path / run}"],
+                              cwd=REPO, env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        records[run] = json.loads((tmp_path / run / "result.json").read_text())
+    fresh, warm = records["fresh"], records["warm"]
+    assert fresh["compile_seconds"] > fresh["seconds"]          # compiling dominated the process
+    assert fresh["seconds"] < 2 * warm["seconds"]
+    assert fresh["objective_own"] == warm["objective_own"]
