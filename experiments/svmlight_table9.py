@@ -23,7 +23,8 @@ public source (``make``, or ``gcc -O3 -fno-strict-aliasing``; plain ``-O3``
 with current gcc makes its transductive optimizer zig-zag) outside this
 repository.  Writes ``results/peers/table9.csv`` and ``table9.json``
 (rows + provenance, the binary's path and version line); rows of earlier
-runs of other (dataset, method) pairs are kept.
+runs of other (dataset, method) pairs are kept, read again before each
+write, so runs over other datasets may go in parallel.
 """
 import argparse
 import re
@@ -146,14 +147,14 @@ def main(argv=None):
     ap.add_argument("--methods", nargs="*", default=list(OURS), choices=list(OURS))
     args = parse_peer_arguments(ap, argv, "--svm-learn")
     stamp = provenance()
-    old = earlier_rows(args.out)
     binary = {"path": str(args.svm_learn), "version": version_line(args.svm_learn) if args.svm_learn else None}
     rows = []
     for name in args.datasets:
         for row in table_rows(name, args.svm_learn, args.cap, args.methods):
             rows.append({**row, "git_commit": stamp["git_commit"], "date": stamp["date"],
                          "command": stamp["command"]})
-        write_table(merge(old, rows, ("dataset", "method")), args.out, COLUMNS, {"svm_learn": binary})
+        write_table(merge(earlier_rows(args.out), rows, ("dataset", "method")), args.out, COLUMNS,
+                    {"svm_learn": binary})
     return 0
 
 

@@ -159,7 +159,7 @@ def main(argv=None):
         problems.append(pcmac_problems((grid[0], grid[-1])))
     if "text20k" in args.sets:
         problems.append([text20k_problem()])
-    stamp, old, rows = provenance(), earlier_rows(args.out), []
+    stamp, rows = provenance(), []
     for problem in (p for group in problems for p in group):
         common = {"dataset": problem.dataset, "split": problem.split, "n_labeled": int(problem.labeled.size),
                   "git_commit": stamp["git_commit"], "date": stamp["date"], "command": stamp["command"]}
@@ -172,7 +172,7 @@ def main(argv=None):
             print(f"{problem.dataset} split {problem.split} l={problem.labeled.size} {row['method']}: "
                   f"{row['seconds']:.2f} s, transductive {row['transductive_error']:.4f}, "
                   f"test {row['test_error']:.4f}", flush=True)
-        write_table(merge(old, rows, ("dataset", "split", "n_labeled", "method")), args.out, COLUMNS,
+        write_table(merge(earlier_rows(args.out), rows, ("dataset", "split", "n_labeled", "method")), args.out, COLUMNS,
                     {"universvm": str(args.universvm) if args.universvm else None})
     return 0
 
