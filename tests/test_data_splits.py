@@ -135,13 +135,51 @@ def test_full_size_stand_ins_have_the_shape_and_settings_of_table_1_1():
 
 def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_path, monkeypatch):
     from ssl_repro.data import registry
-    from ssl_repro.data.store import cache_path
+    from ssl_repro.data.embedded import standin_parameters
+    from ssl_repro.data.store import cache_path, parameters_key
     monkeypatch.setitem(registry.SYNTHETIC_SHAPES, "gcat", (300, 400, 20.0))
     built = load_dataset("synthetic-gcat", root=tmp_path)
     assert built.source == "embedded" and built.X.shape == (300, 400)
     again = load_dataset("synthetic-gcat", root=tmp_path)
-    assert again.source == str(cache_path(tmp_path, "synthetic-gcat")) and (again.X != built.X).nnz == 0
+    key = parameters_key(standin_parameters("gcat"))
+    assert again.source == str(cache_path(tmp_path, f"synthetic-gcat-{key}")) and (again.X != built.X).nnz == 0
     assert np.array_equal(again.y, built.y) and again.X.has_sorted_indices
+
+
+def test_a_stand_in_of_other_generator_parameters_never_reads_a_stale_cache(tmp_path, monkeypatch):
+    from ssl_repro.data import registry
+    monkeypatch.setitem(registry.SYNTHETIC_SHAPES, "gcat", (300, 400, 20.0))
+    monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.0))
+    clean = load_dataset("synthetic-gcat", root=tmp_path)
+    monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.2))
+    noisy = load_dataset("synthetic-gcat", root=tmp_path)
+    assert noisy.source == "embedded"            # generated anew, not the cached clean set
+    assert (noisy.X != clean.X).nnz == 0 and np.mean(noisy.y != clean.y) == pytest.approx(0.2, abs=0.01)
+    assert load_dataset("synthetic-gcat", root=tmp_path).source != "embedded"   # now cached too
+
+
+def test_flip_balanced_keeps_the_class_ratio_and_flips_the_fraction():
+    from ssl_repro.data.embedded import flip_balanced
+    y = np.where(np.arange(1000) % 10 < 3, 1, -1)
+    flipped = flip_balanced(y, 0.1, seed=0)
+    assert (flipped > 0).sum() == 300 and (flipped != y).sum() == 100
+    assert ((y > 0) & (flipped < 0)).sum() == 50 and ((y < 0) & (flipped > 0)).sum() == 50
+    assert np.array_equal(flip_balanced(y, 0.1, seed=0), flipped)
+    with pytest.raises(ValueError, match=r"label_noise=0.7 must be in \[0, 2 min\(r, 1 - r\)\] = \[0, 0.600\]"):
+        flip_balanced(y, 0.7)
+    with pytest.raises(ValueError, match="label_noise=-0.1"):
+        flip_balanced(y, -0.1)
+
+
+def test_the_stand_ins_keep_their_shape_and_class_ratio_at_the_calibrated_difficulty():
+    from ssl_repro.data.embedded import standin_parameters
+    from ssl_repro.data.registry import SYNTHETIC_DIFFICULTY, SYNTHETIC_SHAPES
+    for name, (rows, features, nnz) in SYNTHETIC_SHAPES.items():
+        p = standin_parameters(name)
+        assert (p["n_rows"], p["n_features"], p["doc_len"]) == (rows, features, int(nnz * 1.2))
+        assert p["pos_frac"] == DATASETS[f"synthetic-{name}"].r
+        assert (p["topic_mix"], p["label_noise"]) == SYNTHETIC_DIFFICULTY[name]
+    assert SYNTHETIC_DIFFICULTY["full-ccat"] == SYNTHETIC_DIFFICULTY["full-gcat"] == (0.12, 0.0)
 
 
 def test_split_indices_are_the_recorded_ones():
@@ -167,3 +205,13 @@ def test_toy_clusters_do_not_touch(name):
     between = cdist(X[y > 0], X[y < 0]).min()
     within = max(minimum_spanning_tree(cdist(X[y == c], X[y == c])).toarray().max() for c in (1, -1))
     assert between > 1.2 * within
+
+
+def test_a_stand_in_job_key_changes_with_its_generator_parameters(monkeypatch):
+    from ssl_repro.data import registry
+    from ssl_repro.harness.jobkey import job_key
+    job = {"dataset": {"name": "synthetic-gcat"}, "method": {"name": "da"}, "split": 0, "n_labeled": 44}
+    real = {**job, "dataset": {"name": "gcat"}}
+    before, real_before = job_key(job), job_key(real)
+    monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.0))
+    assert job_key(job) != before and job_key(real) == real_before

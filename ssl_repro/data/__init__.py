@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .embedded import GENERATORS, synthetic_like
+from .embedded import GENERATORS, standin_parameters, synthetic_like
 from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import TOPIC, load_rcv1
 from .registry import DATASETS, DatasetInfo, dataset_info
 from .splits import Split, make_split
-from .store import DatasetNotAvailable, cached, data_root
+from .store import DatasetNotAvailable, cached, data_root, parameters_key
 from .text import load_pcmac, load_sraa
 
 
@@ -72,6 +72,14 @@ def _embedded(generate):
     return X, y, "embedded"
 
 
+def generator_key(name):
+    """For a ``synthetic-`` stand-in, a short hash of its generator's parameters (its cache file's
+    and its jobs' result folders' key: other parameters, other data); None for any other dataset."""
+    if not name.startswith("synthetic-"):
+        return None
+    return parameters_key(standin_parameters(name[len("synthetic-"):]))
+
+
 def _load_real_sim(root, download):
     """real-sim from the SRAA tarball if present (or if nothing is and downloads are allowed),
     else from LIBSVM's real-sim.bz2 (whose error, if it is missing too, names both)."""
@@ -96,7 +104,8 @@ def load_dataset(name, root=None, download=True, **paths):
     if name in GENERATORS:
         X, y, source = _embedded(GENERATORS[name])
     elif name.startswith("synthetic-"):     # generated once per data root (full-ccat size: a minute)
-        X, y, source = cached(root, name, lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
+        X, y, source = cached(root, f"{name}-{generator_key(name)}",
+                              lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
     elif name == "pcmac":
         X, y, source = load_pcmac(root, download)
     elif name in ("kdd99", "kdd99-10"):
@@ -123,4 +132,4 @@ def load_dataset(name, root=None, download=True, **paths):
 
 
 __all__ = ["DATASETS", "Dataset", "DatasetInfo", "DatasetNotAvailable", "Split", "data_root",
-           "dataset_info", "load_dataset", "load_svmlin_pair", "make_split"]
+           "dataset_info", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]

@@ -89,14 +89,84 @@ def two_circles(n_rows=200, noise=0.05, radii=(1.0, 0.5), seed=0):
     return X + rng.normal(scale=noise, size=X.shape), y
 
 
-def synthetic_like(name):
-    """Generator of the synthetic stand-in for ``name``: text-like data of its shape and class ratio."""
-    from .registry import DATASETS, SYNTHETIC_SHAPES
+def flip_balanced(y, fraction, seed=0):
+    """``y`` with the labels of ``fraction * n / 2`` rows of each class flipped (rounded).
+
+    As many +1 rows become -1 as -1 rows become +1, so the positive fraction
+    r is unchanged, and a classifier that is right on every unflipped row
+    errs on exactly the ``fraction`` of flipped rows (the error floor).
+    """
+    y = np.asarray(y)
+    k = int(round(fraction * y.size / 2))
+    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
+    if not 0 <= fraction or k > min(pos.size, neg.size):
+        raise ValueError(f"label_noise={fraction} must be in [0, 2 min(r, 1 - r)] = "
+                         f"[0, {2 * min(pos.size, neg.size) / y.size:.3f}] for this class ratio")
+    rng = np.random.default_rng(seed)
+    flipped = y.copy()
+    flipped[rng.choice(pos, size=k, replace=False)] = -1
+    flipped[rng.choice(neg, size=k, replace=False)] = 1
+    return flipped
+
+
+def standin_parameters(name):
+    """Every parameter of the generator of the synthetic stand-in for ``name`` (the cache key too).
+
+    The shape (rows, features, nonzeros per row) is Table 1.1 / Table 8's
+    (:data:`~ssl_repro.data.registry.SYNTHETIC_SHAPES`), ``pos_frac`` the set's r;
+    ``topic_mix`` and ``label_noise`` set its difficulty
+    (:data:`~ssl_repro.data.registry.SYNTHETIC_DIFFICULTY`, calibrated by
+    ``experiments/calibrate_standins.py`` against 000 Table 9).
+    """
+    from .registry import DATASETS, SYNTHETIC_DIFFICULTY, SYNTHETIC_SHAPES
     rows, features, nnz = SYNTHETIC_SHAPES[name]
-    r = DATASETS[name].r or 0.5
+    topic_mix, label_noise = SYNTHETIC_DIFFICULTY[name]
     # distinct words per document ~ tokens for a large vocabulary; a little over to cover repeats
-    return lambda: text_like(n_rows=rows, n_features=features, pos_frac=r, doc_len=int(nnz * 1.2),
-                             topic_size=300, seed=1)
+    return {"n_rows": rows, "n_features": features, "pos_frac": DATASETS[name].r or 0.5,
+            "doc_len": int(nnz * 1.2), "topic_size": 300, "topic_mix": topic_mix, "seed": 1,
+            "label_noise": label_noise}
+
+
+def standin(parameters):
+    """(X, y) of a stand-in: :func:`text_like` with ``parameters`` less ``label_noise``, then
+    :func:`flip_balanced` by ``label_noise`` (same seed)."""
+    parameters = dict(parameters)
+    noise = parameters.pop("label_noise")
+    X, y = text_like(**parameters)
+    return X, (flip_balanced(y, noise, parameters["seed"]) if noise else y)
+
+
+def synthetic_like(name):
+    """Generator of the synthetic stand-in for ``name``: text-like data of its shape and class ratio,
+    at the calibrated difficulty (:func:`standin_parameters`).
+
+    Difficulty.  Text-like clusters alone are nearly separable (TSVM S=max
+    errs on 0.1% of synthetic-ccat), far from the error rates of the real
+    sets (000 Table 9: 5.75% on aut-avn ... 21.36% on 33-vs-36).  Real text
+    collections owe much of that error to documents whose words belong to the
+    other class's topics (cross-posted, ambiguous or mislabeled documents);
+    the stand-ins model it with ``label_noise``: a fraction of documents, as
+    many of each class (r unchanged, :func:`flip_balanced`), is labeled as the
+    other class.  The topic clusters, which the cluster assumption of TSVM
+    and DA rests on, stay as they are, so unlabeled rows still help and the
+    error floor of any linear classifier rises by about the flipped fraction.
+    ``topic_mix`` (the share of a document's tokens drawn from its topic)
+    sets how separable the clusters are: 0.12 for the sets of ~50-77
+    nonzeros per row; 0.25 for 33-vs-36, whose ~27 nonzeros per row at 0.12
+    leave TSVM at chance (47% error) before any noise.
+
+    ``label_noise`` was calibrated (``experiments/calibrate_standins.py``,
+    record ``results/calibration/calibration.json``) so that TSVM S=max's
+    transductive error on split 0 at the lowest label count is within 2
+    points of 000 Table 9's S=max error for the set.  Near 33-vs-36's target
+    the error depends on which of the 52 labeled rows are flipped (a noise of
+    0.213 flips other rows and gives 40.5% instead of 21.2%): its other
+    splits may fall either way.  The full-size stand-ins (full-ccat,
+    full-gcat) keep the uncalibrated (0.12, 0) of their records: Table 9 has
+    no figure for them.
+    """
+    parameters = standin_parameters(name)
+    return lambda: standin(parameters)
 
 
 GENERATORS = {"text-like": text_like, "g50c": g50c, "2moons": two_moons, "2circles": two_circles}

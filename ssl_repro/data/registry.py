@@ -111,6 +111,12 @@ SYNTHETIC_SHAPES = {"aut-avn": (71175, 20707, 51.32), "real-sim": (72309, 20958,
                     "33-vs-36": (82692, 59072, 26.56),
                     "full-ccat": (804414, 47236, 76.7), "full-gcat": (804414, 47236, 76.7)}
 
+#: Difficulty of each stand-in: (topic_mix, label_noise) of :func:`ssl_repro.data.embedded.standin`.
+#: See :func:`ssl_repro.data.embedded.synthetic_like` for what they mean and how they were chosen.
+SYNTHETIC_DIFFICULTY = {"aut-avn": (0.12, 0.052), "real-sim": (0.12, 0.093), "ccat": (0.12, 0.207),
+                        "gcat": (0.12, 0.048), "33-vs-36": (0.25, 0.214),
+                        "full-ccat": (0.12, 0.0), "full-gcat": (0.12, 0.0)}
+
 
 def _synthetic(name, rows, features, nnz):
     """The stand-in's metadata: the original's (lambda', r, grids, transductive settings), renamed."""

@@ -10,6 +10,8 @@ no empty folder left by a download or a scikit-learn fetcher that failed
 (:func:`folders_kept_only_on_success`).
 """
 import contextlib
+import hashlib
+import json
 import os
 import warnings
 import zipfile
@@ -109,6 +111,12 @@ CACHE_VERSION = 3
 
 def cache_path(root, name):
     return Path(root) / "ssl_repro_cache" / f"{name}.v{CACHE_VERSION}.npz"
+
+
+def parameters_key(parameters):
+    """A short hash of a generator's parameters (a dict of JSON values), for its cache file's name:
+    data generated with other parameters is never read back."""
+    return hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()[:10]
 
 
 def save_cached(path, X, y):

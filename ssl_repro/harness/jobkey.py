@@ -18,6 +18,8 @@ import json
 
 from omegaconf import OmegaConf
 
+from ..data import generator_key
+
 #: Settings that say where or how a job runs, not what it computes.
 PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name", "backend")
 RESOLVER = "job_key"
@@ -25,10 +27,15 @@ DIGITS = 10
 
 
 def identity(config):
-    """The part of a job configuration that determines its result."""
+    """The part of a job configuration that determines its result; for a generated SYNTHETIC
+    stand-in also its generator's parameters (:func:`ssl_repro.data.generator_key`), so a
+    result of a stand-in generated otherwise is never taken for this one's."""
     if not isinstance(config, dict):
         return config
-    return {k: v for k, v in config.items() if k not in PLACEMENT_KEYS and k != "hydra"}
+    kept = {k: v for k, v in config.items() if k not in PLACEMENT_KEYS and k != "hydra"}
+    dataset = kept.get("dataset")
+    generator = generator_key(dataset.get("name", "")) if isinstance(dataset, dict) else None
+    return kept if generator is None else {**kept, "generator": generator}
 
 
 def job_key(config):

@@ -1,0 +1,162 @@
+"""000 Table 9 / 003 Table 4: SVM-light's transductive SVM beside TSVM S=1, S=max and DA.
+
+    python experiments/svmlight_table9.py --svm-learn /path/to/svm_learn [--cap 600] [--datasets ...]
+
+On the first split (seed 0) at the lowest label count of each set's learning
+curve (real pcmac and every SYNTHETIC stand-in), as 000 Sec. 4 says
+("at its default optimization settings on the first split at the lowest end
+of the learning curves"): SVM-light V6.02 (Joachims) runs transductively
+with its defaults and ``-p r`` (r the true positive fraction of the
+split's unlabeled rows, the r the project's methods get); its input is
+the labeled rows (+1/-1) and the unlabeled rows (0) in svmlight format, its
+transductive labels (``-l``) give the transductive error and
+``svm_classify`` (beside ``svm_learn``, if present) the test error.  Its
+time is the "Runtime in cpu-seconds" it prints (the optimization; reading
+the file excluded, as the harness's ``seconds`` excludes loading); a run
+still going after ``--cap`` seconds of wall time is killed and recorded
+with ``capped`` true and the cap as its time ("> cap").  The project's
+methods run as the harness runs them (:func:`ssl_repro.harness.runner.run_job`,
+one solver thread).
+
+SVM-light's licence forbids redistribution: build it yourself from its
+public source (``make``, or ``gcc -O3 -fno-strict-aliasing``; plain ``-O3``
+with current gcc makes its transductive optimizer zig-zag) outside this
+repository.  Writes ``results/peers/table9.csv`` and ``table9.json``
+(rows + provenance, the binary's path and version line); rows of earlier
+runs of other (dataset, method) pairs are kept, read again before each
+write, so runs over other datasets may go in parallel.
+"""
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
+                                         run_capped, write_svmlight, write_table)
+from ssl_repro.provenance import provenance  # noqa: E402
+
+DATASETS = ("pcmac", "synthetic-aut-avn", "synthetic-real-sim", "synthetic-ccat", "synthetic-gcat",
+            "synthetic-33-vs-36")
+#: The project's methods of Table 9, as the harness's method configurations (conf/method/).
+OURS = {"tsvm-S1": {"name": "tsvm", "variant": "tsvm-S1", "switches": 1},
+        "tsvm-Smax": {"name": "tsvm", "variant": "tsvm-Smax", "switches": "max"},
+        "da": {"name": "da", "variant": "da"}}
+COLUMNS = ("dataset", "data", "n_labeled", "method", "seconds", "capped", "cap_seconds", "test_error",
+           "transductive_error", "git_commit", "date", "command")
+OUT = ROOT / "results" / "peers" / "table9"
+
+
+def read_transduction(path):
+    """SVM-light's ``-l`` file: per unlabeled row "<value>:<label> <value>:<label>", the first
+    label the one it assigned. Returns the assigned labels (+1/-1)."""
+    labels = []
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            labels.append(1 if line.split()[0].split(":")[1].startswith("+") else -1)
+    return np.array(labels, dtype=np.int8)
+
+
+def cpu_seconds(log_text):
+    """The "Runtime in cpu-seconds: N" SVM-light prints, or None."""
+    found = re.findall(r"Runtime in cpu-seconds:\s*([0-9.eE+-]+)", log_text)
+    return float(found[-1]) if found else None
+
+
+def svmlight_row(dataset, split, svm_learn, cap, workdir):
+    """SVM-light's transductive SVM on ``split`` of ``dataset`` (see module doc): a row of the table."""
+    X, y = dataset.X, dataset.y
+    train = np.concatenate([split.labeled, split.unlabeled])
+    labels = np.concatenate([y[split.labeled], np.zeros(split.unlabeled.size, dtype=np.int8)])
+    work = Path(workdir)
+    write_svmlight(work / "train.svm", X[train], labels)
+    command = [str(svm_learn), "-p", f"{split.r:.6f}", "-l", str(work / "transduction.txt"),
+               str(work / "train.svm"), str(work / "model.txt")]
+    wall, capped, code = run_capped(command, cap, work / "svm_learn.log")
+    row = {"method": "svmlight-tsvm", "capped": capped, "cap_seconds": cap, "test_error": float("nan"),
+           "transductive_error": float("nan"), "wall_seconds": wall}
+    if capped:
+        return {**row, "seconds": float(cap)}
+    log_text = (work / "svm_learn.log").read_text(errors="replace")
+    if code != 0:
+        raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log_text[-2000:]}")
+    seconds = cpu_seconds(log_text)
+    row["seconds"] = wall if seconds is None else seconds
+    assigned = read_transduction(work / "transduction.txt")
+    if assigned.size != split.unlabeled.size:
+        raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for "
+                           f"{split.unlabeled.size} unlabeled rows")
+    row["transductive_error"] = float(np.mean(assigned != y[split.unlabeled]))
+    svm_classify = Path(svm_learn).with_name("svm_classify")
+    if split.test.size and svm_classify.exists():
+        write_svmlight(work / "test.svm", X[split.test], y[split.test])
+        subprocess.run([str(svm_classify), str(work / "test.svm"), str(work / "model.txt"),
+                        str(work / "test_outputs.txt")], check=True, capture_output=True)
+        outputs = np.loadtxt(work / "test_outputs.txt")
+        row["test_error"] = float(np.mean(np.where(outputs > 0, 1, -1) != y[split.test]))
+    return row
+
+
+def our_row(name, n_labeled, method):
+    """The harness's record of ``method`` (a key of :data:`OURS`) on split 0 as a row of the table."""
+    from ssl_repro.harness.app import limit_threads
+    from ssl_repro.harness.runner import run_job
+    limit_threads(1)
+    record = run_job({"dataset": {"name": name}, "method": {**OURS[method], "lam": None},
+                      "split": 0, "n_labeled": n_labeled})
+    return {"method": method, "seconds": record["seconds"], "capped": False, "cap_seconds": None,
+            "test_error": record["test_error"], "transductive_error": record["transductive_error"],
+            "converged": record["converged"]}
+
+
+def table_rows(name, svm_learn, cap, methods):
+    """Every row of ``name``: SVM-light (when ``svm_learn`` is given) and ``methods``."""
+    dataset = load_dataset(name)
+    n_labeled = dataset.info.curve_labels[0]
+    split = make_split(dataset, 0, n_labeled)
+    common = {"dataset": name, "data": "SYNTHETIC" if dataset.info.embedded else "real", "n_labeled": n_labeled}
+    rows = []
+    if svm_learn is not None:
+        with tempfile.TemporaryDirectory(prefix="svmlight-") as workdir:
+            rows.append({**common, **svmlight_row(dataset, split, svm_learn, cap, workdir)})
+        print(f"{name} svmlight-tsvm: {rows[-1]}", flush=True)
+    for method in methods:
+        rows.append({**common, **our_row(name, n_labeled, method)})
+        print(f"{name} {method}: {rows[-1]}", flush=True)
+    return rows
+
+
+def version_line(svm_learn):
+    """The first non-empty line ``svm_learn -?`` prints (its version), or None."""
+    result = subprocess.run([str(svm_learn), "-?"], capture_output=True, text=True, errors="replace")
+    lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    return lines[0] if lines else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_peer_arguments(ap, "--svm-learn", "SVM-light's svm_learn binary", 600.0, OUT)
+    ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    ap.add_argument("--methods", nargs="*", default=list(OURS), choices=list(OURS))
+    args = parse_peer_arguments(ap, argv, "--svm-learn")
+    stamp = provenance()
+    binary = {"path": str(args.svm_learn), "version": version_line(args.svm_learn) if args.svm_learn else None}
+    rows = []
+    for name in args.datasets:
+        for row in table_rows(name, args.svm_learn, args.cap, args.methods):
+            rows.append({**row, "git_commit": stamp["git_commit"], "date": stamp["date"],
+                         "command": stamp["command"]})
+        write_table(merge(earlier_rows(args.out), rows, ("dataset", "method")), args.out, COLUMNS,
+                    {"svm_learn": binary})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

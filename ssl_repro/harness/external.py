@@ -1,0 +1,86 @@
+"""Running other people's programs on the project's splits: the papers' peers (SVM-light, UniverSVM).
+
+The scripts ``experiments/svmlight_table9.py`` and
+``experiments/universvm_compare.py`` use these pieces: write rows in
+svmlight/LIBSVM text format, run a binary with a wall-time cap (killing
+its process group past it), and write a table as CSV plus JSON with the
+provenance of :func:`ssl_repro.provenance.provenance`.
+"""
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from ..atomic import atomic_write
+from ..provenance import provenance
+
+
+def run_capped(command, cap, log_path):
+    """Run ``command`` (stdout and stderr to ``log_path``); kill its process group after ``cap``
+    seconds of wall time (None: no cap). Returns (wall seconds, capped, exit code or None when killed)."""
+    with open(log_path, "w") as log:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = process.wait(timeout=cap)
+            return time.perf_counter() - start, False, code
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return time.perf_counter() - start, True, None
+
+
+def write_svmlight(path, X, labels):
+    """Rows ``X`` (CSR) with integer labels (e.g. +1, -1, 0 or -3 for unlabeled) in svmlight
+    format, features 1-based."""
+    with open(path, "w") as f:
+        for i in range(X.shape[0]):
+            start, end = X.indptr[i], X.indptr[i + 1]
+            features = " ".join(f"{j + 1}:{v:.8g}" for j, v in zip(X.indices[start:end], X.data[start:end]))
+            f.write(f"{int(labels[i])} {features}\n")
+
+
+def merge(old_rows, new_rows, key):
+    """``old_rows`` less those whose ``key`` (a tuple of column names) is in ``new_rows``, then ``new_rows``."""
+    fresh = {tuple(row[k] for k in key) for row in new_rows}
+    return [row for row in old_rows if tuple(row[k] for k in key) not in fresh] + new_rows
+
+
+def earlier_rows(out):
+    """The rows of ``out``.json from an earlier run, or []."""
+    path = out.with_suffix(".json")
+    return json.loads(path.read_text())["rows"] if path.exists() else []
+
+
+def write_table(rows, out, columns, extra):
+    """``out``.csv (``columns`` first, then any others) and ``out``.json (provenance, ``extra``, rows)."""
+    import pandas as pd
+    out.parent.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame(rows)
+    frame = frame[list(columns) + [c for c in frame.columns if c not in columns]]
+    with atomic_write(out.with_suffix(".csv"), "w") as f:
+        frame.to_csv(f, index=False)
+    with atomic_write(out.with_suffix(".json"), "w") as f:
+        json.dump({"provenance": provenance(), **extra, "rows": frame.to_dict(orient="records")}, f, indent=1)
+        f.write("\n")
+
+
+def add_peer_arguments(parser, flag, what, cap, out):
+    """The options every peer script has: ``flag`` (the binary; omitted: only the project's
+    rows), ``--cap`` (seconds of wall time per run, default ``cap``) and ``--out`` (default ``out``)."""
+    parser.add_argument(flag, type=Path, help=f"{what} (omit: only the project's rows)")
+    parser.add_argument("--cap", type=float, default=cap, help="seconds of wall time per run of the binary")
+    parser.add_argument("--out", type=Path, default=out, help="output stem (.csv and .json)")
+
+
+def parse_peer_arguments(parser, argv, flag):
+    """``parser``'s arguments, refusing a binary that is not an executable file and a cap <= 0."""
+    args = parser.parse_args(argv)
+    binary = getattr(args, flag.lstrip("-").replace("-", "_"))
+    if binary is not None and not os.access(binary, os.X_OK):
+        parser.error(f"{flag} {binary}: not an executable file")
+    if args.cap <= 0:
+        parser.error(f"--cap {args.cap}: must be positive (seconds)")
+    return args
