@@ -293,11 +293,16 @@ def dataset_figures(summary, dataset, note=None):
             for stem, (metric, chosen, title, refused) in figure_plan(summary, dataset).items() if refused is None}
 
 
+#: No creation date in the files, so that drawing a figure again from the same record gives the same bytes.
+UNDATED = {"png": {"Software": None}, "pdf": {"CreationDate": None}}
+
+
 def save(fig, out, stem):
+    """Write ``stem.png`` and ``stem.pdf`` into ``out`` (undated: a re-render of a record changes no byte)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):
-        fig.savefig(out / f"{stem}.{ext}", dpi=150, bbox_inches="tight")
+        fig.savefig(out / f"{stem}.{ext}", dpi=150, bbox_inches="tight", metadata=UNDATED[ext])
     plt.close(fig)
 
 
