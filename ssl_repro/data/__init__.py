@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..labels import mask_labels
 from .embedded import GENERATORS, standin_parameters, synthetic_like
 from .files import load_33_vs_36, load_libsvm_real_sim, load_svmlin_pair, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
@@ -55,7 +56,6 @@ class Dataset:
     def fit_labels(self, labeled=None):
         """Labels for an estimator's ``fit``: class 1 for +1, 0 for -1, -1 (unlabeled) for the rows
         of unknown label and for every row outside ``labeled`` (a mask or indices; default: all known)."""
-        from ..estimators import mask_labels
         known = self.y != 0
         if labeled is not None:
             keep = np.zeros_like(known)

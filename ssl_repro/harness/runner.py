@@ -49,8 +49,8 @@ from sklearn.utils._param_validation import InvalidParameterError
 from ..backend import backend_from_settings
 from ..data import load_dataset, make_split
 from ..data.splits import ALL, N_SPLITS
-from ..estimators import mask_labels
 from ..kernel_estimators import check_kernel_rows
+from ..labels import mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows, warm_up_kernels
