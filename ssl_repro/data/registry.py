@@ -89,6 +89,12 @@ def _grid(n_train):
     return tuple(int(round(n_train * f)) for f in (0.00125, 0.0025, 0.005, 0.01, 0.02, 0.04))
 
 
+#: What the ccat and gcat tasks share (the RCV1-v2 training portion), and full-ccat and full-gcat (all documents).
+_RCV1_TRAIN = dict(n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389), n_features=47236,
+                   nnz_per_row=75.93)
+_RCV1_ALL = dict(n_train=804414, transductive=True, transductive_labels=(100, 1000),
+                 transductive_unlabeled=(None, 402107), n_features=47236, nnz_per_row=76.7)
+
 DATASETS = {info.name: info for info in [
     DatasetInfo("aut-avn", "SRAA UseNet: simulated/real auto (+1) vs aviation", loaders.sraa, 10.0, r=0.65,
                 n_train=35588, n_test=35587, label_grid=(45, 89, 178, 356, 712, 1424),
@@ -96,24 +102,16 @@ DATASETS = {info.name: info for info in [
     DatasetInfo("real-sim", "SRAA UseNet: real (+1) vs simulated (LIBSVM real-sim)", loaders.real_sim, 1.0, r=0.31,
                 n_train=36155, n_test=36154, label_grid=(46, 91, 181, 362, 724, 1447),
                 n_features=20958, nnz_per_row=51.32),
-    DatasetInfo("ccat", "RCV1-v2 training portion: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.46,
-                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389),
-                n_features=47236, nnz_per_row=75.93),
-    DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30,
-                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389),
-                n_features=47236, nnz_per_row=75.93),
+    DatasetInfo("ccat", "RCV1-v2 training portion: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.46, **_RCV1_TRAIN),
+    DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30, **_RCV1_TRAIN),
     DatasetInfo("33-vs-36", "Yahoo! shopping categories 33 vs 36 (proprietary: user-supplied svmlight file)",
                 loaders.yahoo_33_vs_36, 1.0, n_train=41346, n_test=41346, label_grid=_grid(41346),
                 n_features=59072, nnz_per_row=26.56),
     DatasetInfo("pcmac", "20 Newsgroups comp.sys.ibm.pc.hardware (+1) vs comp.sys.mac.hardware", loaders.pcmac,
                 1.0, n_train=1460, n_test=486, label_grid=_grid(1460),
                 extra_labels=(37, 74, 147, 294, 584), n_features=7511, nnz_per_row=54.58),
-    DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.47,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000),
-                transductive_unlabeled=(None, 402107), n_features=47236, nnz_per_row=76.7),
-    DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000),
-                transductive_unlabeled=(None, 402107), n_features=47236, nnz_per_row=76.7),
+    DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.47, **_RCV1_ALL),
+    DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30, **_RCV1_ALL),
     DatasetInfo("kdd99", "KDD Cup 1999, all 4,898,431 records: attack (+1) vs normal", loaders.kdd99, 1.0, r=0.80,
                 n_train=4898431, transductive=True, transductive_labels=(1000,), n_features=128,
                 nnz_per_row=17.3),
