@@ -46,8 +46,9 @@ def load_svmlin_pair(examples, labels):
 
     The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled)
     :data:`~ssl_repro.labels.UNLABELED` (the unlabeled marker of
-    :mod:`sklearn.semi_supervised` and of this package's estimators), so ``LinearDA().fit(*load_svmlin_pair(...))``
-    trains on what the files say; a positive output means the file's +1.
+    :mod:`sklearn.semi_supervised` and of this package's estimators), so
+    ``LinearDA().fit(*load_svmlin_pair(...))`` trains on what the files say;
+    a positive output means the file's +1.
     """
     X, y = read_svmlin_pair(examples, labels)
     return X, np.where(y == 0, UNLABELED, (y > 0).astype(np.int8)).astype(np.int8)
