@@ -1,7 +1,7 @@
 """Calibrate the SYNTHETIC stand-ins' difficulty against 000 Table 9 and record it.
 
 Each stand-in keeps the shape of the set it stands for (rows, features,
-nonzeros per row, r: :data:`~ssl_repro.data.registry.SYNTHETIC_SHAPES`);
+nonzeros per row, r: :attr:`~ssl_repro.data.registry.DatasetInfo.shape`);
 its difficulty, (topic_mix, label_noise) in
 :data:`~ssl_repro.data.registry.SYNTHETIC_DIFFICULTY`, is chosen so that
 TSVM S=max's *transductive* error on split 0 at the lowest label count of

@@ -22,23 +22,16 @@ from pathlib import Path
 import numpy as np
 
 from ssl_repro.benchfile import load_bench_npz
-from ssl_repro.data import DatasetNotAvailable, dataset_info, load_dataset, make_split
+from ssl_repro.data import DATASETS, DatasetNotAvailable, dataset_info, load_dataset, make_split
 from ssl_repro.provenance import provenance
 
-#: (d, n0, l+u, t, r) as printed in Table 8 of 000 and Table 1.1 of 004 (None: not given).
-PAPER = {
-    "aut-avn": (20707, 51.32, 35588, 35587, 0.65),
-    "real-sim": (20958, 51.32, 36155, 36154, 0.31),
-    "ccat": (47236, 75.93, 17332, 5787, 0.46),
-    "gcat": (47236, 75.93, 17332, 5787, 0.30),
-    "33-vs-36": (59072, 26.56, 41346, 41346, None),
-    "pcmac": (7511, 54.58, 1460, 486, None),
-    "full-ccat": (47236, 76.7, 804414, None, 0.47),
-    "full-gcat": (47236, 76.7, 804414, None, 0.30),
-    "kdd99": (128, 17.3, 4898431, None, 0.80),
-}
 #: Datasets of ours with no row in the papers' tables, shown under the paper's kdd99.
 EXTRA = ("kdd99-10",)
+
+
+def paper_datasets():
+    """The registry's datasets with a row in Table 8 / Table 1.1 (their d, n0, l+u, t, r), in its order."""
+    return [name for name, info in DATASETS.items() if info.paper_figures and not info.embedded]
 
 
 def figures_of(X, y, name):
@@ -55,8 +48,8 @@ def figures_of(X, y, name):
 
 def row_for(name, root, bench_files):
     """The table row of ``name``: the paper's figures, ours (or why not) and a stand-in's."""
-    d, n0, lu, t, r = PAPER.get(name, (None,) * 5)
-    row = {"dataset": name, "paper": {"d": d, "n0": n0, "l+u": lu, "t": t, "r": r}}
+    paper = dataset_info(name).paper_figures or dict.fromkeys(("d", "n0", "l+u", "t", "r"))
+    row = {"dataset": name, "paper": paper}
     try:
         data = load_dataset(name, root=root, download=False)
         row["ours"] = figures_of(data.X, data.y, name)
@@ -68,16 +61,11 @@ def row_for(name, root, bench_files):
         bench = load_bench_npz(bench_files[name])
         row["stand_in"] = {"what": f"SYNTHETIC benchmark file {bench_files[name]}",
                            **figures_of(bench.X, bench.y.astype(np.int8), name)}
-    elif f"synthetic-{name}" in _synthetic_names():
+    elif f"synthetic-{name}" in DATASETS:
         stand_in = load_dataset(f"synthetic-{name}", root=root)
         row["stand_in"] = {"what": f"SYNTHETIC synthetic-{name}",
                            **figures_of(stand_in.X, stand_in.y, f"synthetic-{name}")}
     return row
-
-
-def _synthetic_names():
-    from ssl_repro.data import DATASETS
-    return {n for n in DATASETS if n.startswith("synthetic-")}
 
 
 def _cell(value):
@@ -112,7 +100,7 @@ def main(argv=None):
                     help="a benchmark .npz standing in for dataset NAME (repeatable)")
     args = ap.parse_args(argv)
     bench_files = dict(item.split("=", 1) for item in args.bench_file)
-    rows = [row_for(name, args.root, bench_files) for name in list(PAPER) + list(EXTRA)]
+    rows = [row_for(name, args.root, bench_files) for name in paper_datasets() + list(EXTRA)]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "table.json").write_text(json.dumps({"provenance": provenance(), "rows": rows}, indent=1) + "\n")

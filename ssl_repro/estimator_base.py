@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 
-UNLABELED = -1
+from .labels import UNLABELED
 
 #: scikit-learn parameter constraints shared by the estimators.
 POSITIVE = Interval(Real, 0, None, closed="neither")

@@ -21,11 +21,12 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, UNLABELED, BinaryClassifier
+from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
 from .backend import problem_from_mask
 from .solvers import deterministic_annealing, rls, svm, tsvm
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
+from .labels import mask_labels  # noqa: F401  (public here: the README and the examples import it from here)
 from .solvers.validation import DATA_DTYPES, check_positive
 
 
@@ -519,20 +520,3 @@ class LinearCCCPTSVM(_LinearModel):
 
     def _solve(self, problem, r):
         return cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
-
-
-def mask_labels(y_pm1, labeled):
-    """Labels for ``fit`` from +1/-1 labels and a labeled mask or index array.
-
-    +1/-1 labels collide with the unlabeled marker -1, so this maps them to
-    1/0 and puts -1 on the unlabeled rows; ``classes_`` is then ``[0, 1]``
-    and a positive output means the paper's +1 class.
-    """
-    y = np.full(np.asarray(y_pm1).shape[0], UNLABELED, dtype=np.int64)
-    y[labeled] = (np.asarray(y_pm1)[labeled] > 0).astype(np.int64)
-    held = np.unique(y[labeled])
-    if held.size < 2:
-        found = "no labeled row" if held.size == 0 else f"only {'+1' if held[0] else '-1'} labels"
-        raise ValueError(f"mask_labels: the labeled rows hold {found}; fit needs rows of both classes (+1 and -1) "
-                         f"labeled")
-    return y

@@ -1,4 +1,6 @@
 """Splits: deterministic, stratified, nested, disjoint; embedded datasets; registry."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -124,20 +126,24 @@ def test_registry_matches_table_1_1():
 
 
 def test_full_size_stand_ins_have_the_shape_and_settings_of_table_1_1():
-    from ssl_repro.data.registry import SYNTHETIC_SHAPES
     for name in ("full-ccat", "full-gcat"):
-        assert SYNTHETIC_SHAPES[name] == (804414, 47236, 76.7)
+        assert DATASETS[name].shape == (804414, 47236, 76.7)
         stand_in, real = DATASETS[f"synthetic-{name}"], DATASETS[name]
         assert stand_in.embedded and stand_in.transductive and stand_in.n_test == 0
         assert (stand_in.lam_u, stand_in.r, stand_in.transductive_labels, stand_in.transductive_unlabeled) == \
             (real.lam_u, real.r, (100, 1000), (None, 402107))
 
 
+def small_gcat():
+    """gcat's registry entry with a 300 x 400 shape, 20 nonzeros per row: a stand-in generated in a moment."""
+    return replace(DATASETS["gcat"], n_train=225, n_test=75, n_features=400, nnz_per_row=20.0)
+
+
 def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_path, monkeypatch):
     from ssl_repro.data import registry
     from ssl_repro.data.embedded import standin_parameters
     from ssl_repro.data.store import cache_path, parameters_key
-    monkeypatch.setitem(registry.SYNTHETIC_SHAPES, "gcat", (300, 400, 20.0))
+    monkeypatch.setitem(registry.DATASETS, "gcat", small_gcat())
     built = load_dataset("synthetic-gcat", root=tmp_path)
     assert built.source == "embedded" and built.X.shape == (300, 400)
     again = load_dataset("synthetic-gcat", root=tmp_path)
@@ -148,7 +154,7 @@ def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_pat
 
 def test_a_stand_in_of_other_generator_parameters_never_reads_a_stale_cache(tmp_path, monkeypatch):
     from ssl_repro.data import registry
-    monkeypatch.setitem(registry.SYNTHETIC_SHAPES, "gcat", (300, 400, 20.0))
+    monkeypatch.setitem(registry.DATASETS, "gcat", small_gcat())
     monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.0))
     clean = load_dataset("synthetic-gcat", root=tmp_path)
     monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.2))
@@ -173,8 +179,9 @@ def test_flip_balanced_keeps_the_class_ratio_and_flips_the_fraction():
 
 def test_the_stand_ins_keep_their_shape_and_class_ratio_at_the_calibrated_difficulty():
     from ssl_repro.data.embedded import standin_parameters
-    from ssl_repro.data.registry import SYNTHETIC_DIFFICULTY, SYNTHETIC_SHAPES
-    for name, (rows, features, nnz) in SYNTHETIC_SHAPES.items():
+    from ssl_repro.data.registry import SYNTHETIC_DIFFICULTY
+    for name in SYNTHETIC_DIFFICULTY:
+        rows, features, nnz = DATASETS[name].shape
         p = standin_parameters(name)
         assert (p["n_rows"], p["n_features"], p["doc_len"]) == (rows, features, int(nnz * 1.2))
         assert p["pos_frac"] == DATASETS[f"synthetic-{name}"].r
@@ -215,3 +222,16 @@ def test_a_stand_in_job_key_changes_with_its_generator_parameters(monkeypatch):
     before, real_before = job_key(job), job_key(real)
     monkeypatch.setitem(registry.SYNTHETIC_DIFFICULTY, "gcat", (0.12, 0.0))
     assert job_key(job) != before and job_key(real) == real_before
+
+
+def test_every_registry_entry_loads_itself():
+    from ssl_repro.data import loaders
+    for name, info in DATASETS.items():
+        assert callable(info.loader) and info.loader.__module__ == loaders.__name__, name
+    assert load_dataset("g50c").X.shape == (550, 50)
+
+
+def test_the_papers_figures_and_the_stand_ins_shapes_come_from_one_entry():
+    assert DATASETS["aut-avn"].paper_figures == {"d": 20707, "n0": 51.32, "l+u": 35588, "t": 35587, "r": 0.65}
+    assert DATASETS["kdd99"].paper_figures["t"] is None and DATASETS["kdd99-10"].paper_figures is None
+    assert DATASETS["synthetic-ccat"].shape == DATASETS["ccat"].shape == (23119, 47236, 75.93)

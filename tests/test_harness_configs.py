@@ -221,3 +221,17 @@ def test_a_method_of_the_table_without_a_yaml_file_is_a_config(tmp_path, monkeyp
     for name in names:
         assert store.repo["method"][f"{name}.yaml"].node == {"name": name, "variant": name}
     assert register_methods() == []       # the project has a YAML for every method
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_recipe_puts_each_job_in_its_configuration_hash_folder(experiment):
+    from ssl_repro.harness.jobkey import register
+    register()
+
+    def subdir(*overrides):
+        cfg = composed([f"+experiment={experiment}", "dataset=text-like", *overrides], hydra=True)
+        return cfg.hydra.sweep.subdir
+
+    folder = subdir()
+    assert folder.startswith("text-like/") and folder.rsplit("/", 1)[1].startswith("cfg-"), folder
+    assert subdir("n_unlabeled=100") != subdir("n_unlabeled=200")

@@ -113,13 +113,13 @@ def standin_parameters(name):
     """Every parameter of the generator of the synthetic stand-in for ``name`` (the cache key too).
 
     The shape (rows, features, nonzeros per row) is Table 1.1 / Table 8's
-    (:data:`~ssl_repro.data.registry.SYNTHETIC_SHAPES`), ``pos_frac`` the set's r;
+    (:attr:`~ssl_repro.data.registry.DatasetInfo.shape`), ``pos_frac`` the set's r;
     ``topic_mix`` and ``label_noise`` set its difficulty
     (:data:`~ssl_repro.data.registry.SYNTHETIC_DIFFICULTY`, calibrated by
     ``experiments/calibrate_standins.py`` against 000 Table 9).
     """
-    from .registry import DATASETS, SYNTHETIC_DIFFICULTY, SYNTHETIC_SHAPES
-    rows, features, nnz = SYNTHETIC_SHAPES[name]
+    from .registry import DATASETS, SYNTHETIC_DIFFICULTY
+    rows, features, nnz = DATASETS[name].shape
     topic_mix, label_noise = SYNTHETIC_DIFFICULTY[name]
     # distinct words per document ~ tokens for a large vocabulary; a little over to cover repeats
     return {"n_rows": rows, "n_features": features, "pos_frac": DATASETS[name].r or 0.5,

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
+from ..labels import UNLABELED
 from .store import DatasetNotAvailable, fetch
 from .text import SRAA_URL
 
@@ -43,13 +44,14 @@ def read_svmlight(path, name):
 def load_svmlin_pair(examples, labels):
     """X and y from the reference software's two files, y in the estimators' convention.
 
-    The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled) -1
-    (the unlabeled marker of :mod:`sklearn.semi_supervised` and of this
-    package's estimators), so ``LinearDA().fit(*load_svmlin_pair(...))``
-    trains on what the files say; a positive output means the file's +1.
+    The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled)
+    :data:`~ssl_repro.labels.UNLABELED` (the unlabeled marker of
+    :mod:`sklearn.semi_supervised` and of this package's estimators), so
+    ``LinearDA().fit(*load_svmlin_pair(...))`` trains on what the files say;
+    a positive output means the file's +1.
     """
     X, y = read_svmlin_pair(examples, labels)
-    return X, np.where(y == 0, -1, (y > 0).astype(np.int8)).astype(np.int8)
+    return X, np.where(y == 0, UNLABELED, (y > 0).astype(np.int8)).astype(np.int8)
 
 
 def read_svmlin_pair(examples, labels):

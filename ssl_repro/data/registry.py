@@ -23,12 +23,19 @@ other row and a random 402,000 of them (``transductive_unlabeled``: the
 "half" setting, 402,107 as in the rows of Tables 1.2-1.6; None = every
 unlabeled row).
 
+Each entry also holds Table 1.1 / Table 8's d (``n_features``) and n0
+(``nnz_per_row``), the shape of the dataset's SYNTHETIC stand-in, and its
+``loader`` (:mod:`.loaders`): how the dataset is read.
+
 This module is the one copy of this metadata: ``conf/dataset/*.yaml`` hold
 only what a user may override (lam, lam_u, file paths) and the experiment
 recipes (``conf/experiment/``) read the grids from here through the
 ``registry`` resolver of :mod:`ssl_repro.harness.resolvers`.
 """
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from . import loaders
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class DatasetInfo:
 
     name: str
     description: str
+    loader: Callable = field(repr=False, compare=False)     # (name, root, download, paths) -> X, y, source
     lam_u: float = 1.0
     lam: float = 1e-3
     r: float | None = None
@@ -48,6 +56,8 @@ class DatasetInfo:
     transductive_labels: tuple = ()
     transductive_unlabeled: tuple = (None,)   # u of the transductive table: None = every unlabeled row
     embedded: bool = False
+    n_features: int | None = None        # d of Table 1.1 / Table 8 (None: the papers give none)
+    nnz_per_row: float | None = None     # n0 of Table 1.1 / Table 8
 
     @property
     def folder(self):
@@ -59,76 +69,91 @@ class DatasetInfo:
         """The learning curve's label counts: ``label_grid`` and ``extra_labels``, ascending."""
         return tuple(sorted(set(self.label_grid) | set(self.extra_labels)))
 
+    @property
+    def paper_figures(self):
+        """d, n0, l+u, t, r as Table 1.1 / Table 8 print them (None: not given); None for a dataset
+        the tables do not list."""
+        if self.n_features is None:
+            return None
+        return {"d": self.n_features, "n0": self.nnz_per_row, "l+u": self.n_train, "t": self.n_test or None,
+                "r": self.r}
+
+    @property
+    def shape(self):
+        """(rows, features, nonzeros per row) of Table 1.1 / Table 8: the shape of the SYNTHETIC stand-in."""
+        return self.n_train + self.n_test, self.n_features, self.nnz_per_row
+
 
 def _grid(n_train):
     """Doubling label counts from 0.125% to 4% of l+u (the paper's fractions)."""
     return tuple(int(round(n_train * f)) for f in (0.00125, 0.0025, 0.005, 0.01, 0.02, 0.04))
 
 
+#: What the ccat and gcat tasks share (the RCV1-v2 training portion), and full-ccat and full-gcat (all documents).
+_RCV1_TRAIN = dict(n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389), n_features=47236,
+                   nnz_per_row=75.93)
+_RCV1_ALL = dict(n_train=804414, transductive=True, transductive_labels=(100, 1000),
+                 transductive_unlabeled=(None, 402107), n_features=47236, nnz_per_row=76.7)
+
 DATASETS = {info.name: info for info in [
-    DatasetInfo("aut-avn", "SRAA UseNet: simulated/real auto (+1) vs aviation", 10.0, r=0.65,
-                n_train=35588, n_test=35587, label_grid=(45, 89, 178, 356, 712, 1424)),
-    DatasetInfo("real-sim", "SRAA UseNet: real (+1) vs simulated (LIBSVM real-sim)", 1.0, r=0.31,
-                n_train=36155, n_test=36154, label_grid=(46, 91, 181, 362, 724, 1447)),
-    DatasetInfo("ccat", "RCV1-v2 training portion: CCAT (+1) vs rest", 10.0, r=0.46,
-                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389)),
-    DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", 1.0, r=0.30,
-                n_train=17332, n_test=5787, label_grid=(44, 87, 174, 348, 695, 1389)),
-    DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", 10.0, r=0.47,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000),
-                transductive_unlabeled=(None, 402107)),
-    DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", 1.0, r=0.30,
-                n_train=804414, transductive=True, transductive_labels=(100, 1000),
-                transductive_unlabeled=(None, 402107)),
-    DatasetInfo("pcmac", "20 Newsgroups comp.sys.ibm.pc.hardware (+1) vs comp.sys.mac.hardware",
-                1.0, r=0.5, n_train=1460, n_test=486, label_grid=_grid(1460),
-                extra_labels=(37, 74, 147, 294, 584)),
-    DatasetInfo("kdd99", "KDD Cup 1999, all 4,898,431 records: attack (+1) vs normal", 1.0, r=0.80,
-                n_train=4898431, transductive=True, transductive_labels=(1000,)),
-    DatasetInfo("kdd99-10", "KDD Cup 1999, the 10% file (494,021 records): attack (+1) vs normal",
-                1.0, r=0.80, n_train=494021, transductive=True, transductive_labels=(1000,)),
+    DatasetInfo("aut-avn", "SRAA UseNet: simulated/real auto (+1) vs aviation", loaders.sraa, 10.0, r=0.65,
+                n_train=35588, n_test=35587, label_grid=(45, 89, 178, 356, 712, 1424),
+                n_features=20707, nnz_per_row=51.32),
+    DatasetInfo("real-sim", "SRAA UseNet: real (+1) vs simulated (LIBSVM real-sim)", loaders.real_sim, 1.0, r=0.31,
+                n_train=36155, n_test=36154, label_grid=(46, 91, 181, 362, 724, 1447),
+                n_features=20958, nnz_per_row=51.32),
+    DatasetInfo("ccat", "RCV1-v2 training portion: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.46, **_RCV1_TRAIN),
+    DatasetInfo("gcat", "RCV1-v2 training portion: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30, **_RCV1_TRAIN),
     DatasetInfo("33-vs-36", "Yahoo! shopping categories 33 vs 36 (proprietary: user-supplied svmlight file)",
-                1.0, n_train=41346, n_test=41346, label_grid=_grid(41346)),
-    DatasetInfo("svmlight", "a user's own svmlight/LIBSVM file (+1/-1 labels)"),
+                loaders.yahoo_33_vs_36, 1.0, n_train=41346, n_test=41346, label_grid=_grid(41346),
+                n_features=59072, nnz_per_row=26.56),
+    DatasetInfo("pcmac", "20 Newsgroups comp.sys.ibm.pc.hardware (+1) vs comp.sys.mac.hardware", loaders.pcmac,
+                1.0, n_train=1460, n_test=486, label_grid=_grid(1460),
+                extra_labels=(37, 74, 147, 294, 584), n_features=7511, nnz_per_row=54.58),
+    DatasetInfo("full-ccat", "all RCV1-v2 documents: CCAT (+1) vs rest", loaders.rcv1, 10.0, r=0.47, **_RCV1_ALL),
+    DatasetInfo("full-gcat", "all RCV1-v2 documents: GCAT (+1) vs rest", loaders.rcv1, 1.0, r=0.30, **_RCV1_ALL),
+    DatasetInfo("kdd99", "KDD Cup 1999, all 4,898,431 records: attack (+1) vs normal", loaders.kdd99, 1.0, r=0.80,
+                n_train=4898431, transductive=True, transductive_labels=(1000,), n_features=128,
+                nnz_per_row=17.3),
+    DatasetInfo("kdd99-10", "KDD Cup 1999, the 10% file (494,021 records): attack (+1) vs normal", loaders.kdd99,
+                1.0, r=0.80, n_train=494021, transductive=True, transductive_labels=(1000,)),
+    DatasetInfo("svmlight", "a user's own svmlight/LIBSVM file (+1/-1 labels)", loaders.svmlight),
     DatasetInfo("svmlin", "a user's own pair of files in the reference software's format "
                           "(features-only 'id:val' lines + labels file with +1/-1 and 0 = unlabeled)",
-                transductive=True),
+                loaders.svmlin, transductive=True),
     DatasetInfo("text-like", "embedded: generated text-like sparse corpus, two classes of three clusters",
-                1.0, r=0.4, n_train=3000, n_test=1000, label_grid=(16, 32, 64, 128), embedded=True),
+                loaders.generated, 1.0, r=0.4, n_train=3000, n_test=1000, label_grid=(16, 32, 64, 128),
+                embedded=True),
     DatasetInfo("g50c", "embedded: two 50-dimensional Gaussians, Bayes error 5% (Collobert et al.)",
-                1.0, r=0.5, n_train=500, n_test=50, label_grid=(10, 25, 50), embedded=True),
+                loaders.generated, 1.0, r=0.5, n_train=500, n_test=50, label_grid=(10, 25, 50), embedded=True),
     DatasetInfo("2moons", "embedded: two interleaved half circles (Sindhwani et al., ICML 2006)",
-                1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
+                loaders.generated, 1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
     DatasetInfo("2circles", "embedded: two concentric circles (Sindhwani et al., ICML 2006)",
-                1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
+                loaders.generated, 1.0, r=0.5, n_train=200, n_test=0, label_grid=(2,), embedded=True),
 ]}
 
 
-#: Datasets that cannot be downloaded here, and the shape of their synthetic stand-ins:
-#: (rows, features, nonzeros per row) of Table 1.1 / Table 8.
-SYNTHETIC_SHAPES = {"aut-avn": (71175, 20707, 51.32), "real-sim": (72309, 20958, 51.32),
-                    "ccat": (23119, 47236, 75.93), "gcat": (23119, 47236, 75.93),
-                    "33-vs-36": (82692, 59072, 26.56),
-                    "full-ccat": (804414, 47236, 76.7), "full-gcat": (804414, 47236, 76.7)}
-
-#: Difficulty of each stand-in: (topic_mix, label_noise) of :func:`ssl_repro.data.embedded.standin`.
+#: The datasets that cannot be downloaded here, each with a SYNTHETIC stand-in of its
+#: :attr:`DatasetInfo.shape`, and the stand-in's difficulty: (topic_mix, label_noise) of
+#: :func:`ssl_repro.data.embedded.standin`.
 #: See :func:`ssl_repro.data.embedded.synthetic_like` for what they mean and how they were chosen.
 SYNTHETIC_DIFFICULTY = {"aut-avn": (0.12, 0.052), "real-sim": (0.12, 0.093), "ccat": (0.12, 0.207),
                         "gcat": (0.12, 0.048), "33-vs-36": (0.25, 0.214),
                         "full-ccat": (0.12, 0.0), "full-gcat": (0.12, 0.0)}
 
 
-def _synthetic(name, rows, features, nnz):
+def _synthetic(name):
     """The stand-in's metadata: the original's (lambda', r, grids, transductive settings), renamed."""
     original = DATASETS[name]
+    rows, features, nnz = original.shape
     return replace(original, name=f"synthetic-{name}",
                    description=f"SYNTHETIC stand-in for {name}: embedded text-like data of its shape "
                                f"({rows} x {features}, ~{nnz} nonzeros per row, positive ratio "
                                f"{original.r or 0.5})",
-                   r=original.r or 0.5, embedded=True)
+                   loader=loaders.synthetic, r=original.r or 0.5, embedded=True)
 
 
-DATASETS.update({info.name: info for info in (_synthetic(n, *shape) for n, shape in SYNTHETIC_SHAPES.items())})
+DATASETS.update({info.name: info for info in map(_synthetic, SYNTHETIC_DIFFICULTY)})
 
 
 def dataset_info(name):

@@ -1,4 +1,4 @@
-"""A single problem spread over a cluster by rows (issue 13): Ray actors hold the partitions.
+"""A single problem spread over a cluster by rows: Ray actors hold the partitions.
 
 :class:`RayBackend` makes problems whose operator (:class:`DistributedRows`)
 lives on the workers, from an in-memory matrix or from a shard folder

@@ -42,15 +42,16 @@ as in the paper.
 import numbers
 import re
 import time
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
-from ..data import load_dataset, make_split
+from ..data import dataset_info, load_dataset, make_split
 from ..data.splits import ALL, N_SPLITS
-from ..estimators import mask_labels
 from ..kernel_estimators import check_kernel_rows
+from ..labels import mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows, warm_up_kernels
@@ -162,8 +163,36 @@ def run_job(cfg):
     return train_job(cfg)[0]
 
 
+@dataclass(frozen=True)
+class JobSettings:
+    """What a job's configuration says, checked: the dataset to load, its paths, the ``lam``/``lam_u``
+    it defaults to (the configuration's, else the registry's: Table 1.1), the method and the backend."""
+
+    dataset: str
+    paths: dict
+    root: object
+    download: bool
+    lam: float
+    lam_u: float
+    method: dict
+    variant: str
+    backend: dict
+
+
+@dataclass(frozen=True)
+class FittedJob:
+    """A trained estimator with its fit's wall time and the compile time taken before it."""
+
+    estimator: object
+    kernel: bool
+    everything: bool     # transductive on every row of X: trained on X itself, in its row order
+    seconds: float
+    compile_seconds: float
+
+
 def train_job(cfg):
-    """Train one job; return (record, arrays to save beside it).
+    """Train one job; return (record, arrays to save beside it): the stages :func:`resolve_job`,
+    :func:`load_data`, :func:`split_rows`, :func:`fit_estimator` and :func:`make_record`.
 
     The arrays are empty except for a user's own files (:data:`OWN_DATA`):
     ``weights`` (linear methods: w with the bias last) and ``outputs``
@@ -173,87 +202,127 @@ def train_job(cfg):
     in the file's labels), which :func:`~ssl_repro.harness.store.write_arrays`
     stores as ``weights.npy`` and ``outputs.npz`` beside ``result.json``.
     """
+    settings = resolve_job(cfg)
+    dataset = load_data(settings)
+    split = split_rows(cfg, settings, dataset)
+    fitted = fit_estimator(settings, dataset, split)
+    return make_record(cfg, settings, dataset, split, fitted)
+
+
+def resolve_job(cfg):
+    """Stage 1: the :class:`JobSettings` of a configuration; a dataset setting the harness does not
+    read is refused (:func:`check_dataset_settings`)."""
     ds_cfg = cfg["dataset"]
     check_dataset_settings(ds_cfg)
-    paths = {k: ds_cfg[k] for k in ("path", "examples", "labels") if ds_cfg.get(k)}
-    dataset = load_dataset(ds_cfg["name"], root=cfg.get("data_root"), download=cfg.get("download", True),
-                           **paths)
+    info = dataset_info(ds_cfg["name"])
+    method_cfg = dict(cfg["method"])
+    return JobSettings(dataset=ds_cfg["name"], paths={k: ds_cfg[k] for k in ("path", "examples", "labels")
+                                                      if ds_cfg.get(k)},
+                       root=cfg.get("data_root"), download=cfg.get("download", True),
+                       lam=info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"],
+                       lam_u=info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"],
+                       method=method_cfg, variant=method_cfg.get("variant", method_cfg["name"]),
+                       backend=cfg.get("backend") or {"name": "local"})
+
+
+def load_data(settings):
+    """Stage 2: the job's :class:`~ssl_repro.data.Dataset`."""
+    return load_dataset(settings.dataset, root=settings.root, download=settings.download, **settings.paths)
+
+
+def split_rows(cfg, settings, dataset):
+    """Stage 3: the job's labeled, unlabeled and test rows (:func:`~ssl_repro.data.make_split`);
+    for a semi-supervised method without its own ``r``, refused when the unlabeled rows hold
+    one class only (:func:`check_fraction_of_split`)."""
     n_labeled = job_labels(cfg["n_labeled"], dataset)
     split = make_split(dataset, job_split(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
-    lam = dataset.info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
-    lam_u = dataset.info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
-    method_cfg = dict(cfg["method"])
-    if method_cfg.get("name") in METHODS and method(method_cfg["name"]).semi_supervised \
-            and method_cfg.get("r") is None:
+    name = settings.method.get("name")
+    if name in METHODS and method(name).semi_supervised and settings.method.get("r") is None:
         check_fraction_of_split(split, dataset, n_labeled)
-    estimator = estimator_for(method_cfg, lam, lam_u, split.r)
-    variant = method_cfg.get("variant", method_cfg["name"])
-    kernel = method(method_cfg["name"]).kernel   # dense n x n Gram matrix
-    if kernel:
-        check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
-                          f"{variant} on {dataset.name} ({split.labeled.size} labeled + "
-                          f"{split.unlabeled.size} unlabeled rows)")
+    return split
 
+
+def training_rows(dataset, split):
+    """(X, labels for ``fit``, everything) of the split's training rows: the dataset's X itself when
+    the job is transductive on every row (no copy of a possibly huge matrix), else its labeled then
+    unlabeled rows."""
     X, y = dataset.X, dataset.y
     everything = split.test.size == 0 and split.labeled.size + split.unlabeled.size == X.shape[0]
-    if everything:      # transductive on every row: no copy of a possibly huge matrix
-        X_fit, y_fit = X, mask_labels(y, split.labeled)
-    else:
-        train = np.concatenate([split.labeled, split.unlabeled])
-        X_fit = X[train]
-        y_fit = mask_labels(y[train], np.arange(split.labeled.size))
-    backend = cfg.get("backend") or {"name": "local"}
-    if kernel and backend["name"] != "local":
-        raise ValueError(f"backend={backend['name']} spreads the rows of a linear model's X; {variant} is a "
-                         "kernel method (dense Gram matrix): run it with backend=local")
+    if everything:
+        return X, mask_labels(y, split.labeled), True
+    train = np.concatenate([split.labeled, split.unlabeled])
+    return X[train], mask_labels(y[train], np.arange(split.labeled.size)), False
+
+
+def fit_estimator(settings, dataset, split):
+    """Stage 4: the method's estimator (:func:`estimator_for`) trained on the split's training rows
+    under the job's backend, timed apart from compiling the solvers' kernels.  A kernel method is
+    refused on more rows than its ``max_rows`` and on a distributed backend."""
+    estimator = estimator_for(settings.method, settings.lam, settings.lam_u, split.r)
+    kernel = method(settings.method["name"]).kernel   # dense n x n Gram matrix
+    if kernel:
+        check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
+                          f"{settings.variant} on {dataset.name} ({split.labeled.size} labeled + "
+                          f"{split.unlabeled.size} unlabeled rows)")
+    X_fit, y_fit, everything = training_rows(dataset, split)
+    if kernel and settings.backend["name"] != "local":
+        raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
+                         f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
     start = time.perf_counter()
     warm_up_kernels()       # compilation is not the solve: timed apart
     compile_seconds = time.perf_counter() - start
-    with backend_from_settings(backend):
+    with backend_from_settings(settings.backend):
         start = time.perf_counter()
         estimator.fit(X_fit, y_fit)
         seconds = time.perf_counter() - start
+    return FittedJob(estimator, kernel, everything, seconds, compile_seconds)
 
-    # the values the estimator used (a method's own lam/lam_u/r override the dataset's)
+
+def error_rate(outputs, truth):
+    """Share of the rows of known truth (+1/-1; 0, from an svmlin labels file, is not scored) whose
+    output has the other sign (``mask_labels`` made +1 the class ``classes_[1]``: a positive output
+    predicts +1); NaN without such rows."""
+    known = truth != 0
+    if not known.any():
+        return float("nan")
+    return float(np.mean(np.where(outputs[known] > 0, 1, -1) != truth[known]))
+
+
+def own_data_arrays(fitted, split, o_u, o_t):
+    """The weights (linear methods) and outputs a job on a user's own files saves (see :func:`train_job`)."""
+    def predicted(outputs):
+        return np.where(outputs > 0, 1, -1).astype(np.int8)
+    arrays = {"outputs": {"unlabeled_rows": split.unlabeled, "unlabeled_decision": o_u,
+                          "unlabeled_predicted": predicted(o_u), "test_rows": split.test,
+                          "test_decision": o_t, "test_predicted": predicted(o_t)}}
+    if not fitted.kernel:
+        arrays["weights"] = np.r_[fitted.estimator.coef_[0], fitted.estimator.intercept_]
+    return arrays
+
+
+def make_record(cfg, settings, dataset, split, fitted):
+    """Stage 5: (the result record, arrays to save) of a fitted job (fields: see module doc); lam,
+    lam_u and r are the values the estimator used (a method's own override the dataset's)."""
+    estimator, info = fitted.estimator, fitted.estimator.diagnostics_
     params = estimator.get_params()
-    used_lam, used_lam_u = params.get("lam", lam), params.get("lam_u", 0.0)
-    r = params["r"] if params.get("r") is not None else split.r
-    if kernel:
-        o_u, o_t = _kernel_outputs(estimator, X, split, everything)
+    used_lam, used_lam_u = params.get("lam", settings.lam), params.get("lam_u", 0.0)
+    if fitted.kernel:
+        o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.everything)
     else:
-        o_u, o_t = _linear_outputs(estimator, X, split)
-
-    def error(outputs, rows):
-        # mask_labels made +1 the class classes_[1]: a positive output predicts +1.
-        # Rows of unknown truth (label 0, from an svmlin labels file) are not scored.
-        known = y[rows] != 0
-        if not known.any():
-            return float("nan")
-        return float(np.mean(np.where(outputs[known] > 0, 1, -1) != y[rows][known]))
-
-    arrays = {}
-    if dataset.name in OWN_DATA:
-        def predicted(outputs):
-            return np.where(outputs > 0, 1, -1).astype(np.int8)
-        arrays["outputs"] = {"unlabeled_rows": split.unlabeled, "unlabeled_decision": o_u,
-                             "unlabeled_predicted": predicted(o_u), "test_rows": split.test,
-                             "test_decision": o_t, "test_predicted": predicted(o_t)}
-        if not kernel:
-            arrays["weights"] = np.r_[estimator.coef_[0], estimator.intercept_]
+        o_u, o_t = _linear_outputs(estimator, dataset.X, split)
+    arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}
     record = {
-        "dataset": dataset.name, "method": variant,
+        "dataset": dataset.name, "method": settings.variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
-        "r": r, "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": used_lam, "eqn18_lam_u": used_lam_u,
-        "converged": bool(estimator.diagnostics_.converged),
-        "test_error": error(o_t, split.test),
-        "transductive_error": error(o_u, split.unlabeled),
-        "objective_own": float(estimator.diagnostics_.own_objective),
-        "objective_eqn18": float(estimator.diagnostics_.objective),
-        "seconds": seconds, "compile_seconds": compile_seconds,
-        "diagnostics": estimator.diagnostics_.as_dict(),
-        "data_source": dataset.source,
-        "config": cfg,
-        "provenance": provenance(),
+        "r": params["r"] if params.get("r") is not None else split.r,
+        "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": used_lam, "eqn18_lam_u": used_lam_u,
+        "converged": bool(info.converged),
+        "test_error": error_rate(o_t, dataset.y[split.test]),
+        "transductive_error": error_rate(o_u, dataset.y[split.unlabeled]),
+        "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
+        "seconds": fitted.seconds, "compile_seconds": fitted.compile_seconds,
+        "diagnostics": info.as_dict(), "data_source": dataset.source,
+        "config": cfg, "provenance": provenance(),
     }
     return record, arrays

@@ -8,7 +8,7 @@ products' rounding independent of the machine's core count.
 
 numba: a parallel region ends when its slowest thread ends, so a thread
 that shares its core with another busy process holds every region up by
-a scheduler time slice (issue 9, 2 cores beside one busy loop: text20k
+a scheduler time slice (measured on 2 cores beside one busy loop: text20k
 TSVM took 14.8 s with 2 threads where the single-threaded reference took
 5.7 s; beside a test suite 44.9 s with 2 threads, 8.6 s with one).  The solvers
 therefore use only the cores other processes leave idle, never more than
@@ -18,8 +18,8 @@ of runnable tasks (``/proc/loadavg``, sampled a few times over ~5 ms), then
 every :data:`RESAMPLE_SECONDS` from the CPU time the rest of the machine
 used meanwhile (``/proc/stat`` minus this process's own CPU time; time of
 niced processes does not count, since the scheduler runs them only in the
-room our threads leave; before this, a ``nice -n 19`` job beside DA at
-full-ccat size made the solver switch between 1 and 2 threads 12 times).  A core
+room our threads leave; counting them, a ``nice -n 19`` job beside DA at
+full-ccat size makes the solver switch between 1 and 2 threads 12 times).  A core
 counts as busy when others use more than :data:`BUSY_SHARE` of it.  The
 kernels' results do not depend on the thread count (see
 :mod:`._cg_kernel`), so this choice never changes a result.  Where

@@ -1,0 +1,92 @@
+"""How each kind of dataset is read: the loaders the registry's entries carry.
+
+Every loader takes ``(name, root, download, paths)`` (``paths``: the file
+arguments of :func:`ssl_repro.data.load_dataset`) and returns ``(X, y,
+source)``: the rows, the +1/-1 truth (0: unknown label) and where they came
+from.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from .embedded import GENERATORS, standin_parameters, synthetic_like
+from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
+from .kdd99 import load_kdd99
+from .rcv1 import load_rcv1
+from .store import cached, parameters_key
+from .text import load_pcmac, load_sraa
+
+
+def _embedded(generate):
+    """(X as sorted CSR float64, y, "embedded") of a generator of :mod:`.embedded`."""
+    X, y = generate()
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    return X, y, "embedded"
+
+
+def generator_key(name):
+    """For a ``synthetic-`` stand-in, a short hash of its generator's parameters (its cache file's
+    and its jobs' result folders' key: other parameters, other data); None for any other dataset."""
+    if not name.startswith("synthetic-"):
+        return None
+    return parameters_key(standin_parameters(name[len("synthetic-"):]))
+
+
+def generated(name, root, download, paths):
+    """An embedded set, generated on each load (:data:`.embedded.GENERATORS`)."""
+    return _embedded(GENERATORS[name])
+
+
+def synthetic(name, root, download, paths):
+    """A ``synthetic-`` stand-in, generated once per data root (full-ccat size: a minute), then cached."""
+    return cached(root, f"{name}-{generator_key(name)}", lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
+
+
+def pcmac(name, root, download, paths):
+    """pcmac from 20 Newsgroups."""
+    return load_pcmac(root, download)
+
+
+def kdd99(name, root, download, paths):
+    """kdd99 or kdd99-10 from the KDD Cup 1999 files."""
+    return load_kdd99(name, root, download)
+
+
+def rcv1(name, root, download, paths):
+    """ccat, gcat, full-ccat or full-gcat from scikit-learn's RCV1 cache."""
+    return load_rcv1(name, root, download)
+
+
+def sraa(name, root, download, paths):
+    """aut-avn from the SRAA tarball."""
+    return load_sraa(name, root, download)
+
+
+def real_sim(name, root, download, paths):
+    """real-sim from the SRAA tarball if present (or if nothing is and downloads are allowed),
+    else from LIBSVM's real-sim.bz2 (whose error, if it is missing too, names both)."""
+    tarball, libsvm = root / "sraa" / "sraa.tar.gz", root / "sraa" / "real-sim.bz2"
+    if tarball.exists() or (download and not libsvm.exists()):
+        return load_sraa("real-sim", root, download)
+    return load_libsvm_real_sim(root, download)
+
+
+def yahoo_33_vs_36(name, root, download, paths):
+    """33-vs-36 from the user-supplied svmlight file (``path=``, or the data root's)."""
+    return load_33_vs_36(root, paths.get("path"))
+
+
+def svmlight(name, root, download, paths):
+    """A user's svmlight/LIBSVM file (``path=``)."""
+    if "path" not in paths:
+        raise ValueError("dataset 'svmlight' needs path= (an svmlight/LIBSVM file)")
+    X, y = read_svmlight(paths["path"], name)
+    return X, y, str(paths["path"])
+
+
+def svmlin(name, root, download, paths):
+    """A user's pair of files in the reference software's format (``examples=``, ``labels=``)."""
+    if "examples" not in paths or "labels" not in paths:
+        raise ValueError("dataset 'svmlin' needs examples= and labels= (the reference software's files)")
+    X, y = read_svmlin_pair(paths["examples"], paths["labels"])
+    return X, y, f"{paths['examples']} + {paths['labels']}"
