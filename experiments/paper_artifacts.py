@@ -65,7 +65,10 @@ class Artifact:
     aggregation and figures) or ``script`` (``command`` writes ``files``).
     ``files`` name, relative to ``results/``, what holds the artifact for
     each dataset (``{d}``: the dataset, ``{e}``: the experiment folder);
-    ``why_not`` says why what is missing is missing.
+    ``why_not`` says why what is missing is missing.  ``record`` (a CSV under ``results/`` with a
+    ``dataset`` column) holds the whole artifact: its datasets are the ones done.  A figure that
+    :func:`ssl_repro.harness.plots.figure_plan` refuses (flat, one method) is held by its folder's
+    ``summary.md`` table instead.
     """
 
     name: str
@@ -77,6 +80,7 @@ class Artifact:
     command: str = ""
     why_not: str = ""
     default_dataset: str | None = None
+    record: str | None = None
 
 
 ARTIFACTS = [
@@ -94,10 +98,11 @@ ARTIFACTS = [
              "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("timing", "Fig 11 (000), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM + STAND_INS,
              "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
-    Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "sweep",
-             ("{e}/summary.md",), ("pcmac",), "timing", default_dataset="pcmac",
-             why_not="SVM-light's column comes from results/peers/table9.csv (python experiments/svmlight_table9.py "
-                     "--svm-learn PATH: its licence forbids redistribution, so it is built outside the repository)"),
+    Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
+             ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
+             command="python experiments/svmlight_table9.py --svm-learn PATH",
+             why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
+                     "svm_learn); " + NOT_DOWNLOADABLE),
     Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
              ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
              "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
@@ -143,15 +148,31 @@ def files_of(artifact, dataset=None):
 def status(artifact, results):
     """(``regenerated`` | ``partial`` | ``missing``, the datasets or files done, the reason for the rest)."""
     results = Path(results)
-    if artifact.kind != "sweep":
-        done = all((results / f).exists() for f in files_of(artifact))
-        if done:
-            return ("partial" if artifact.why_not else "regenerated"), list(artifact.files), artifact.why_not
+    if artifact.record:
+        path = results / artifact.record
+        held = set(pd.read_csv(path)["dataset"]) if path.exists() else set()
+        done = [d for d in artifact.datasets if d in held]
+    elif artifact.kind != "sweep":
+        done = list(artifact.files) if all((results / f).exists() for f in files_of(artifact)) else []
+    else:
+        done = [d for d in artifact.datasets if all(held_in(results, artifact, d, f) for f in files_of(artifact, d))]
+    if not done:
         return "missing", [], artifact.why_not or "not run"
-    done = [d for d in artifact.datasets if all((results / f).exists() for f in files_of(artifact, d))]
-    if len(done) == len(artifact.datasets) and not artifact.why_not:
-        return "regenerated", done, ""
-    return ("partial" if done else "missing"), done, artifact.why_not
+    complete = len(done) == len(artifact.datasets) if artifact.datasets else True
+    return ("regenerated" if complete and not artifact.why_not else "partial"), done, artifact.why_not
+
+
+def held_in(results, artifact, dataset, file):
+    """Whether ``file`` (a path under ``results``) is there, or is a figure that the records make a table
+    instead (:func:`ssl_repro.harness.plots.figure_plan` refuses it) and the folder's summary.md holds."""
+    if (results / file).exists():
+        return True
+    folder = results / sweep_folder(artifact, dataset)
+    if not ((folder / "summary.csv").exists() and (folder / "summary.md").exists()):
+        return False
+    plan = plots.figure_plan(pd.read_csv(folder / "summary.csv"), dataset)
+    stem = Path(file).stem
+    return stem in plan and plan[stem][3] is not None
 
 
 def command_of(artifact, dataset=None):
@@ -171,6 +192,9 @@ def regenerate(artifact, dataset, results):
         plots.save(draw(), out / "figures", stem)
         return out / "figures"
     if artifact.kind == "script":
+        if artifact.record:
+            raise SystemExit(f"{artifact.name}: run {artifact.command} (PATH: the peer's program), or run all "
+                             f"with that option")
         if not artifact.command.startswith("python "):
             raise SystemExit(f"{artifact.name}: {artifact.why_not}")
         subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
@@ -265,6 +289,8 @@ def plan_all(results, programs):
     to a path; without one a peer is skipped)."""
     steps, seen = [], set()
     for a in ARTIFACTS:
+        if a.record:    # a peer's record: made by its script among EXTRA_SCRIPTS below
+            continue
         if a.kind != "sweep":
             seconds, basis = recorded_seconds(results, a)
             argv = ([sys.executable, __file__, "run", a.name, "--results", str(results)] if a.kind == "drawing"
@@ -332,7 +358,7 @@ def _entries(results):
     """Per artifact: (artifact, status with the datasets done, reason for the rest, command)."""
     for a in ARTIFACTS:
         state, done, why = status(a, results)
-        what = f" ({', '.join(done)})" if a.kind == "sweep" and done else ""
+        what = f" ({', '.join(done)})" if a.datasets and done else ""
         yield a, state + what, why, command_of(a, a.default_dataset)
 
 

@@ -58,3 +58,28 @@ def test_the_listing_names_every_artifact_with_a_status(artifacts):
     for a in artifacts.ARTIFACTS:
         assert f"{a.name}: " in text
     assert text.count("status: ") == len(artifacts.ARTIFACTS)
+
+
+def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts, tmp_path):
+    speed = by_name(artifacts, "svmlight-speed")
+    assert artifacts.status(speed, tmp_path)[:2] == ("missing", [])
+    (tmp_path / "peers").mkdir()
+    (tmp_path / "peers" / "table9.csv").write_text("dataset,method,seconds\npcmac,da,1\nsynthetic-gcat,da,1\nnot-listed,da,1\n")
+    state, done, _ = artifacts.status(speed, tmp_path)
+    assert (state, done) == ("partial", ["pcmac", "synthetic-gcat"])
+    with pytest.raises(SystemExit, match="svm_learn|PATH"):
+        artifacts.regenerate(speed, None, tmp_path)
+    assert "svmlight-speed" not in [s.name for s in artifacts.plan_all(tmp_path, {})]
+
+
+def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifacts, tmp_path):
+    curves = by_name(artifacts, "learning-curves")
+    folder = tmp_path / artifacts.sweep_folder(curves, "pcmac")
+    folder.mkdir()
+    columns = "test_error_mean,transductive_error_mean,seconds_mean,objective_eqn18_mean"
+    summary = f"dataset,method,n_labeled,n_unlabeled,{columns}\n" + "".join(
+        f"pcmac,{m},{n},100,0.2,0.2,1.0,0.5\n" for m in ("svm", "da") for n in (10, 20))   # flat: a table instead
+    (folder / "summary.csv").write_text(summary)
+    assert artifacts.status(curves, tmp_path)[:2] == ("missing", [])
+    (folder / "summary.md").write_text("the table")
+    assert artifacts.status(curves, tmp_path)[1] == ["pcmac"]
