@@ -92,11 +92,11 @@ def _entropy_at_mass(g, T, mass):
 @pytest.mark.parametrize("n, mass", [(7, 3.0), (7, 2.5), (7, 0.2), (11, 9.93), (300, 120.5), (300, 120.0)])
 @pytest.mark.parametrize("T", [1.0, 0.1])
 def test_unsettled_entropy_is_the_entropy_at_the_nearest_integer_mass(n, mass, T):
-    """The smaller entropy of the beliefs from the same g and T at sum p = floor and ceil of r n (masses
-    1 .. n-1), each root found independently; for an integer r n it is H(p) itself (the papers' Eqn 17)."""
+    """The smaller entropy of the beliefs from the same g and T at sum p = floor and ceil of r n (0 at
+    mass 0 or n: all beliefs 0 or all 1), each root found independently; for an integer r n it is H(p)
+    itself (the papers' Eqn 17)."""
     g = np.random.default_rng(n).normal(size=n)
-    masses = {m for m in (np.floor(mass), np.ceil(mass)) if 1 <= m <= n - 1}
-    expected = min(_entropy_at_mass(g, T, m) for m in masses)
+    expected = min(_entropy_at_mass(g, T, m) if 0 < m < n else 0.0 for m in (np.floor(mass), np.ceil(mass)))
     assert unsettled_entropy(g, T, mass / n) == pytest.approx(expected, rel=1e-6, abs=1e-9)
     if mass == int(mass):
         assert unsettled_entropy(g, T, mass / n) == pytest.approx(entropy(beliefs_for_gaps(g, T, mass / n)),
@@ -117,6 +117,7 @@ def test_unsettled_entropy_can_reach_zero_when_r_n_is_not_an_integer(mass):
     assert entropy(beliefs_for_gaps(g, 0.03, mass / n)) >= entr(f) + entr(1 - f) - 1e-9
 
 
-def test_unsettled_entropy_of_one_row_is_zero():
-    """With u = 1 no integer mass lies in 1 .. u-1: the belief is pinned at r, nothing can settle further."""
-    assert unsettled_entropy(np.array([0.3]), 1.0, 0.4) == 0.0
+@pytest.mark.parametrize("n, r", [(1, 0.4), (50, 0.01), (50, 0.99)])
+def test_unsettled_entropy_is_zero_within_one_row_of_all_negative_or_all_positive(n, r):
+    """r n < 1 or > n - 1: the nearest integer mass puts every belief at 0 or every one at 1."""
+    assert unsettled_entropy(np.linspace(-1, 1, n), 1.0, r) == 0.0

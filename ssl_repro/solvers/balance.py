@@ -203,11 +203,15 @@ def unsettled_entropy(g, T, r):
     entropies is returned.  For an integer r u both are H(p) itself (the
     papers' rule unchanged); for any r it is small exactly when the beliefs
     are 0/1 but for the rows that share the fractional unit, so it reaches
-    u*eps as T falls whenever the gaps of those rows differ.  Masses 0 and
-    u (r = 0 or 1) are not taken; with a single unlabeled row (u = 1) no
-    integer mass remains and the result is 0 (DA's beliefs cannot move).
+    u*eps as T falls whenever the gaps of those rows differ.  At mass 0 or
+    u every belief is 0 or every one is 1, entropy 0: when r u < 1 or
+    r u > u - 1 the beliefs p = r count as settled from the start, as they
+    do under the papers' rule, and DA refuses to run (its caller's check).
     """
     n = g.shape[0]
     mass = r * n
-    masses = {m for m in (np.floor(mass), np.ceil(mass)) if 1 <= m <= n - 1}
-    return min((entropy(beliefs_for_gaps(g, T, m / n)) for m in masses), default=0.0)
+
+    def entropy_at(m):
+        return 0.0 if m in (0, n) else entropy(beliefs_for_gaps(g, T, m / n))
+
+    return min(entropy_at(m) for m in {np.floor(mass), np.ceil(mass)})
