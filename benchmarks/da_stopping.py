@@ -43,24 +43,22 @@ PCMAC_SPLITS, PCMAC_LABELS = range(10), (37, 74, 147, 294, 584)
 
 
 def fit(X, y_fit, lam, lam_u, r, trace=False):
-    """One DA fit; its figures (J to full precision).  ``trace``: also the entropy H(p) (Eqn 17) the
-    stopping rule saw, initial beliefs first then after each temperature, and the floor h(f) of
-    the balance constraint (computed here), as ``excess_entropy_path`` = H(p) - h(f)."""
+    """One DA fit; its figures (J to full precision).  ``trace``: also the entropy the stopping rule
+    compared with u*eps (Eqn 17), initial beliefs first then after each temperature, as
+    ``unsettled_entropy_path`` (records of code before that rule hold ``excess_entropy_path``,
+    H(p) - h(f))."""
     import ssl_repro.solvers.annealing as annealing
-    from scipy.special import entr
 
     from ssl_repro.estimators import LinearDA
-    seen, entropy = [], annealing.entropy
+    seen, unsettled_entropy = [], annealing.unsettled_entropy
     if trace:
-        annealing.entropy = lambda beliefs: seen.append(entropy(beliefs)) or seen[-1]
+        annealing.unsettled_entropy = lambda g, T, r: seen.append(unsettled_entropy(g, T, r)) or seen[-1]
     try:
         row = _fit(LinearDA(lam=lam, lam_u=lam_u, r=r), X, y_fit)
     finally:
-        annealing.entropy = entropy
+        annealing.unsettled_entropy = unsettled_entropy
     if trace:
-        mass = r * (y_fit < 0).sum()
-        f = mass - np.floor(mass)
-        row["excess_entropy_path"] = [h - float(entr(f) + entr(1 - f)) for h in seen]
+        row["unsettled_entropy_path"] = seen
     return row
 
 
@@ -125,11 +123,14 @@ def render(records):
                              f"{len(f['warnings'])} | {f['objective']:.9g} | {f['seconds']:.2f} "
                              f"({f.get('cpu_seconds', float('nan')):.2f}) | {f.get('mfn_calls', '')} | "
                              f"{f.get('cg_iterations', '')} |")
+        traces = {"excess_entropy_path": "H(p) - h(f)",
+                  "unsettled_entropy_path": "entropy at the nearest integer mass"}
         for f in rec["fits"]:
-            if "excess_entropy_path" in f:
-                path = ", ".join(f"{h:.3g}" for h in f["excess_entropy_path"][-5:])
-                lines.append(f"| (text20k {f['r_times_u']}: H(p) - h(f) after the last 5 temperatures: "
-                             f"{path}) | | | | | | | | |")
+            for key, name in traces.items():
+                if key in f:
+                    path = ", ".join(f"{h:.3g}" for h in f[key][-5:])
+                    lines.append(f"| (text20k {f['r_times_u']}: {name} after the last 5 temperatures: "
+                                 f"{path}) | | | | | | | | |")
         if pcmac:
             lines.append(f"| pcmac, {len(pcmac)} fits | fractional | {sum(f['temperatures'] for f in pcmac)} "
                          f"| {sum(f['stop_reason'] == 'tolerance' for f in pcmac)} tolerance | "

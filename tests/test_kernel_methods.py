@@ -8,6 +8,7 @@ from sklearn.base import clone
 
 import ssl_repro.kernel.annealing as annealing
 import ssl_repro.kernel.jtsvm as jtsvm_module
+import ssl_repro.solvers.balance as balance
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.estimators import mask_labels
 from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM
@@ -180,15 +181,16 @@ def test_kernel_solvers_run_with_one_blas_thread(moons, monkeypatch, solver):
 
 
 def test_da_settles_when_r_times_u_is_not_an_integer(monkeypatch):
-    """r u = 29.5: one belief stays at 1/2, so only the rule above the balance floor can stop the annealing;
-    taken literally (floor 0) it runs every temperature to the same best J."""
+    """r u = 29.5: one unit of mass stays split, so only the rule at the nearest integer mass can stop
+    the annealing; taken literally (H(p) <= u eps) it runs every temperature to the same best J."""
     X, y = two_moons(n_rows=61, seed=1)
     K = rbf_gram(X, default_sigma(X) / 4)
     labeled, unlabeled = np.array([0, 1]), np.arange(2, 61)
     run = lambda: kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l2")
     _, _, info = run()
     assert info["stop_reason"] == "tolerance" and len(info["temperatures"]) < 30
-    monkeypatch.setattr(annealing, "entropy_floor", lambda n, r: 0.0)
+    monkeypatch.setattr(annealing, "unsettled_entropy",
+                        lambda g, T, r: balance.entropy(balance.beliefs_for_gaps(g, T, r)))
     _, _, literal = run()
     assert literal["stop_reason"] == "max_outer" and len(literal["temperatures"]) == 30
     assert literal["path"][:len(info["path"])] == info["path"]

@@ -75,10 +75,10 @@ def test_annealing_finds_an_objective_no_worse_than_a_cold_fixed_temperature(pro
 
 
 def test_da_settles_when_r_times_u_is_not_an_integer(problem, monkeypatch):
-    """At r u = k + 1/2 one belief stays at 1/2 whatever T, so H(p) <= u eps (Eqn 17 read literally)
-    cannot hold; the rule H(p) <= h(f) + u eps stops, and loses nothing on J against running every
+    """At r u = k + 1/2 one unit of mass stays split whatever T, so H(p) <= u eps (Eqn 17 read literally)
+    cannot hold; the rule at the nearest integer mass stops, and loses nothing on J against running every
     temperature.  Balance and settling are checked on the last OPTIMIZE-W's outputs, independently
-    (a root of mean(p) = r found by scipy, p from dense [X 1])."""
+    (roots of sum p = r u, floor(r u), ceil(r u) found by scipy, p from dense [X 1])."""
     import warnings
 
     from scipy.optimize import brentq
@@ -86,6 +86,7 @@ def test_da_settles_when_r_times_u_is_not_an_integer(problem, monkeypatch):
     from sklearn.exceptions import ConvergenceWarning
 
     import ssl_repro.solvers.annealing as annealing
+    import ssl_repro.solvers.balance as balance
     prob, r = problem
     u = prob.n_unlabeled
     r = (round(r * u) + 0.5) / u
@@ -99,15 +100,22 @@ def test_da_settles_when_r_times_u_is_not_an_integer(problem, monkeypatch):
     o = A[prob.unlabeled] @ visited[-1]
     g = np.maximum(0, 1 - o) ** 2 - np.maximum(0, 1 + o) ** 2
     T = info.temperatures[-1]
-    nu = brentq(lambda nu: expit((nu - g) / T).mean() - r, g.min() - 100, g.max() + 100, xtol=1e-14)
-    p = expit((nu - g) / T)
+    def beliefs_at(mass):
+        nu = brentq(lambda nu: expit((nu - g) / T).sum() - mass, g.min() - 100, g.max() + 100, xtol=1e-14)
+        return expit((nu - g) / T)
+
+    def entropy_of(p):
+        return np.sum(entr(p) + entr(1 - p))
+
+    p = beliefs_at(r * u)
     assert p.sum() == pytest.approx(r * u, abs=1e-6)                       # the balance holds
-    excess = np.sum(entr(p) + entr(1 - p)) - 2 * entr(0.5)
-    assert 0 <= excess <= u * 1e-6                                          # settled: 0/1 but the one at 1/2
-    assert np.sort(np.minimum(p, 1 - p))[-2] < 1e-3 < np.max(np.minimum(p, 1 - p))
+    assert entropy_of(p) >= 2 * entr(0.5) - 1e-9                            # the split unit: never 0/1
+    assert min(entropy_of(beliefs_at(np.floor(r * u))),
+               entropy_of(beliefs_at(np.ceil(r * u)))) <= u * 1e-6         # settled at an integer mass
 
     # the papers' threshold taken literally: every temperature, a cap, and no lower J
-    monkeypatch.setattr(annealing, "entropy_floor", lambda n, r: 0.0)
+    monkeypatch.setattr(annealing, "unsettled_entropy",
+                        lambda g, T, r: balance.entropy(balance.beliefs_for_gaps(g, T, r)))
     with pytest.warns(ConvergenceWarning, match="max_outer"):
         w_all, literal = deterministic_annealing(prob, 1e-2, 1.0, r)
     assert len(literal.temperatures) == 30 and literal.stop_reason == "max_outer"

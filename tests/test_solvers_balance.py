@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from ssl_repro.solvers.balance import (Beliefs, entropy, entropy_floor, kl_divergence, optimize_p,
-                                      unlabeled_loss_gap)
+from ssl_repro.solvers.balance import (Beliefs, beliefs_for_gaps, entropy, kl_divergence, optimize_p,
+                                      unlabeled_loss_gap, unsettled_entropy)
 
 
 @pytest.mark.parametrize("T", [10.0, 1.0, 0.1, 1e-3])
@@ -79,18 +79,45 @@ def test_kl_stays_finite_when_p_underflows():
     assert np.isfinite(kl) and kl > 0
 
 
-@pytest.mark.parametrize("n, mass", [(7, 3.0), (7, 2.5), (7, 0.2), (11, 9.93), (19900, 7960.5)])
-def test_entropy_floor_is_the_least_entropy_the_balance_constraint_allows(n, mass):
-    """No p in [0, 1]^n with sum p = mass has a lower entropy than the floor; a vertex (0/1 but one) attains it."""
+def _entropy_at_mass(g, T, mass):
+    """H(p) (Eqn 17) of p_j = expit((nu - g_j) / T) with nu the root of sum p = mass, found by scipy."""
+    from scipy.optimize import brentq
+    from scipy.special import entr, expit
+    nu = brentq(lambda nu: expit((nu - g) / T).sum() - mass, g.min() - 50 * T - 10, g.max() + 50 * T + 10,
+                xtol=1e-14)
+    p = expit((nu - g) / T)
+    return float(np.sum(entr(p) + entr(1 - p)))
+
+
+@pytest.mark.parametrize("n, mass", [(7, 3.0), (7, 2.5), (7, 0.2), (11, 9.93), (300, 120.5), (300, 120.0)])
+@pytest.mark.parametrize("T", [1.0, 0.1])
+def test_unsettled_entropy_is_the_entropy_at_the_nearest_integer_mass(n, mass, T):
+    """The smaller entropy of the beliefs from the same g and T at sum p = floor and ceil of r n (0 at
+    mass 0 or n: all beliefs 0 or all 1), each root found independently; for an integer r n it is H(p)
+    itself (the papers' Eqn 17)."""
+    g = np.random.default_rng(n).normal(size=n)
+    expected = min(_entropy_at_mass(g, T, m) if 0 < m < n else 0.0 for m in (np.floor(mass), np.ceil(mass)))
+    assert unsettled_entropy(g, T, mass / n) == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    if mass == int(mass):
+        assert unsettled_entropy(g, T, mass / n) == pytest.approx(entropy(beliefs_for_gaps(g, T, mass / n)),
+                                                                   rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("mass", [120.5, 120.1, 120.9])
+def test_unsettled_entropy_can_reach_zero_when_r_n_is_not_an_integer(mass):
+    """Distinct gaps at a low T: H(p) keeps the split unit's entropy (h(f) at least), the rule's entropy
+    does not, and it falls with T (reachable for every r)."""
+    from scipy.special import entr
+    n = 300
+    g = np.random.default_rng(3).permutation(np.arange(n, dtype=float))
     f = mass - np.floor(mass)
-    floor = entropy_floor(n, mass / n)
-    assert floor == pytest.approx(-(f * np.log(f) + (1 - f) * np.log(1 - f)) if 0 < f < 1 else 0.0, abs=1e-9)
-    vertex = np.r_[np.ones(int(mass)), [f], np.zeros(n - int(mass) - 1)]
-    assert entropy(Beliefs(vertex, 1 - vertex, 0, 0)) == pytest.approx(floor, abs=1e-9)
-    rng = np.random.default_rng(int(mass * 10))
-    for _ in range(200):
-        # a random feasible p: mix the vertex with a random permutation of it and uniform beliefs
-        weights = rng.dirichlet([0.3, 0.3, 0.3])
-        p = weights[0] * vertex + weights[1] * rng.permutation(vertex) + weights[2] * mass / n
-        assert p.sum() == pytest.approx(mass)
-        assert entropy(Beliefs(p, 1 - p, 0, 0)) >= floor - 1e-9
+    values = [unsettled_entropy(g, T, mass / n) for T in (1.0, 0.3, 0.1, 0.03)]
+    assert all(a > b for a, b in zip(values, values[1:]))
+    assert values[-1] < 1e-5
+    assert entropy(beliefs_for_gaps(g, 0.03, mass / n)) >= entr(f) + entr(1 - f) - 1e-9
+
+
+@pytest.mark.parametrize("n, r", [(1, 0.4), (50, 0.01), (50, 0.99)])
+def test_unsettled_entropy_is_zero_within_one_row_of_all_negative_or_all_positive(n, r):
+    """r n < 1 or > n - 1: the nearest integer mass puts every belief at 0 or every one at 1."""
+    assert unsettled_entropy(np.linspace(-1, 1, n), 1.0, r) == 0.0

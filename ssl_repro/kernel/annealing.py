@@ -5,17 +5,17 @@ fixed p) and the p-step (p_j = 1/(1 + exp((g_j - nu)/T)) with
 g_j = lambda' [V(f_j) - V(-f_j)] and mean(p) = r, Eqn 8, solved by the
 linear core's hybrid Newton/bisection), stops the inner loop on the KL
 divergence between successive p and lowers T by R = 1.5 from T = 10 until
-the beliefs have settled: the entropy of p within u*eps of the least the
-balance constraint allows (Table 1's entropy test, read as the linear DA's,
-:mod:`ssl_repro.solvers.annealing`, so that it can be met when r*u is not
-an integer); the (alpha, bias) with
+the beliefs have settled: Table 1's entropy test, read as the linear DA's
+(:mod:`ssl_repro.solvers.annealing`: the entropy of p moved to the nearest
+integer mass at most u*eps, so that it can be met when r*u is not an
+integer); the (alpha, bias) with
 the lowest transductive objective J_0 (Eqn 1 of 001: the loss of the best
 label per unlabeled point) along the path is returned.
 """
 import numpy as np
 
 from ..solvers._threads import solver_threads
-from ..solvers.balance import Beliefs, beliefs_for_gaps, entropy, entropy_floor, kl_divergence
+from ..solvers.balance import Beliefs, beliefs_for_gaps, kl_divergence, unsettled_entropy
 from ..solvers.problem import pseudo_rows
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value
@@ -51,10 +51,11 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     max_outer, max_inner = check_count(max_outer, "max_outer"), check_count(max_inner, "max_inner")
     fstep = FStep(K, lam, loss)
     l, u = labeled.size, unlabeled.size
-    settled = entropy_floor(u, r) + u * eps
-    if not entropy(Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)) > settled:
+    threshold = u * eps
+    unsettled = unsettled_entropy(np.zeros(u), T0, r)
+    if not unsettled > threshold:
         raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled point of the initial beliefs "
-                         f"p = r = {r!r} above the least the balance constraint allows, so the annealing "
+                         f"p = r = {r!r} at the nearest integer mass, so the annealing "
                          "loop would not run: lower eps or use an r closer to 0.5")
     owner, labels = pseudo_rows(y, u)
     points = np.concatenate([labeled, unlabeled])[owner]
@@ -65,7 +66,7 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     T = T0
     stop_reason, capped = "max_outer", {}
     for _ in range(max_outer):
-        if entropy(beliefs) <= settled:
+        if unsettled <= threshold:
             stop_reason = "tolerance"
             break
         temperatures.append(T)
@@ -79,13 +80,14 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
             path.append((T, value))
             if value < best[0]:
                 best = (value, alpha, bias)
-            if kl_divergence(beliefs, previous) <= u * eps:
+            if kl_divergence(beliefs, previous) <= threshold:
                 break
         else:
             capped["max_inner"] = capped.get("max_inner", 0) + 1
+        unsettled = unsettled_entropy(gaps, T, r)
         T /= rate
     else:
-        if entropy(beliefs) <= settled or fixed_temperature is not None:
+        if unsettled <= threshold or fixed_temperature is not None:
             stop_reason = "tolerance"
     return best[1], best[2], {"objective": best[0], "path": path, "temperatures": temperatures,
                               "stop_reason": stop_reason, "capped": capped}

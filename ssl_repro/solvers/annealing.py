@@ -11,28 +11,27 @@ annealing) serves the paper's ablation (Figs 12-13 of the tech report).
 Temperatures (T0, fixed_temperature) are in units of lambda' (see
 :func:`deterministic_annealing`).
 
-Stopping rule (Eqn 17), a decision: DA stops when the entropy H(p) is
-within u*eps of the least entropy the balance constraint mean(p) = r
-(Eqn 9) allows, i.e. when H(p) <= h(f) + u*eps, with h(f) the binary
-entropy of the fractional part f of r*u (:func:`.balance.entropy_floor`).
-The papers stop on H(p) <= u*eps, meaning "until p is (nearly) 0/1"; when
-r*u is not an integer no p with sum p = r*u is 0/1: one belief stays at f
-at every temperature, so H(p) >= h(f) (up to log 2 = 0.69) and the papers'
-threshold (0.02 for u = 19,900) is never met; DA would then always run its
-30 temperatures and end on its cap.  The rule above is the papers' rule for
-an integer r*u (h(0) = 0) and, for any r, holds exactly when the entropy
-of p exceeds by at most u*eps that of beliefs which are 0/1 except the one
-the constraint keeps fractional.  Rows with identical outputs get identical
-beliefs, so identical unlabeled rows that straddle the balance boundary
-share its fractional mass and never settle (for an integer r*u too); DA
-then ends on max_outer.
+Stopping rule (Eqn 17), a decision: DA stops when the beliefs of the
+last OPTIMIZE-P, moved to the nearest integer mass sum p = floor(r*u) or
+ceil(r*u) (same outputs, same T, another root nu), have entropy at most
+u*eps (:func:`.balance.unsettled_entropy`).  The papers stop on
+H(p) <= u*eps, meaning "until p is (nearly) 0/1"; when r*u is not an
+integer no p with sum p = r*u is 0/1 (one unit of mass stays split, so
+H(p) >= h(f), f the fractional part of r*u, up to log 2 = 0.69) and the
+papers' threshold (0.02 for u = 19,900) is never met: DA would always run
+its 30 temperatures and end on its cap.  The rule above is the papers'
+rule for an integer r*u and, for any r, asks that the rows sharing the
+fractional unit be the only ones unsettled, however many of them share
+it.  Rows with identical outputs get identical beliefs, so identical
+unlabeled rows that straddle the balance boundary never settle (for an
+integer r*u too); DA then ends on max_outer.
 """
 import time
 
 import numpy as np
 
 from ._threads import solver_threads
-from .balance import Beliefs, entropy, entropy_floor, kl_divergence, optimize_p
+from .balance import Beliefs, beliefs_for_gaps, kl_divergence, unlabeled_loss_gap, unsettled_entropy
 from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
@@ -100,8 +99,8 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         fixed_temperature x lambda' for a single outer iteration (no
         annealing; the paper's ablation).
     eps : KL and entropy thresholds per unlabeled row (Eqns 16-17), in
-        (0, 1); DA stops when H(p) <= h(f) + u eps, h(f) the least entropy
-        the balance constraint allows (module docstring).  The initial
+        (0, 1); DA stops when the entropy of the beliefs at the nearest
+        integer mass is at most u eps (module docstring).  The initial
         beliefs p = r must be above that (else the annealing loop would not
         run).
     max_outer, max_inner : caps (>= 1) of the temperature loop and of the
@@ -112,8 +111,8 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     w, SolverInfo  (``temperatures`` lists the temperatures visited, absolute;
     ``objective_path`` the (T, J(w)) pairs after each OPTIMIZE-W;
     ``converged`` False and a ConvergenceWarning when a cap ended a loop:
-    ``stop_reason`` "max_outer" if the beliefs had not settled (H(p) above
-    h(f) + u eps) after max_outer temperatures, ``capped`` counts "max_inner" (a temperature
+    ``stop_reason`` "max_outer" if the beliefs had not settled (module
+    docstring) after max_outer temperatures, ``capped`` counts "max_inner" (a temperature
     left before KL fell below u eps), "optimize_p_max_iter" and MFN's
     "max_newton_iter")
     """
@@ -134,28 +133,28 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     info = SolverInfo("da")
     l, u = problem.n_labeled, problem.n_unlabeled
     threshold = u * eps
-    settled = entropy_floor(u, r) + threshold
 
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
-    h = entropy(beliefs)
-    if not h > settled:
-        room = (h - entropy_floor(u, r)) / u
+    h = unsettled_entropy(np.zeros(u), T, r)
+    if not h > threshold:
+        room = h / u
         raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled row of the initial beliefs "
-                         f"p = r = {r!r} above the least the balance constraint allows ({room:.3g}), so "
+                         f"p = r = {r!r} at the nearest integer mass ({room:.3g}), so "
                          f"the annealing loop would not run: lower eps below {room:.3g} or use an r closer "
                          f"to 0.5")
     w, o = None, np.zeros(l + u)
     best_value, best_w = np.inf, None
     loss = optimize_w_loss(problem, lam, lam_u, beliefs)
     outer = 0
-    while outer < max_outer and h > settled:
+    while outer < max_outer and h > threshold:
         outer += 1
         info.temperatures.append(T)
         inner, kl = 0, np.inf
         while inner < max_inner and kl > threshold:
             inner += 1
             cold = w is None
-            new_beliefs = optimize_p(o[l:], lam_u, T, r)
+            gaps = unlabeled_loss_gap(o[l:], lam_u)
+            new_beliefs = beliefs_for_gaps(gaps, T, r)
             if not new_beliefs.converged:
                 info.inner_cap("optimize_p_max_iter")
             # The first p comes from w = 0 (all outputs 0, so p = r = the
@@ -173,10 +172,10 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
                 best_value, best_w, best_positive = value, w, info.positive_path[-1]
         if kl > threshold:
             info.inner_cap("max_inner")
-        h = entropy(beliefs)
+        h = unsettled_entropy(gaps, T, r)
         if fixed_temperature is None:
             T /= anneal_rate
-    if fixed_temperature is None and h > settled:
+    if fixed_temperature is None and h > threshold:
         info.stop("max_outer")
     # equal unlabeled outputs (e.g. all-zero rows) keep every belief at r at any temperature
     hardens = np.ptp(o[l:]) > 0

@@ -190,19 +190,28 @@ def entropy(beliefs):
     return float(entr(beliefs.p).sum() + entr(beliefs.q).sum())
 
 
-def entropy_floor(n, r):
-    """The least entropy H(p) (Eqn 17) of any n beliefs p in [0, 1] with mean(p) = r (Eqn 9).
+def unsettled_entropy(g, T, r):
+    """The entropy (Eqn 17) DA's stopping rule compares with u*eps, for beliefs from loss gaps g at T.
 
-    It is h(f), the binary entropy of the fractional part f of r n.  H is
-    concave (a sum of binary entropies), so its minimum over the polytope
-    {p in [0, 1]^n : sum p = r n} lies at a vertex.  A vertex has n
-    linearly independent active constraints, i.e. besides the equality at
-    least n - 1 coordinates at 0 or 1; the one left is r n less the count
-    of ones, which lies in [0, 1]: f (0 or 1 when r n is an integer).  So
-    every p the balance constraint allows has H(p) >= h(f), with equality
-    exactly at the beliefs that are 0/1 except for one belief equal to f.
-    For an integer r n the floor is 0; otherwise it is up to log 2.
+    The papers stop when H(p) <= u*eps: every belief (nearly) 0 or 1.  With
+    the balance constraint sum p = r u (Eqn 9) that is reachable only for an
+    integer r u; otherwise one unit of mass is always split between the rows
+    nearest the boundary, and H(p) stays above h(f), f the fractional part of
+    r u.  So the test is taken at the nearest integer masses instead: p is
+    recomputed from the same g and T with the root nu moved so that
+    sum p = m, for m = floor(r u) and ceil(r u), and the smaller of the two
+    entropies is returned.  For an integer r u both are H(p) itself (the
+    papers' rule unchanged); for any r it is small exactly when the beliefs
+    are 0/1 but for the rows that share the fractional unit, so it reaches
+    u*eps as T falls whenever the gaps of those rows differ.  At mass 0 or
+    u every belief is 0 or every one is 1, entropy 0: when r u < 1 or
+    r u > u - 1 the beliefs p = r count as settled from the start, as they
+    do under the papers' rule, and DA refuses to run (its caller's check).
     """
-    mass = n * r
-    f = mass - np.floor(mass)
-    return float(entr(f) + entr(1.0 - f))
+    n = g.shape[0]
+    mass = r * n
+
+    def entropy_at(m):
+        return 0.0 if m in (0, n) else entropy(beliefs_for_gaps(g, T, m / n))
+
+    return min(entropy_at(m) for m in {np.floor(mass), np.ceil(mass)})
