@@ -13,8 +13,10 @@ transductive labels (``-l``) give the transductive error and
 ``svm_classify`` (beside ``svm_learn``, if present) the test error.  Its
 time is the "Runtime in cpu-seconds" it prints (the optimization; reading
 the file excluded, as the harness's ``seconds`` excludes loading); a run
-still going after ``--cap`` seconds of wall time is killed and recorded
-with ``capped`` true and the cap as its time ("> cap").  The project's
+that has used ``--cap`` seconds of CPU time is killed and recorded with
+``capped`` true and the cap as its time ("> cap"): a CPU-time cap, so a
+busy machine does not cut a run short
+(:func:`ssl_repro.harness.external.run_capped`).  The project's
 methods run as the harness runs them (:func:`ssl_repro.harness.runner.run_job`,
 one solver thread).
 
@@ -79,16 +81,16 @@ def svmlight_row(dataset, split, svm_learn, cap, workdir):
     write_svmlight(work / "train.svm", X[train], labels)
     command = [str(svm_learn), "-p", f"{split.r:.6f}", "-l", str(work / "transduction.txt"),
                str(work / "train.svm"), str(work / "model.txt")]
-    wall, capped, code = run_capped(command, cap, work / "svm_learn.log")
+    cpu, capped, code = run_capped(command, cap, work / "svm_learn.log")
     row = {"method": "svmlight-tsvm", "capped": capped, "cap_seconds": cap, "test_error": float("nan"),
-           "transductive_error": float("nan"), "wall_seconds": wall}
+           "transductive_error": float("nan"), "cpu_seconds": cpu}
     if capped:
         return {**row, "seconds": float(cap)}
     log_text = (work / "svm_learn.log").read_text(errors="replace")
     if code != 0:
         raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log_text[-2000:]}")
     seconds = cpu_seconds(log_text)
-    row["seconds"] = wall if seconds is None else seconds
+    row["seconds"] = cpu if seconds is None else seconds
     assigned = read_transduction(work / "transduction.txt")
     if assigned.size != split.unlabeled.size:
         raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for "

@@ -24,10 +24,10 @@ Balance: UniverSVM constrains the mean unlabeled output to the labeled
 rows' mean label (002); the project's model gets r = None, which is the
 same constraint.
 
-Times: the project's is the fit (one solver thread); UniverSVM's is the wall
+Times: the project's is the fit (one solver thread); UniverSVM's is the CPU
 time of its process, which includes reading its text input (it prints no
-training time); a run past ``--cap`` seconds is killed and recorded as
-capped.  UniverSVM is GPL: build it outside the repository (its README in
+training time); a run that has used ``--cap`` CPU seconds is killed and
+recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository (its README in
 ``../shared/reference/``) and only run it.  Writes
 ``results/peers/universvm.csv`` and ``.json`` (rows and provenance); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.
@@ -112,8 +112,8 @@ def universvm_row(problem, universvm, cap, workdir):
     cost = universvm_cost(p.labeled.size)
     command = [str(universvm), "-t", "0", "-c", repr(cost), "-S", repr(RAMP_S_HINGE),
                "-T", str(work / "scored.svm"), "-D", str(work / "values.txt"), str(work / "train.svm")]
-    wall, capped, code = run_capped(command, cap, work / "universvm.log")
-    row = {"method": "universvm-cccp", "seconds": float(cap) if capped else wall, "capped": capped,
+    cpu, capped, code = run_capped(command, cap, work / "universvm.log")
+    row = {"method": "universvm-cccp", "seconds": float(cap) if capped else cpu, "capped": capped,
            "cap_seconds": cap, "test_error": float("nan"), "transductive_error": float("nan"),
            "parameters": json.dumps({"-t": 0, "-c": cost, "-S": RAMP_S_HINGE, "-z": "default (l/u) C",
                                      "balance": "labeled rows' mean label", "loss": "hinge"})}

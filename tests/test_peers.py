@@ -64,10 +64,24 @@ def small_problem():
 def test_an_svm_light_run_past_the_cap_is_killed_and_recorded_as_capped(tmp_path):
     table9 = script("svmlight_table9")
     dataset, split = small_problem()
-    sleeper = fake_binary(tmp_path / "svm_learn", "import time\ntime.sleep(60)\n")
-    row = table9.svmlight_row(dataset, split, sleeper, 1.0, tmp_path)
+    spinner = fake_binary(tmp_path / "svm_learn", "while True:\n    pass\n")
+    row = table9.svmlight_row(dataset, split, spinner, 1.0, tmp_path)
     assert row["capped"] and row["seconds"] == 1.0 and row["cap_seconds"] == 1.0
-    assert row["wall_seconds"] < 10 and np.isnan(row["transductive_error"])
+    assert 0.9 <= row["cpu_seconds"] < 3 and np.isnan(row["transductive_error"])
+
+
+def test_the_cap_is_cpu_time_and_a_child_that_spends_none_meets_the_wall_guard(tmp_path):
+    """A spinning child is stopped by its CPU limit, with about ``cap`` CPU seconds; a sleeping one
+    spends no CPU and is killed by the wall guard; an exit code is passed on, not called capped."""
+    import time
+    from ssl_repro.harness.external import run_capped
+    cpu, capped, code = run_capped([sys.executable, "-c", "while True: pass"], 1.0, tmp_path / "log")
+    assert capped and code is None and 0.9 <= cpu < 2.5
+    start = time.perf_counter()
+    cpu, capped, code = run_capped([sys.executable, "-c", "import time; time.sleep(60)"], 0.5, tmp_path / "log")
+    assert capped and code is None and cpu < 0.5 and time.perf_counter() - start < 10
+    cpu, capped, code = run_capped([sys.executable, "-c", "import sys; sys.exit(3)"], 5.0, tmp_path / "log")
+    assert not capped and code == 3
 
 
 def test_an_svm_light_run_is_scored_on_its_transductive_labels(tmp_path):
@@ -128,7 +142,7 @@ def test_universvm_values_are_read_and_scored_on_unlabeled_then_test_rows(tmp_pa
     assert row["transductive_error"] == pytest.approx(np.mean(predicted[:split.unlabeled.size] != truth[:split.unlabeled.size]))
     assert row["test_error"] == pytest.approx(np.mean(predicted[split.unlabeled.size:] != truth[split.unlabeled.size:]))
     assert json.loads(row["parameters"])["-c"] == compare.universvm_cost(split.labeled.size)
-    capped = compare.universvm_row(problem, fake_binary(tmp_path / "slow", "import time\ntime.sleep(60)\n"),
+    capped = compare.universvm_row(problem, fake_binary(tmp_path / "slow", "while True:\n    pass\n"),
                                    1.0, tmp_path)
     assert capped["capped"] and capped["seconds"] == 1.0 and np.isnan(capped["transductive_error"])
 

@@ -2,12 +2,14 @@
 
 The scripts ``experiments/svmlight_table9.py`` and
 ``experiments/universvm_compare.py`` use these pieces: write rows in
-svmlight/LIBSVM text format, run a binary with a wall-time cap (killing
-its process group past it), and write a table as CSV plus JSON with the
+svmlight/LIBSVM text format, run a binary with a CPU-time cap (and a wall-time
+guard for a binary that stops using the CPU), and write a table as CSV plus JSON with the
 provenance of :func:`ssl_repro.provenance.provenance`.
 """
 import json
+import math
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -17,19 +19,43 @@ from ..atomic import atomic_write
 from ..provenance import provenance
 
 
-def run_capped(command, cap, log_path):
-    """Run ``command`` (stdout and stderr to ``log_path``); kill its process group after ``cap``
-    seconds of wall time (None: no cap). Returns (wall seconds, capped, exit code or None when killed)."""
+def run_capped(command, cap, log_path, wall_guard=None):
+    """Run ``command`` (stdout and stderr to ``log_path``) with ``cap`` seconds of CPU time.
+
+    The cap is CPU time, not wall time, so a run on a busy machine is not cut short: the child gets
+    ``RLIMIT_CPU`` = ``cap`` (the kernel sends SIGXCPU there, SIGKILL a second later). A child that
+    does not spend CPU (blocked, sleeping) is killed with its process group after ``wall_guard``
+    seconds of wall time (default ``4 * cap``). ``cap`` None: neither limit.
+    Returns (CPU seconds of the child, user + system; capped; exit code or None when killed)."""
+    guard = None if cap is None else (4 * cap if wall_guard is None else wall_guard)
+    limit = None if cap is None else _cpu_limit(cap)
     with open(log_path, "w") as log:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            code = process.wait(timeout=cap)
-            return time.perf_counter() - start, False, code
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            return time.perf_counter() - start, True, None
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                   preexec_fn=limit)
+        start, guarded = time.perf_counter(), False
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if guard is not None and time.perf_counter() - start > guard:
+                os.killpg(process.pid, signal.SIGKILL)
+                pid, status, usage = os.wait4(process.pid, 0)
+                guarded = True
+                break
+            time.sleep(0.02)
+    process.returncode = code = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    capped = guarded or code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= cap)
+    return cpu, capped, None if capped else code
+
+
+def _cpu_limit(cap):
+    """A ``preexec_fn`` that sets the child's CPU-time limit to ``cap`` seconds (rounded up)."""
+    seconds = max(1, math.ceil(cap))
+
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+    return set_limit
 
 
 def write_svmlight(path, X, labels):
@@ -69,9 +95,9 @@ def write_table(rows, out, columns, extra):
 
 def add_peer_arguments(parser, flag, what, cap, out):
     """The options every peer script has: ``flag`` (the binary; omitted: only the project's
-    rows), ``--cap`` (seconds of wall time per run, default ``cap``) and ``--out`` (default ``out``)."""
+    rows), ``--cap`` (CPU seconds per run, default ``cap``) and ``--out`` (default ``out``)."""
     parser.add_argument(flag, type=Path, help=f"{what} (omit: only the project's rows)")
-    parser.add_argument("--cap", type=float, default=cap, help="seconds of wall time per run of the binary")
+    parser.add_argument("--cap", type=float, default=cap, help="CPU seconds per run of the binary (see run_capped)")
     parser.add_argument("--out", type=Path, default=out, help="output stem (.csv and .json)")
 
 
