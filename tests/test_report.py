@@ -135,7 +135,7 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
     pd.DataFrame([{"dataset": "synthetic-ccat", "data": "SYNTHETIC", "n_labeled": 44, "method": m, "seconds": s,
                    "capped": c, "cap_seconds": 3600, "test_error": 0.2, "transductive_error": 0.21,
                    "git_commit": "fedcba987", "date": "2026-11-24", "command": "x"}
-                  for m, s, c in (("svmlight-tsvm", 3600.0, True), ("tsvm-Smax", 7.2, False))]
+                  for m, s, c in (("svmlight-tsvm", 3600.0, True),)]
                  ).to_csv(tmp_path / "peers" / "table9.csv", index=False)
     (tmp_path / "calibration").mkdir()
     (tmp_path / "calibration" / "calibration.json").write_text(json.dumps(
@@ -147,11 +147,19 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
                    "test_error": 0.3, "transductive_error": e + 0.01 * k, "parameters": "C=1",
                    "git_commit": "fedcba987", "date": "2026-11-24", "command": "x"}
                   for k in range(10) for m, e in (("universvm-cccp", 0.30), ("cccp-tsvm", 0.25))]
+                 + [{"dataset": "text20k", "split": 0, "n_labeled": 100, "method": m, "seconds": s, "capped": c,
+                     "cap_seconds": 1200.0, "test_error": np.nan, "transductive_error": e, "parameters": "C=5",
+                     "git_commit": "fedcba987", "date": "2026-11-24", "command": "x"}
+                    for m, s, c, e in (("universvm-cccp", 1200.0, True, np.nan), ("cccp-tsvm", 80.0, False, 0.1))]
                  ).to_csv(tmp_path / "peers" / "universvm.csv", index=False)
     text = artifacts.report_text(tmp_path)
     assert "lower on 10/10, -5 pt ± 0 pt, p = 0.002: **yes**" in text
-    assert "| synthetic-ccat | SYNTHETIC | 44 | SVM-light TSVM | 13,540 | > 3600 | 40.71% |" in text
-    assert "SVM-light / S=max 500x (capped: at least)" in text
+    assert "| text20k | real | 100 | UniverSVM CCCP-TSVM | 1 | > 1200 |" in text
+    assert "UniverSVM capped on 1 of 1 splits: **not compared**" in text
+    # SVM-light's row from peers/table9.csv, ours (S=max, 1 s) from the learning-curve record
+    assert "| synthetic-ccat | SYNTHETIC stand-in | 44 | SVM-light TSVM | 13,540 | > 3600 | 40.71% |" in text
+    assert "| synthetic-ccat | SYNTHETIC stand-in | 44 | TSVM S=max | 390 | 1 |" in text
+    assert "synthetic-ccat: 3.6e+03x (SVM-light capped: at least)" in text
     assert "| synthetic-ccat | 20.81% | 000 Table 9 | test error | 19.50% | -1.31 pt | yes | noise=0.3 |" in text
 
 

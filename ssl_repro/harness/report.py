@@ -418,39 +418,50 @@ def section_timing(records):
 
 
 def section_svmlight(records):
-    """000 Table 9 / 003 Table 4: the paper's seconds and errors beside ours and SVM-light's."""
+    """000 Table 9 / 003 Table 4: the paper's seconds and errors beside SVM-light's (``peers/table9.csv``)
+    and ours (the timing sweeps' split 0 at the lowest label count, else the learning curves')."""
     peers = records.csv("peers/table9.csv")
     lines = ["## Speed beside SVM-light (svmlight-speed: 000 Table 9, 003 Table 4)", "",
              *claim_lines(records, "svmlight-speed"), "",
              "The first split at the lowest label count. 003's Table 4 has the same rows but its numbers are not "
-             "legible in its text; 000 Table 9's are (MATLAB, error rate not said to be test or transductive)."]
+             "legible in its text; 000 Table 9's are (MATLAB, error rate not said to be test or transductive). "
+             "Ours: the timing sweep's split 0 at the lowest label count (else the learning curve's), one "
+             "solver thread, seconds of the fit; SVM-light: its printed CPU seconds, killed past a CPU-time cap "
+             "(\"> cap\")."]
+    ours = _our_table9_rows(records)
     if peers is None:
-        lines.append("SVM-light: " + NOT_YET + " (`peers/table9.csv` absent); ours from the timing and learning-"
-                     "curve folders (split 0, lowest label count).")
-        peers = _our_table9_rows(records)
+        lines.append("SVM-light: " + NOT_YET + " (`peers/table9.csv` absent).")
+        svmlight = ours.iloc[0:0]
     else:
-        lines.append(f"From `peers/table9.csv` (commands, dates and commits in its columns: "
-                     f"{', '.join(sorted({str(c)[:7] for c in peers['git_commit'].dropna()}))}).")
+        svmlight = peers[peers["method"] == "svmlight-tsvm"].assign(
+            code=lambda f: [f"`peers/table9.csv`: {str(c)[:7]}, {str(d)[:10]}" for c, d in zip(f["git_commit"],
+                                                                                               f["date"])])
+        lines.append("SVM-light from `peers/table9.csv` (its binary, command, machine and load in "
+                     "`peers/table9.json`).")
+    both = pd.concat([svmlight, ours], ignore_index=True)
+    order = {m: i for i, m in enumerate(("svmlight-tsvm", "tsvm-S1", "tsvm-Smax", "da"))}
+    both = both.sort_values(["dataset", "method"], key=lambda c: c.map(order) if c.name == "method" else c,
+                            kind="stable")
     rows, faster = [], []
-    for _, r in peers.iterrows():
+    for _, r in both.iterrows():
         paper_s = records.paper_value(paper="000", where="Table 9", dataset=real_name(r["dataset"]),
                                       method=r["method"], quantity="seconds")
         paper_e = records.paper_value(paper="000", where="Table 9", dataset=real_name(r["dataset"]),
                                       method=r["method"], quantity="error")
         seconds = (f"> {r['cap_seconds']:g}" if bool(r.get("capped", False)) else num(r["seconds"], 3))
-        rows.append([r["dataset"], r["data"], r["n_labeled"], NAMES.get(r["method"], r["method"]),
+        rows.append([r["dataset"], data_kind(r["dataset"]), r["n_labeled"], NAMES.get(r["method"], r["method"]),
                      _fmt(paper_s), seconds, pct(paper_e), pct(r["test_error"]), pct(r["transductive_error"]),
-                     r.get("code", str(r.get("git_commit", ""))[:7])])
-    for dataset, part in peers.groupby("dataset"):
-        s = part.set_index("method")["seconds"]
-        if "svmlight-tsvm" in s and "tsvm-Smax" in s and np.isfinite(s["svmlight-tsvm"]):
-            faster.append(f"{dataset}: SVM-light / S=max {s['svmlight-tsvm'] / s['tsvm-Smax']:.3g}x"
-                          + (" (capped: at least)" if part.set_index("method").get("capped", pd.Series()).get(
-                              "svmlight-tsvm", False) else ""))
+                     r["code"]])
+    for dataset, part in both.groupby("dataset"):
+        by_method = part.set_index("method")
+        if {"svmlight-tsvm", "tsvm-Smax"} <= set(by_method.index):
+            capped = bool(by_method.loc["svmlight-tsvm"].get("capped", False))
+            faster.append(f"{dataset}: {by_method.loc['svmlight-tsvm', 'seconds'] / by_method.loc['tsvm-Smax', 'seconds']:.3g}x"
+                          + (" (SVM-light capped: at least)" if capped else ""))
     lines += ["", table(["dataset", "data", "labels", "method", "000 seconds", "ours seconds", "000 error",
-                         "ours test error", "ours transductive error", "code"], rows)]
+                         "ours test error", "ours transductive error", "record"], rows)]
     if faster:
-        lines += ["", "Speed-up of TSVM S=max over SVM-light: " + "; ".join(faster) + "."]
+        lines += ["", "SVM-light's seconds over TSVM S=max's: " + "; ".join(faster) + "."]
     return lines
 
 
@@ -462,20 +473,15 @@ def _our_table9_rows(records):
             if any(r["dataset"] == dataset for r in rows):
                 continue
             low = frame[(frame["split"] == 0) & (frame["n_labeled"] == frame["n_labeled"].min())]
-            note = records.commit_note(folder, frame)
             for method in ("tsvm-S1", "tsvm-Smax", "da"):
                 part = low[low["method"] == method]
                 if not part.empty:
                     r = part.iloc[0]
-                    rows.append({"dataset": dataset, "data": data_kind(dataset), "n_labeled": int(r["n_labeled"]),
-                                 "method": method, "seconds": r["seconds"], "test_error": r["test_error"],
+                    rows.append({"dataset": dataset, "n_labeled": int(r["n_labeled"]), "method": method,
+                                 "seconds": r["seconds"], "capped": False, "test_error": r["test_error"],
                                  "transductive_error": r["transductive_error"],
-                                 "code": f"`{folder}`: {note}"})
-            for method in ("svmlight-tsvm",):
-                rows.append({"dataset": dataset, "data": data_kind(dataset), "n_labeled": int(low["n_labeled"].min()),
-                             "method": method, "seconds": np.nan, "test_error": np.nan,
-                             "transductive_error": np.nan, "code": NOT_YET})
-    return pd.DataFrame(rows, columns=["dataset", "data", "n_labeled", "method", "seconds", "test_error",
+                                 "code": f"`{folder}`: {records.commit_note(folder, part)}"})
+    return pd.DataFrame(rows, columns=["dataset", "n_labeled", "method", "seconds", "capped", "test_error",
                                        "transductive_error", "code"])
 
 
@@ -663,16 +669,30 @@ def _universvm(frame):
     rows = []
     for (dataset, l), cell in frame.groupby(["dataset", "n_labeled"]):
         numbers, word = verdict(paired(cell, "cccp-tsvm", "universvm-cccp", "transductive_error"), 100, " pt")
+        peer = cell[cell["method"] == "universvm-cccp"]
+        if "capped" in peer and peer["capped"].fillna(False).astype(bool).any():
+            numbers, word = f"UniverSVM capped on {int(peer['capped'].fillna(False).astype(bool).sum())} of " \
+                            f"{len(peer)} splits", "not compared"
         for method, part in cell.groupby("method"):
             rows.append([dataset, data_kind(dataset), l, NAMES.get(method, method), part["split"].nunique(),
-                         f"{part['seconds'].mean():.3g}", pct(part["transductive_error"].mean()),
+                         _seconds_text(part), pct(part["transductive_error"].mean()),
                          pct(part["test_error"].mean()), "; ".join(sorted(set(map(str, part["parameters"])))),
                          ", ".join(sorted({str(c)[:7] for c in part["git_commit"].dropna()})),
                          f"{numbers}: **{word}**" if method == "cccp-tsvm" else ""])
-    return ["`peers/universvm.csv`: means over the splits run; the last column: ours (`LinearCCCPTSVM`) minus "
-            "UniverSVM's transductive error, paired over splits, and whether ours is lower.", "",
+    return ["`peers/universvm.csv`: means over the splits run; UniverSVM's seconds are its process's CPU "
+            "seconds, \"> cap\" when it was killed at its CPU-time cap; the last column: ours "
+            "(`LinearCCCPTSVM`) minus UniverSVM's transductive error, paired over splits, and whether ours is "
+            "lower.", "",
             table(["dataset", "data", "labels", "method", "splits", "seconds", "transductive error",
                    "test error", "parameters", "code", "ours - UniverSVM"], rows)]
+
+
+def _seconds_text(part):
+    """Mean seconds of ``part``'s runs, or "> cap" when every run was killed at its cap."""
+    capped = part["capped"].fillna(False).astype(bool) if "capped" in part else pd.Series(False, part.index)
+    if capped.all():
+        return f"> {part['cap_seconds'].max():g}"
+    return f"{part.loc[~capped, 'seconds'].mean():.3g}" + (f" ({capped.sum()} capped)" if capped.any() else "")
 
 
 def section_side_by_side(records):
