@@ -140,3 +140,15 @@ def test_da_rejects_bad_parameters(bad, match):
     kwargs = dict(lam=1e-2, lam_u=1.0, r=0.4) | bad
     with pytest.raises(ValueError, match=match):
         train_da(Xl, yl, Xu, **kwargs)
+
+
+@pytest.mark.parametrize("r", [0.004, 0.996])
+def test_da_runs_and_settles_when_r_u_is_within_one_row_of_0_or_u(problem, r):
+    """r u = 0.6 or 149.4 (u = 150): the stopping test is taken at mass 1 or u - 1, so DA runs
+    (the initial p = r is not called settled) and settles before its 30 temperatures; one unlabeled
+    row cannot settle and is refused by name."""
+    from ssl_repro.solvers.balance import unsettled_at_start
+    prob, _ = problem
+    w, info = deterministic_annealing(prob, 1e-2, 1.0, r)
+    assert info.converged and info.stop_reason != "max_outer" and 1 < len(info.temperatures) < 30
+    assert "at least 2 unlabeled rows" in unsettled_at_start(1e-6, 0.4, 0.0, 1)

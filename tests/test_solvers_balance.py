@@ -92,11 +92,11 @@ def _entropy_at_mass(g, T, mass):
 @pytest.mark.parametrize("n, mass", [(7, 3.0), (7, 2.5), (7, 0.2), (11, 9.93), (300, 120.5), (300, 120.0)])
 @pytest.mark.parametrize("T", [1.0, 0.1])
 def test_unsettled_entropy_is_the_entropy_at_the_nearest_integer_mass(n, mass, T):
-    """The smaller entropy of the beliefs from the same g and T at sum p = floor and ceil of r n (0 at
-    mass 0 or n: all beliefs 0 or all 1), each root found independently; for an integer r n it is H(p)
-    itself (the papers' Eqn 17)."""
+    """The smaller entropy of the beliefs from the same g and T at sum p = floor and ceil of r n, kept
+    within [1, n - 1], each root found independently; for an integer r n it is H(p) itself (the papers'
+    Eqn 17)."""
     g = np.random.default_rng(n).normal(size=n)
-    expected = min(_entropy_at_mass(g, T, m) if 0 < m < n else 0.0 for m in (np.floor(mass), np.ceil(mass)))
+    expected = min(_entropy_at_mass(g, T, min(max(m, 1), n - 1)) for m in (np.floor(mass), np.ceil(mass)))
     assert unsettled_entropy(g, T, mass / n) == pytest.approx(expected, rel=1e-6, abs=1e-9)
     if mass == int(mass):
         assert unsettled_entropy(g, T, mass / n) == pytest.approx(entropy(beliefs_for_gaps(g, T, mass / n)),
@@ -117,7 +117,13 @@ def test_unsettled_entropy_can_reach_zero_when_r_n_is_not_an_integer(mass):
     assert entropy(beliefs_for_gaps(g, 0.03, mass / n)) >= entr(f) + entr(1 - f) - 1e-9
 
 
-@pytest.mark.parametrize("n, r", [(1, 0.4), (50, 0.01), (50, 0.99)])
-def test_unsettled_entropy_is_zero_within_one_row_of_all_negative_or_all_positive(n, r):
-    """r n < 1 or > n - 1: the nearest integer mass puts every belief at 0 or every one at 1."""
-    assert unsettled_entropy(np.linspace(-1, 1, n), 1.0, r) == 0.0
+@pytest.mark.parametrize("n, r, mass", [(50, 0.01, 1), (50, 0.99, 49), (2, 0.3, 1)])
+def test_unsettled_entropy_within_one_row_of_all_negative_or_all_positive_is_taken_at_mass_1_or_n_1(n, r, mass):
+    """r n < 1 or > n - 1: the masses 0 and n would call any beliefs settled; the test is taken at 1 or n - 1."""
+    g = np.linspace(-1, 1, n)
+    value = unsettled_entropy(g, 1.0, r)
+    assert value > 0 and value == pytest.approx(_entropy_at_mass(g, 1.0, mass), rel=1e-6)
+
+
+def test_one_unlabeled_row_has_no_mass_to_settle():
+    assert unsettled_entropy(np.zeros(1), 1.0, 0.4) == 0.0

@@ -15,7 +15,7 @@ label per unlabeled point) along the path is returned.
 import numpy as np
 
 from ..solvers._threads import solver_threads
-from ..solvers.balance import Beliefs, beliefs_for_gaps, kl_divergence, unsettled_entropy
+from ..solvers.balance import Beliefs, beliefs_for_gaps, kl_divergence, unsettled_at_start, unsettled_entropy
 from ..solvers.problem import pseudo_rows
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value
@@ -54,9 +54,7 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0,
     threshold = u * eps
     unsettled = unsettled_entropy(np.zeros(u), T0, r)
     if not unsettled > threshold:
-        raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled point of the initial beliefs "
-                         f"p = r = {r!r} at the nearest integer mass, so the annealing "
-                         "loop would not run: lower eps or use an r closer to 0.5")
+        raise ValueError(unsettled_at_start(eps, r, unsettled, u))
     owner, labels = pseudo_rows(y, u)
     points = np.concatenate([labeled, unlabeled])[owner]
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)

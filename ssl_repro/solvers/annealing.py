@@ -13,7 +13,7 @@ Temperatures (T0, fixed_temperature) are in units of lambda' (see
 
 Stopping rule (Eqn 17), a decision: DA stops when the beliefs of the
 last OPTIMIZE-P, moved to the nearest integer mass sum p = floor(r*u) or
-ceil(r*u) (same outputs, same T, another root nu), have entropy at most
+ceil(r*u), kept within [1, u - 1] (same outputs, same T, another root nu), have entropy at most
 u*eps (:func:`.balance.unsettled_entropy`).  The papers stop on
 H(p) <= u*eps, meaning "until p is (nearly) 0/1"; when r*u is not an
 integer no p with sum p = r*u is 0/1 (one unit of mass stays split, so
@@ -31,7 +31,8 @@ import time
 import numpy as np
 
 from ._threads import solver_threads
-from .balance import Beliefs, beliefs_for_gaps, kl_divergence, unlabeled_loss_gap, unsettled_entropy
+from .balance import (Beliefs, beliefs_for_gaps, kl_divergence, unlabeled_loss_gap, unsettled_at_start,
+                      unsettled_entropy)
 from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
 from .loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
@@ -137,11 +138,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
     h = unsettled_entropy(np.zeros(u), T, r)
     if not h > threshold:
-        room = h / u
-        raise ValueError(f"eps={eps!r} is not below the entropy per unlabeled row of the initial beliefs "
-                         f"p = r = {r!r} at the nearest integer mass ({room:.3g}), so "
-                         f"the annealing loop would not run: lower eps below {room:.3g} or use an r closer "
-                         f"to 0.5")
+        raise ValueError(unsettled_at_start(eps, r, h, u))
     w, o = None, np.zeros(l + u)
     best_value, best_w = np.inf, None
     loss = optimize_w_loss(problem, lam, lam_u, beliefs)

@@ -203,15 +203,26 @@ def unsettled_entropy(g, T, r):
     entropies is returned.  For an integer r u both are H(p) itself (the
     papers' rule unchanged); for any r it is small exactly when the beliefs
     are 0/1 but for the rows that share the fractional unit, so it reaches
-    u*eps as T falls whenever the gaps of those rows differ.  At mass 0 or
-    u every belief is 0 or every one is 1, entropy 0: when r u < 1 or
-    r u > u - 1 the beliefs p = r count as settled from the start, as they
-    do under the papers' rule, and DA refuses to run (its caller's check).
+    u*eps as T falls whenever the gaps of those rows differ.  The masses are
+    kept within [1, u - 1] (for r u < 1 the mass 1, for r u > u - 1 the mass
+    u - 1): at mass 0 or u every belief would be 0 or 1 whatever g is, and
+    the test would call the initial p = r settled.  With u = 1 no mass is
+    left and 0 is returned: one row's belief is r at every temperature.
     """
     n = g.shape[0]
     mass = r * n
+    if n < 2:
+        return 0.0
+    masses = {min(max(m, 1.0), n - 1.0) for m in (np.floor(mass), np.ceil(mass))}
+    return min(entropy(beliefs_for_gaps(g, T, m / n)) for m in masses)
 
-    def entropy_at(m):
-        return 0.0 if m in (0, n) else entropy(beliefs_for_gaps(g, T, m / n))
 
-    return min(entropy_at(m) for m in {np.floor(mass), np.ceil(mass)})
+def unsettled_at_start(eps, r, h, u):
+    """The message of DA's refusal when the initial beliefs p = r already pass the stopping test
+    (entropy ``h`` from :func:`unsettled_entropy` not above ``u * eps``): the loop would not run."""
+    if u < 2:
+        return f"deterministic annealing needs at least 2 unlabeled rows to settle beliefs on, got {u}"
+    room = h / u
+    return (f"eps={eps!r} is not below the entropy per unlabeled row of the initial beliefs p = r = {r!r} "
+            f"at the nearest integer mass ({room:.3g}), so the annealing loop would not run: lower eps below "
+            f"{room:.3g}")
