@@ -43,7 +43,7 @@ def test_a_record_names_its_command_commit_date_and_machine():
     assert prov["machine"]["cores"] >= 1
 
 
-def test_aggregated_rows_carry_commit_date_and_compile_seconds_empty_for_older_records(tmp_path):
+def test_aggregated_rows_carry_commit_date_command_and_compile_seconds_empty_for_older_records(tmp_path):
     record = runner.run_job(SVM_JOB)
     write_result(tmp_path / "new", record)
     older = {k: v for k, v in record.items() if k not in ("provenance", "compile_seconds")}
@@ -51,8 +51,9 @@ def test_aggregated_rows_carry_commit_date_and_compile_seconds_empty_for_older_r
     table = collect(tmp_path).set_index("split")
     assert table.loc[0, "git_commit"] == record["provenance"]["git_commit"]
     assert table.loc[0, "date"] == record["provenance"]["date"]
+    assert table.loc[0, "command"] == record["provenance"]["command"]
     assert table.loc[0, "compile_seconds"] == record["compile_seconds"]
-    assert table.loc[1, ["git_commit", "date", "compile_seconds"]].isna().all()
+    assert table.loc[1, ["git_commit", "date", "command", "compile_seconds"]].isna().all()
 
 
 def _loaded_kernels():

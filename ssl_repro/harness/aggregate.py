@@ -12,9 +12,9 @@ unlabeled row and a random half); on a learning curve u follows l.  Each job's
 ``converged`` flag is a column of results.csv; summary.csv counts the
 runs that stopped on an iteration cap per cell (``n_not_converged``) and
 summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit alone and
-``compile_seconds`` the numba compilation (or cache load) before it; ``git_commit`` and
-``date`` come from the record's ``provenance`` (empty for records written without one), so
-each row names the code it was measured on.
+``compile_seconds`` the numba compilation (or cache load) before it; ``git_commit``,
+``date`` and ``command`` come from the record's ``provenance`` (empty for records written
+without one), so each row names the code it was measured on and the command that ran it.
 """
 import argparse
 from pathlib import Path
@@ -26,7 +26,7 @@ from .store import iter_results
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
-PROVENANCE_COLUMNS = ("git_commit", "date")
+PROVENANCE_COLUMNS = ("git_commit", "date", "command")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
