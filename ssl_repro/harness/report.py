@@ -248,7 +248,8 @@ def convergence_line(frame):
 def folder_line(records, folder, frame):
     """One line on a sweep folder's records: jobs, splits, code commit, convergence, the commands recorded."""
     commands = sorted(set(frame["command"].dropna())) if "command" in frame else []
-    return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s); "
+    return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s), "
+            f"{frame['seconds'].sum() / 3600:.2g} h of fits (one solver thread each); "
             f"{records.commit_note(folder, frame)}; {convergence_line(frame)}"
             + ("".join(f" Command: `{c}`." for c in commands) if commands else " Command not recorded."))
 
