@@ -42,7 +42,7 @@ class Dataset:
     file with 0 labels), where it came from, and its metadata.
 
     ``y`` is the truth the splits and the scores use, not labels for ``fit``:
-    :meth:`fit_labels` gives those in the estimators' convention."""
+    :meth:`fit_labels` gives those in the ``fit`` convention of :mod:`ssl_repro.labels`."""
 
     name: str
     X: sp.csr_matrix

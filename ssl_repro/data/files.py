@@ -42,11 +42,11 @@ def read_svmlight(path, name):
 
 
 def load_svmlin_pair(examples, labels):
-    """X and y from the reference software's two files, y in the estimators' convention.
+    """X and y from the reference software's two files, y in the ``fit`` convention of :mod:`ssl_repro.labels`.
 
     The file's +1 becomes class 1, its -1 class 0, its 0 (unlabeled)
     :data:`~ssl_repro.labels.UNLABELED` (the unlabeled marker of
-    :mod:`sklearn.semi_supervised` and of this package's estimators), so
+    :mod:`sklearn.semi_supervised`), so
     ``LinearDA().fit(*load_svmlin_pair(...))`` trains on what the files say;
     a positive output means the file's +1.
     """

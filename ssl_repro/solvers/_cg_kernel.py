@@ -40,6 +40,18 @@ def _block(k, n_blocks, n):
     return np.uint64(k * n // n_blocks), np.uint64((k + 1) * n // n_blocks)
 
 
+@numba.njit(inline="always", nogil=True)
+def _take_column(buffers, j, n_chunks):
+    """Sum of column j over the first ``n_chunks`` per-thread buffers, in buffer order, zeroing it."""
+    total = 0.0
+    kb = np.uint64(0)
+    while kb < n_chunks:
+        total += buffers[kb, j]
+        buffers[kb, j] = 0.0
+        kb += ONE
+    return total
+
+
 #: An iteration tracks the exact residual when omega1 times the last
 #: reduction omega1/omega2 is below TRACK_MARGIN times the threshold (the
 #: norm predicted within 4x of it).
@@ -116,24 +128,14 @@ def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exac
             rr_exact = 0.0
             j, j_end = _block(k, n_chunks, n_feat)
             while j < j_end:
-                t = 0.0
-                kb = np.uint64(0)
-                while kb < n_chunks_u:
-                    t += buffers[kb, j]
-                    buffers[kb, j] = 0.0
-                    kb += ONE
+                t = _take_column(buffers, j, n_chunks_u)
                 pj = p[j]
                 beta[j] += gamma * pj
                 rj = r[j] - gamma * (t + lam * pj)
                 r[j] = rj
                 rr += rj * rj
                 if track:
-                    xtz = 0.0
-                    kb = np.uint64(0)
-                    while kb < n_chunks_u:
-                        xtz += exact_buffers[kb, j]
-                        exact_buffers[kb, j] = 0.0
-                        kb += ONE
+                    xtz = _take_column(exact_buffers, j, n_chunks_u)
                     ej = (xtz - gamma * t) - lam * beta[j] - linear[j]
                     r_exact[j] = ej
                     rr_exact += ej * ej
