@@ -24,10 +24,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
 from .backend import problem_from_mask
 from .solvers import deterministic_annealing, rls, svm, tsvm
+from .solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
+from .solvers.tsvm import LAM_U_GROWTH, LAM_U_START
 from .labels import mask_labels  # noqa: F401  (public here: the README and the examples import it from here)
-from .solvers.validation import DATA_DTYPES, check_positive
+from .solvers.validation import DATA_DTYPES
 
 
 class _LinearModel(BinaryClassifier):
@@ -116,7 +118,7 @@ class LinearSVM(_LinearModel):
         self.lam = lam
 
     def _solve(self, problem, r):
-        return svm(problem, check_positive(self.lam, "lambda"))
+        return svm(problem, self.lam)
 
 
 class LinearRLS(_LinearModel):
@@ -175,7 +177,7 @@ class LinearRLS(_LinearModel):
         self.lam = lam
 
     def _solve(self, problem, r):
-        return rls(problem, check_positive(self.lam, "lambda"))
+        return rls(problem, self.lam)
 
 
 class LinearTSVM(_LinearModel):
@@ -251,7 +253,7 @@ class LinearTSVM(_LinearModel):
     _parameter_constraints = {**SEMI_SUPERVISED, "switches": [COUNT, StrOptions({"max"})],
                               "lam_u_start": [POSITIVE], "lam_u_growth": [ABOVE_ONE], "max_switch_rounds": [COUNT]}
 
-    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=1e-5, lam_u_growth=1.5,
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH,
                  max_switch_rounds=10_000):
         self.lam = lam
         self.lam_u = lam_u
@@ -349,8 +351,8 @@ class LinearDA(_LinearModel):
                               "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
                               "max_outer": [COUNT], "max_inner": [COUNT]}
 
-    def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=1.5,
-                 fixed_temperature=None, eps=1e-6, max_outer=30, max_inner=100):
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=ANNEAL_RATE,
+                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r

@@ -26,6 +26,7 @@ from sklearn.utils._param_validation import StrOptions
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
 from .kernel.training import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
+from .solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE
 from .solvers.validation import check_positive, check_scale
 
 #: Default limit on the training rows (l + u) of a kernel method.  The Gram
@@ -87,8 +88,8 @@ class _KernelModel(BinaryClassifier):
             self.sigma_ = check_positive(self.sigma_factor, "sigma_factor") * default_sigma(X)
         K = rbf_gram(X, self.sigma_)
         alpha, bias, self.diagnostics_ = train_kernel(
-            self._method, K, labeled, y_pm1, unlabeled, check_positive(self.lam, "lambda"),
-            check_positive(self.lam_u, "lambda'"), self._fraction(y_pm1), **self._options())
+            self._method, K, labeled, y_pm1, unlabeled, self.lam, self.lam_u, self._fraction(y_pm1),
+            **self._options())
         self.dual_coef_ = alpha[None, :]
         self.intercept_ = np.array([bias])
         self.support_vectors_ = X
@@ -192,7 +193,8 @@ class KernelDA(_KernelModel):
                               "max_inner": [COUNT]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
-                 T0=10.0, anneal_rate=1.5, eps=1e-6, max_outer=30, max_inner=100, max_rows=MAX_ROWS):
+                 T0=START_TEMPERATURE, anneal_rate=ANNEAL_RATE, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER,
+                 max_rows=MAX_ROWS):
         super().__init__(lam, lam_u, r, sigma, sigma_factor, max_rows)
         self.loss = loss
         self.T0 = T0

@@ -17,10 +17,10 @@ import numpy as np
 from ..solvers._threads import solver_threads
 from ..solvers.balance import Beliefs, beliefs_for_gaps, kl_divergence, unsettled_at_start, unsettled_entropy
 from ..solvers.problem import pseudo_rows
+from ..solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value
 
-T0, RATE, EPS, MAX_OUTER, MAX_INNER = 10.0, 1.5, 1e-6, 30, 100
 
 
 def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
@@ -33,7 +33,7 @@ def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):
 
 
 @solver_threads
-def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=T0, rate=RATE,
+def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=START_TEMPERATURE, rate=ANNEAL_RATE,
               eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, fixed_temperature=None):
     """DA (001 Table 1) on the Gram matrix ``K`` of all training points.
 

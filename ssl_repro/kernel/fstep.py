@@ -30,6 +30,7 @@ import numpy as np
 from scipy.linalg import lu_factor, lu_solve
 
 from ..solvers.line_search import line_search
+from ..solvers.mfn import MAX_NEWTON_ITER
 from ..solvers.loss import SquaredHingeLoss
 
 JITTER = 1e-10
@@ -40,7 +41,6 @@ JITTER = 1e-10
 #: costs no accuracy.  Exactly zero weights (unlabeled points carrying no
 #: label) must stay exactly zero: atol = 0.
 WEIGHT_RTOL = 1e-12
-MAX_NEWTON_ITER = 50
 
 
 def loss_value(loss, t):

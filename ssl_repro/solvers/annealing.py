@@ -41,6 +41,8 @@ from .problem import pseudo_rows
 from .validation import (check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda,
                          check_open_unit, check_positive)
 
+#: Starting temperature, in units of lambda' (Table 5: T = 10).
+START_TEMPERATURE = 10.0
 #: T is divided by this factor at each outer step (Table 5).
 ANNEAL_RATE = 1.5
 #: Stopping threshold per unlabeled example for KL and entropy (Eqns 16-17).
@@ -126,7 +128,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     max_outer = check_count(max_outer, "max_outer")
     max_inner = check_count(max_inner, "max_inner")
     if fixed_temperature is None:
-        T = lam_u * check_positive(10.0 if T0 is None else T0, "T0")
+        T = lam_u * check_positive(START_TEMPERATURE if T0 is None else T0, "T0")
         check_above_one(anneal_rate, "anneal_rate")
     else:
         T = lam_u * check_positive(fixed_temperature, "fixed_temperature")
