@@ -334,3 +334,16 @@ def test_own_svmlight_file_reads_label_0_as_unlabeled(tmp_path):
     dump_svmlight_file(X, np.where(labels == 0, 1, labels), str(tmp_path / "full.svmlight"))
     with pytest.raises(ValueError, match="set n_labeled to a number"):
         run_job({**cfg, "dataset": {"name": "svmlight", "path": str(tmp_path / "full.svmlight")}})
+
+
+def test_a_job_rerun_under_another_folder_name_replaces_its_earlier_row(tmp_path):
+    """--keep: when the folder naming changed between two runs of the same job (same dataset, method,
+    split, labels and lambdas), the earlier row is replaced, not kept beside the new one."""
+    cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None},
+           "n_labeled": 16, "split": 0}
+    write_result(tmp_path / "old" / "u=None", run_job(cfg))
+    first, _ = write_tables([tmp_path / "old"], tmp_path / "agg")
+    write_result(tmp_path / "new" / "cfg-0123456789", run_job(cfg))
+    table, summary = write_tables([tmp_path / "new"], tmp_path / "agg", keep=[tmp_path / "agg" / "results.csv"])
+    assert len(first) == 1 and len(table) == 1 and "cfg-0123456789" in table["path"].item()
+    assert summary["n_splits"].tolist() == [1]

@@ -95,15 +95,41 @@ def read_results(csv):
     return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
 
 
+#: The columns that tell one job of a sweep from another (its settings that change the result).
+JOB_IDENTITY = GROUP + ["split", "lam", "lam_u", "r"]
+
+
+def _same_job(rows, table):
+    """Mask of ``rows`` whose :data:`JOB_IDENTITY` values (those both tables have) match a row of ``table``."""
+    columns = [c for c in JOB_IDENTITY if c in rows and c in table]
+    if table.empty:
+        return pd.Series(False, index=rows.index)
+    index = pd.MultiIndex.from_frame(_identity_text(table[columns]))
+    return pd.Series(pd.MultiIndex.from_frame(_identity_text(rows[columns])).isin(index), index=rows.index)
+
+
+def _identity_text(frame):
+    """``frame``'s values as text that compares equal across a CSV round trip (numbers to 12 digits,
+    so 1457 and 1457.0 match)."""
+    def text(value):
+        try:
+            return f"{float(value):.12g}"
+        except (TypeError, ValueError):
+            return str(value)
+    return frame.apply(lambda column: column.map(text))
+
+
 def with_earlier_rows(table, earlier_csvs):
-    """``table`` plus the rows of earlier ``results.csv`` files whose job (``path``) it does not hold:
-    jobs aggregated before whose result folders are not on this machine any more (results/runs/
-    is not committed) stay in the table, and a job run again replaces its earlier row."""
+    """``table`` plus the rows of earlier ``results.csv`` files whose job it does not hold: jobs
+    aggregated before whose result folders are not on this machine any more (results/runs/ is not
+    committed) stay in the table, and a job run again replaces its earlier row.  A job is its
+    ``path`` or, when the folder naming changed between the runs, its :data:`JOB_IDENTITY` values,
+    so a job is never counted twice."""
     earlier = [read_results(f) for f in earlier_csvs]
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
-    kept = kept[~kept["path"].isin(table["path"])]
+    kept = kept[~kept["path"].isin(table["path"]) & ~_same_job(kept, table)]
     kept = kept.reindex(columns=table.columns)       # columns an earlier table lacks stay empty
     merged = pd.concat([table, kept], ignore_index=True) if len(table) else kept
     return merged.sort_values(GROUP + ["split"], ignore_index=True)
