@@ -195,3 +195,15 @@ def test_render_folder_redraws_from_results_csv_and_drops_stale_figures(artifact
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="the records' commits need the repository's history")
 def test_the_committed_results_readme_is_the_render_of_the_committed_records(artifacts):
     assert artifacts.write_report(ROOT / "results", check=True) == 0
+
+
+def test_a_learning_curve_without_s1_takes_s1_from_the_timing_sweep(artifacts, tmp_path):
+    """The stand-ins run TSVM S=1 in the timing sweep only: the learning-curve table shows it there, paired
+    with S=max on the split both ran."""
+    write_records(tmp_path, jobs({(413, "svm"): [0.30, 0.31], (413, "tsvm-Smax"): [0.22, 0.23],
+                                  (413, "da"): [0.21, 0.22]}))
+    write_records(tmp_path, jobs({(413, "tsvm-S1"): [0.25], (413, "tsvm-Smax"): [0.22]}),
+                  folder="timing_synthetic_33_vs_36")
+    row = next(line for line in artifacts.report_text(tmp_path).splitlines()
+               if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 30.50%"))
+    assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) |")
