@@ -60,12 +60,12 @@ def time_cg_iterations(op, rows, iterations):
     beta = np.zeros(op.n_weights)
     r = _residual(op, rows, z, LAM, beta, None)
     p = r.copy()
-    scal = np.array([r @ r, r @ r, z @ z, r @ r, 1.0])
+    cg_scalars = np.array([r @ r, r @ r, z @ z, r @ r, 1.0])
     steps = op.cg_steps(rows, c, LAM, 0.0)          # tol 0: never stops early
     with np.errstate(invalid="ignore", divide="ignore"):       # no rows (the overhead): gamma is 0/0
-        steps.run(beta, o, z, r, p, scal, 1)        # warm-up (compilation, sending the rows' state)
+        steps.run(beta, o, z, r, p, cg_scalars, 1)        # warm-up (compilation, sending the rows' state)
         t0 = time.perf_counter()
-        steps.run(beta, o, z, r, p, scal, iterations)
+        steps.run(beta, o, z, r, p, cg_scalars, iterations)
         seconds = (time.perf_counter() - t0) / iterations
     steps.outputs(o, z)
     return seconds

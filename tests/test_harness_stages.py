@@ -46,8 +46,8 @@ def test_split_is_the_papers_split_and_refuses_one_class_unlabeled_rows(g50c):
 
 
 def test_training_rows_copy_only_the_split_rows(g50c):
-    X, y, everything = training_rows(g50c, make_split(g50c, 0, 10))
-    assert X.shape[0] == 500 and not everything and (y != -1).sum() == 10
+    X, y, all_rows = training_rows(g50c, make_split(g50c, 0, 10))
+    assert X.shape[0] == 500 and not all_rows and (y != -1).sum() == 10
 
 
 def test_fit_trains_the_method_and_refuses_a_kernel_method_on_a_distributed_backend(g50c):

@@ -64,8 +64,8 @@ def test_cgls_goes_on_when_the_recurrence_claims_convergence_too_early(monkeypat
     real_run = cgls_module.CGSteps.run
     calls = []
 
-    def optimistic_run(self, beta, o, z, r, p, scal, n_steps):
-        steps, status = real_run(self, beta, o, z, r, p, scal, 1 if not calls else n_steps)
+    def optimistic_run(self, beta, o, z, r, p, cg_scalars, n_steps):
+        steps, status = real_run(self, beta, o, z, r, p, cg_scalars, 1 if not calls else n_steps)
         calls.append(steps)
         return steps, cgls_module.RECURRENCE_MET if len(calls) == 1 else status
 

@@ -151,14 +151,14 @@ class DistributedCGSteps:
         self.gamma = 0.0
         self.started = False
 
-    def run(self, beta, o, z, r, p, scal, n_steps):
-        """Up to ``n_steps`` iterations (beta, r, p, scal in place); (iterations, status)."""
+    def run(self, beta, o, z, r, p, cg_scalars, n_steps):
+        """Up to ``n_steps`` iterations (beta, r, p, cg_scalars in place); (iterations, status)."""
         import ray
         op, lam = self.op, self.lam
         if not self.started:
             op.call("cg_begin", [(local, self.c[pos], o[pos], z[pos]) for pos, local in self.parts])
             self.started, self.gamma = True, 0.0
-        omega1, pp, zz, omega2, reduction = scal
+        omega1, pp, zz, omega2, reduction = cg_scalars
         n_w = op.n_weights
         steps, status = 0, 0
         while steps < n_steps:
@@ -179,7 +179,7 @@ class DistributedCGSteps:
             p *= reduction
             p += r
             pp = p @ p
-        scal[:] = omega1, pp, zz, omega2, reduction
+        cg_scalars[:] = omega1, pp, zz, omega2, reduction
         return steps, status
 
     def outputs(self, o, z):

@@ -145,11 +145,11 @@ def _linear_outputs(estimator, X, split):
     return op.matvec(w, split.unlabeled), op.matvec(w, split.test)
 
 
-def _kernel_outputs(estimator, X, split, everything):
+def _kernel_outputs(estimator, X, split, all_rows):
     """+1/-1 predictions on the unlabeled rows, from ``transduction_`` (fit order: every row of
-    ``X`` if ``everything``, else the labeled rows then the unlabeled ones), and test outputs."""
+    ``X`` if ``all_rows``, else the labeled rows then the unlabeled ones), and test outputs."""
     positive = estimator.transduction_ == 1          # mask_labels: class 1 is the paper's +1
-    o_u = np.where(positive[split.unlabeled] if everything else positive[split.labeled.size:], 1.0, -1.0)
+    o_u = np.where(positive[split.unlabeled] if all_rows else positive[split.labeled.size:], 1.0, -1.0)
     o_t = estimator.decision_function(X[split.test]) if split.test.size else np.zeros(0)
     return o_u, o_t
 
@@ -185,7 +185,7 @@ class FittedJob:
 
     estimator: object
     kernel: bool
-    everything: bool     # transductive on every row of X: trained on X itself, in its row order
+    all_rows: bool     # transductive on every row of X: trained on X itself, in its row order
     seconds: float
     compile_seconds: float
 
@@ -243,12 +243,12 @@ def split_rows(cfg, settings, dataset):
 
 
 def training_rows(dataset, split):
-    """(X, labels for ``fit``, everything) of the split's training rows: the dataset's X itself when
+    """(X, labels for ``fit``, all_rows) of the split's training rows: the dataset's X itself when
     the job is transductive on every row (no copy of a possibly huge matrix), else its labeled then
     unlabeled rows."""
     X, y = dataset.X, dataset.y
-    everything = split.test.size == 0 and split.labeled.size + split.unlabeled.size == X.shape[0]
-    if everything:
+    all_rows = split.test.size == 0 and split.labeled.size + split.unlabeled.size == X.shape[0]
+    if all_rows:
         return X, mask_labels(y, split.labeled), True
     train = np.concatenate([split.labeled, split.unlabeled])
     return X[train], mask_labels(y[train], np.arange(split.labeled.size)), False
@@ -264,7 +264,7 @@ def fit_estimator(settings, dataset, split):
         check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
                           f"{settings.variant} on {dataset.name} ({split.labeled.size} labeled + "
                           f"{split.unlabeled.size} unlabeled rows)")
-    X_fit, y_fit, everything = training_rows(dataset, split)
+    X_fit, y_fit, all_rows = training_rows(dataset, split)
     if kernel and settings.backend["name"] != "local":
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
@@ -275,7 +275,7 @@ def fit_estimator(settings, dataset, split):
         start = time.perf_counter()
         estimator.fit(X_fit, y_fit)
         seconds = time.perf_counter() - start
-    return FittedJob(estimator, kernel, everything, seconds, compile_seconds)
+    return FittedJob(estimator, kernel, all_rows, seconds, compile_seconds)
 
 
 def error_rate(outputs, truth):
@@ -307,7 +307,7 @@ def make_record(cfg, settings, dataset, split, fitted):
     params = estimator.get_params()
     used_lam, used_lam_u = params.get("lam", settings.lam), params.get("lam_u", 0.0)
     if fitted.kernel:
-        o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.everything)
+        o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.all_rows)
     else:
         o_u, o_t = _linear_outputs(estimator, dataset.X, split)
     arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}

@@ -59,10 +59,10 @@ TRACK_MARGIN = 16.0
 
 
 def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exact_buffers, beta, o, z,
-              r, r_exact, p, q, part, scal, tol2, n_steps):
+              r, r_exact, p, q, part, cg_scalars, tol2, n_steps):
     """Run up to ``n_steps`` CG iterations of Table 2 in place.
 
-    ``scal`` holds (omega1 = r.r, p.p, z.z, omega2, last omega1/omega2)
+    ``cg_scalars`` holds (omega1 = r.r, p.p, z.z, omega2, last omega1/omega2)
     and is updated.  ``bounds`` (n_chunks + 1) splits the active rows into
     chunks; ``buffers`` and ``exact_buffers`` (n_chunks x n_features) must
     be zero on entry and are left zero; ``linear`` is v of
@@ -83,7 +83,7 @@ def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exac
     n_chunks, n_feat = buffers.shape
     n_chunks_u = np.uint64(n_chunks)
     n_act = rows.shape[0]
-    omega1, pp, zz, omega2, reduction = scal[0], scal[1], scal[2], scal[3], scal[4]
+    omega1, pp, zz, omega2, reduction = cg_scalars[0], cg_scalars[1], cg_scalars[2], cg_scalars[3], cg_scalars[4]
     steps = 0
     status = 0
     while steps < n_steps:
@@ -194,7 +194,7 @@ def _cg_steps(indptr, indices, data, rows, c, lam, linear, bounds, buffers, exac
         pp = p_bias * p_bias
         for k in range(n_chunks):
             pp += part[k, 0]
-    scal[0], scal[1], scal[2], scal[3], scal[4] = omega1, pp, zz, omega2, reduction
+    cg_scalars[0], cg_scalars[1], cg_scalars[2], cg_scalars[3], cg_scalars[4] = omega1, pp, zz, omega2, reduction
     return steps, status
 
 

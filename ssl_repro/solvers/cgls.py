@@ -109,11 +109,11 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
     if converged:
         return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, seed_residual)
     steps = op.cg_steps(rows, c, lam, tol, linear)
-    scal = np.array([omega1, omega1, z @ z, omega1, 1.0])
+    cg_scalars = np.array([omega1, omega1, z @ z, omega1, 1.0])
     while it < max_iter:
-        done_steps, status = steps.run(beta, o, z, r, p, scal, min(BLOCK, max_iter - it))
+        done_steps, status = steps.run(beta, o, z, r, p, cg_scalars, min(BLOCK, max_iter - it))
         it += done_steps
-        omega1 = scal[0]
+        omega1 = cg_scalars[0]
         if status == CONVERGED:
             converged = True
             r = steps.r_exact
@@ -124,12 +124,12 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         steps.outputs(o, z)
         r = _residual(op, rows, z, lam, beta, linear)
         exact = r @ r
-        if exact < tol * tol * scal[2]:
+        if exact < tol * tol * cg_scalars[2]:
             omega1, converged = exact, True
             break
-        p *= exact / scal[3]
+        p *= exact / cg_scalars[3]
         p += r
-        scal[:4] = exact, p @ p, scal[2], exact
+        cg_scalars[:4] = exact, p @ p, cg_scalars[2], exact
         omega1 = exact
     steps.outputs(o, z)
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, r if converged else None)
@@ -165,11 +165,11 @@ class CGSteps:
         self.part = np.empty((N_CHUNKS, 6))
         self.tol2 = float(tol) * float(tol)
 
-    def run(self, beta, o, z, r, p, scal, n_steps):
+    def run(self, beta, o, z, r, p, cg_scalars, n_steps):
         """Up to ``n_steps`` iterations in place; (iterations, status of the kernel)."""
         refresh_threads()
         kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
-        return kernel(*self.args, beta, o, z, r, self.r_exact, p, self.q, self.part, scal, self.tol2,
+        return kernel(*self.args, beta, o, z, r, self.r_exact, p, self.q, self.part, cg_scalars, self.tol2,
                       n_steps)
 
     def outputs(self, o, z):
