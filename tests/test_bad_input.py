@@ -149,7 +149,7 @@ def test_embedded_data_creates_nothing_in_the_users_home(tmp_path, monkeypatch):
 def test_a_failed_load_leaves_no_folder_in_the_data_root(tmp_path, monkeypatch):
     import sklearn.datasets
     from ssl_repro.data import DatasetNotAvailable, load_dataset
-    from ssl_repro.data import store
+    from ssl_repro.data import cache
 
     def offline_fetcher(data_home, **kwargs):     # what scikit-learn's fetchers do offline
         (Path(data_home) / "RCV1" / "deeper").mkdir(parents=True)
@@ -159,7 +159,7 @@ def test_a_failed_load_leaves_no_folder_in_the_data_root(tmp_path, monkeypatch):
         path.parent.mkdir(parents=True)
         raise OSError("[Errno -3] Temporary failure in name resolution")
     monkeypatch.setattr(sklearn.datasets, "fetch_rcv1", offline_fetcher)
-    monkeypatch.setattr(store, "download", offline_download)
+    monkeypatch.setattr(cache, "download", offline_download)
     root = tmp_path / "nonexistent"
     for name, download in (("ccat", True), ("kdd99-10", True), ("pcmac", False)):
         with pytest.raises(DatasetNotAvailable, match=name):
@@ -172,7 +172,7 @@ def test_a_failed_load_leaves_no_folder_in_the_data_root(tmp_path, monkeypatch):
 
 
 def test_the_clean_up_keeps_files_a_failed_fetch_left(tmp_path):
-    from ssl_repro.data.store import folders_kept_only_on_success
+    from ssl_repro.data.cache import folders_kept_only_on_success
     target = tmp_path / "new" / "inner"
     with pytest.raises(OSError), folders_kept_only_on_success(target):
         (target / "empty").mkdir(parents=True)

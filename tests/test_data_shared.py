@@ -33,7 +33,7 @@ def assert_csr_rows(ds):
 
 def assert_cached_copy(ds, root, monkeypatch):
     """The second load reads the cache: nothing is rebuilt (writing a cache would fail the test)."""
-    import ssl_repro.data.store as store
+    import ssl_repro.data.cache as store
 
     def no_rebuild(*args):
         raise AssertionError("the dataset was rebuilt instead of read from its cache")

@@ -142,7 +142,7 @@ def small_gcat():
 def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_path, monkeypatch):
     from ssl_repro.data import registry
     from ssl_repro.data.embedded import standin_parameters
-    from ssl_repro.data.store import cache_path, parameters_key
+    from ssl_repro.data.cache import cache_path, parameters_key
     monkeypatch.setitem(registry.DATASETS, "gcat", small_gcat())
     built = load_dataset("synthetic-gcat", root=tmp_path)
     assert built.source == "embedded" and built.X.shape == (300, 400)

@@ -19,7 +19,7 @@ from hydra.types import HydraContext, RunMode
 from omegaconf import OmegaConf
 
 from ssl_repro.harness.progress import HISTORY, MANIFEST, report
-from ssl_repro.harness.store import ERROR_FILE, write_result
+from ssl_repro.harness.result_files import ERROR_FILE, write_result
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 GRID = ["method=svm,rls", "split=0,1", "n_labeled=16"]

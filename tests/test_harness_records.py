@@ -12,7 +12,7 @@ import pytest
 
 from ssl_repro.harness import runner
 from ssl_repro.harness.aggregate import collect
-from ssl_repro.harness.store import write_result
+from ssl_repro.harness.result_files import write_result
 from ssl_repro.solvers import warm_up_kernels
 
 REPO = Path(__file__).resolve().parents[1]

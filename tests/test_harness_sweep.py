@@ -18,7 +18,7 @@ from ssl_repro.harness import plots
 from ssl_repro.harness.aggregate import write_tables
 from ssl_repro.harness.app import job_threads
 from ssl_repro.harness.runner import run_job
-from ssl_repro.harness.store import finished_result, write_result
+from ssl_repro.harness.result_files import finished_result, write_result
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL = ["dataset=text-like", "n_unlabeled=300", "solver_threads=1"]
@@ -268,7 +268,7 @@ def test_aggregation_keeps_earlier_rows_whose_result_folders_are_gone(tmp_path):
 
 def test_a_job_locked_by_another_process_is_not_computed_twice(tmp_path):
     from ssl_repro.harness.app import run_configured_job
-    from ssl_repro.harness.store import job_lock
+    from ssl_repro.harness.result_files import job_lock
     cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None},
            "split": 0, "n_labeled": 16, "n_unlabeled": 300}
     with job_lock(tmp_path) as mine:

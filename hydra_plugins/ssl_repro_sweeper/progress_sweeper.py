@@ -37,7 +37,7 @@ from omegaconf import OmegaConf, open_dict
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import RAN
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
-from ssl_repro.harness.store import ERROR_FILE, RESULT_FILE, finished_result, write_json
+from ssl_repro.harness.result_files import ERROR_FILE, RESULT_FILE, finished_result, write_json
 
 jobkey.register()     # the sweep's sub-directories use ${job_key:}
 

@@ -32,7 +32,7 @@ from .files import load_svmlin_pair
 from .loaders import generator_key
 from .registry import DATASETS, DatasetInfo, dataset_info
 from .splits import Split, make_split
-from .store import DatasetNotAvailable, data_root
+from .cache import DatasetNotAvailable, data_root
 
 
 @dataclass(frozen=True)

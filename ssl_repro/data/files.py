@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
 from ..labels import UNLABELED
-from .store import DatasetNotAvailable, fetch
+from .cache import DatasetNotAvailable, fetch
 from .text import SRAA_URL
 
 LIBSVM_REAL_SIM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/real-sim.bz2"

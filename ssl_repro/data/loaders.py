@@ -12,7 +12,7 @@ from .embedded import GENERATORS, standin_parameters, synthetic_like
 from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import load_rcv1
-from .store import cached, parameters_key
+from .cache import cached, parameters_key
 from .text import load_pcmac, load_sraa
 
 

@@ -18,7 +18,7 @@ import tarfile
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from .store import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing
+from .cache import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing
 
 PCMAC_GROUPS = ("comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware")
 NEWSGROUPS_URL = "https://ndownloader.figshare.com/files/5975967 (scikit-learn's fetch_20newsgroups)"

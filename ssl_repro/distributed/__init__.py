@@ -5,7 +5,7 @@ lives on the workers, from an in-memory matrix or from a shard folder
 (:mod:`.shards`); the solver functions and estimators run on them
 unchanged (see :mod:`ssl_repro.backend`).
 """
-from .operator import DistributedRows, WorkerLost
+from .distributed_rows import DistributedRows, WorkerLost
 from .ray_backend import RayBackend
 from .shards import read_manifest, write_shards
 

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from ..solvers._kernels import ONE, row_axpy, row_bounds, row_dot
-from ..solvers.operator import BiasedRows
+from ..solvers.biased_rows import BiasedRows
 
 #: Entries of a :meth:`RowPartition.cg_step` reply after X^T C q and its bias part.
 STEP_SCALARS = ("qcq", "zcq", "cqcq", "zz")

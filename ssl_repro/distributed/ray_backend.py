@@ -21,7 +21,7 @@ import numpy as np
 
 from ..solvers.problem import Problem, from_mask
 from ..solvers.validation import check_labels_pm1
-from .operator import DistributedRows
+from .distributed_rows import DistributedRows
 from .partition import PartitionHost
 from .shards import MatrixRows, ShardRows, balanced_cuts, group_shards, read_labels, read_manifest
 
@@ -140,12 +140,12 @@ class RayBackend:
         return DistributedRows(self._hosts, key, bounds, n_features)
 
     def operator_from_matrix(self, X):
-        """A :class:`.operator.DistributedRows` of CSR ``X``: rows cut by nonzeros, each part sent once."""
+        """A :class:`.distributed_rows.DistributedRows` of CSR ``X``: rows cut by nonzeros, each part sent once."""
         cuts = balanced_cuts(np.diff(X.indptr), self.workers)
         return self._operator([MatrixRows(X[a:b], int(a)) for a, b in zip(cuts[:-1], cuts[1:])], cuts, X.shape[1])
 
     def operator_from_shards(self, folder):
-        """A :class:`.operator.DistributedRows` whose workers read their own shards of ``folder``."""
+        """A :class:`.distributed_rows.DistributedRows` whose workers read their own shards of ``folder``."""
         manifest = read_manifest(folder)
         groups = group_shards(manifest, self.workers)
         bounds = [g[0]["row_start"] for g in groups] + [manifest["n_rows"]]

@@ -1,7 +1,7 @@
 """The experiment harness, one module per job.
 
 - :mod:`.runner`: one job (dataset, split, labels, method) -> its result record;
-- :mod:`.store`: result.json files, written atomically, and which jobs are finished;
+- :mod:`.result_files`: result.json files, written atomically, and which jobs are finished;
 - :mod:`.app`: what ``run.py`` does with a composed config (skip or run, threads, logging);
 - :mod:`.progress`: a sweep's jobs done and remaining, logged by each job from the list that the
   default sweeper (the Hydra plugin ``hydra_plugins/ssl_repro_sweeper``) writes;

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .store import iter_results
+from .result_files import iter_results
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")

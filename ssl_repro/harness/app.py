@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .progress import report
 from .runner import train_job
-from .store import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
+from .result_files import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
                     write_result)
 
 log = logging.getLogger("ssl_repro")

@@ -10,7 +10,7 @@ import json
 import logging
 from pathlib import Path
 
-from .store import RESULT_FILE
+from .result_files import RESULT_FILE
 
 log = logging.getLogger("ssl_repro")
 

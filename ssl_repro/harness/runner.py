@@ -199,7 +199,7 @@ def train_job(cfg):
     (``unlabeled_rows``/``test_rows``: row numbers in the file, 0-based;
     ``unlabeled_decision``/``test_decision``: the outputs w.x + b (kernel
     methods: f(x)); ``unlabeled_predicted``/``test_predicted``: +1 or -1,
-    in the file's labels), which :func:`~ssl_repro.harness.store.write_arrays`
+    in the file's labels), which :func:`~ssl_repro.harness.result_files.write_arrays`
     stores as ``weights.npy`` and ``outputs.npz`` beside ``result.json``.
     """
     settings = resolve_job(cfg)

@@ -35,7 +35,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..solvers._threads import solver_threads
 from ..solvers.nabla import START_FRACTION, STEPS, nabla_tsvm
-from ..solvers.operator import BiasedRows
+from ..solvers.biased_rows import BiasedRows
 from ..solvers.problem import Problem
 from ..solvers.validation import check_fraction
 

@@ -17,7 +17,7 @@ from .line_search import line_search
 from .loss import SquaredHingeLoss
 from .mfn import MFNInfo, l2svm_mfn
 from .objective import objective_of_weights, transductive_objective
-from .operator import BiasedRows
+from .biased_rows import BiasedRows
 from .problem import Problem, from_blocks, from_mask
 from .supervised import rls, svm
 from .tsvm import tsvm

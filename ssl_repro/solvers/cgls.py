@@ -149,9 +149,9 @@ class CGSteps:
 
     Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
     picks the serial or the parallel build from numba's current thread
-    count (same results either way).  :meth:`.operator.BiasedRows.cg_steps`
+    count (same results either way).  :meth:`.biased_rows.BiasedRows.cg_steps`
     makes it; a distributed operator makes its own stepper with the same
-    two methods (:class:`ssl_repro.distributed.operator.DistributedCGSteps`).
+    two methods (:class:`ssl_repro.distributed.distributed_rows.DistributedCGSteps`).
     """
 
     def __init__(self, op, rows, c, lam, tol, linear=None):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .operator import BiasedRows
+from .biased_rows import BiasedRows
 from .validation import check_labels_pm1, check_matrix
 
 

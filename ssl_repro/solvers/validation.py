@@ -160,7 +160,7 @@ def feature_memory_bytes(n_features, n_chunks):
     """Bytes of the dense per-feature arrays of a solve on ``n_features`` columns.
 
     The products ``X[rows].T @ z`` add the rows of each of ``n_chunks`` row
-    chunks into a buffer of ``n_features`` numbers (one for :class:`.operator.BiasedRows`,
+    chunks into a buffer of ``n_features`` numbers (one for :class:`.biased_rows.BiasedRows`,
     two for CG's fused steps), plus :data:`WEIGHT_VECTORS` weight-sized vectors.
     """
     return 8 * (n_features + 1) * (3 * n_chunks + WEIGHT_VECTORS)

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from .annealing import deterministic_annealing
 from .cgls import cgls
-from .operator import BiasedRows
+from .biased_rows import BiasedRows
 from .problem import from_blocks
 from .tsvm import tsvm
 from .validation import DATA_DTYPES
