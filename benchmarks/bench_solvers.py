@@ -56,7 +56,7 @@ def measure_in_process(args, method):
     from ssl_repro.benchfile import load_bench_npz
     from ssl_repro.estimators import mask_labels
     from ssl_repro.solvers import train_svm, warm_up_kernels
-    from ssl_repro.solvers._threads import last_solve_threads
+    from ssl_repro.solvers.engine._threads import last_solve_threads
     train_svm(sp.csr_matrix(np.eye(4)), np.array([1.0, -1.0, 1.0, -1.0]))  # kernel warm-up
     warm_up_kernels()  # both builds of the CG kernels, whatever the load
     libraries_mb = _rss_mb("VmRSS")

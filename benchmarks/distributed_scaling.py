@@ -13,7 +13,7 @@ Measured, on local Ray instances of ``W`` workers reading their own shards:
   ``--iterations`` of them after one warm-up): the products' time, and the
   same round trip with no rows (the engine's own overhead: p out,
   X^T C q and five scalars back); the single-process compiled iteration
-  (:class:`~ssl_repro.solvers.cgls.CGSteps`) beside it;
+  (:class:`~ssl_repro.solvers.engine.cgls.CGSteps`) beside it;
 * whole solves: TSVM S=max (``--tsvm-workers``) and DA (``--da-workers``) with
   lambda = 1e-3, lambda' = 1, r = the file's r_true (as ``bench_solvers.py``),
   J (Eqn 18) and seconds beside the single-process solve of the same data;
@@ -53,7 +53,7 @@ def bytes_per_iteration(n_features, workers):
 
 def time_cg_iterations(op, rows, iterations):
     """Seconds per CG iteration of the operator's stepper on ``rows`` (targets 1, costs 1/len, w = 0)."""
-    from ssl_repro.solvers.cgls import _residual
+    from ssl_repro.solvers.engine.cgls import _residual
     n = max(rows.shape[0], 1)
     c = np.full(rows.shape[0], 1.0 / n)
     o, z = np.zeros(rows.shape[0]), c.copy()

@@ -64,8 +64,8 @@ def _timed(f):
 def cg_iteration(bench, threads, n_iter=50):
     """Seconds per CG iteration with all rows active, and the bytes one moves at least."""
     from ssl_repro.solvers import BiasedRows
-    from ssl_repro.solvers._kernels import N_CHUNKS
-    from ssl_repro.solvers.cgls import CGSteps
+    from ssl_repro.solvers.engine._row_products import N_CHUNKS
+    from ssl_repro.solvers.engine.cgls import CGSteps
 
     op = BiasedRows(bench.X)
     X = op.X
@@ -115,9 +115,9 @@ def solve_profile(bench, method):
         hits = [(v[0], v[2]) for (f, _, fn), v in stats.items() if fn == name and file_part in f]
         return sum(h[0] for h in hits), sum(h[1] for h in hits)
 
-    cg_calls, cg_s = own("_cg_steps", "_cg_kernel")
-    res_calls, res_s = own("rows_rmatvec", "_kernels")
-    mv_calls, mv_s = own("rows_matvec", "_kernels")
+    cg_calls, cg_s = own("_cg_steps", "_cg_pass")
+    res_calls, res_s = own("rows_rmatvec", "_row_products")
+    mv_calls, mv_s = own("rows_matvec", "_row_products")
     top = sorted(((v[2], fn, Path(f).name) for (f, _, fn), v in stats.items()), reverse=True)[:12]
     return {"method": method, "wall_s": wall, "cpu_s": total, "cg_iterations": info.cg_iterations,
             "cg_loop_s": cg_s, "cg_loop_calls": cg_calls, "transposed_products_s": res_s,

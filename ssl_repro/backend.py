@@ -19,7 +19,7 @@ solver functions directly.
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from .solvers.problem import from_mask
+from .solvers.engine.problem import from_mask
 
 _BACKEND = ContextVar("ssl_repro_backend", default=None)
 

@@ -29,7 +29,7 @@ from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
 from .solvers.tsvm import LAM_U_GROWTH, LAM_U_START
 from .labels import mask_labels  # noqa: F401  (public here: the README and the examples import it from here)
-from .solvers.validation import DATA_DTYPES
+from .solvers.engine.data_checks import DATA_DTYPES
 
 
 class _LinearModel(BinaryClassifier):

@@ -27,7 +27,8 @@ from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVIS
 from .kernel.training import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
 from .solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE
-from .solvers.validation import check_positive, check_scale
+from .solvers.engine.data_checks import check_scale
+from .solvers.validation import check_positive
 
 #: Default limit on the training rows (l + u) of a kernel method.  The Gram
 #: matrix K is n x n float64 (0.8 GB at n = 10000) and the f-steps hold several

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 class Method:
     """One row of :data:`METHODS`.
 
-    ``estimator`` is ``"module:Class"`` under :mod:`ssl_repro`;
+    ``estimator`` is ``"module:Class"``, the module's full dotted name (a method declared
+    outside the package names its own module);
     ``semi_supervised`` says whether the method uses the unlabeled rows (and
     takes ``lam_u`` and ``r``), ``kernel`` whether it is a dense-Gram kernel
     machine (``dual_coef_``) rather than a linear one (``coef_``);
@@ -42,7 +43,7 @@ class Method:
     @property
     def estimator_class(self):
         module, cls = self.estimator.split(":")
-        return getattr(importlib.import_module(f"ssl_repro.{module}"), cls)
+        return getattr(importlib.import_module(module), cls)
 
     @property
     def plot_group(self):
@@ -53,15 +54,15 @@ class Method:
 
 
 METHODS = {m.name: m for m in [
-    Method("svm", "estimators:LinearSVM", False, style=("tab:gray", "s", "-")),
-    Method("rls", "estimators:LinearRLS", False, style=("tab:brown", "x", "--")),
-    Method("tsvm", "estimators:LinearTSVM", True, style=("tab:blue", "o", "-")),
-    Method("da", "estimators:LinearDA", True, style=("tab:red", "D", "-")),
-    Method("nabla_tsvm", "estimators:LinearNablaTSVM", True, style=("tab:green", "p", "-")),
-    Method("cccp_tsvm", "estimators:LinearCCCPTSVM", True, style=("goldenrod", "h", "-")),
-    Method("kernel_da", "kernel_estimators:KernelDA", True, kernel=True),
-    Method("kernel_jtsvm", "kernel_estimators:KernelJTSVM", True, kernel=True),
-    Method("kernel_nabla_tsvm", "kernel_estimators:KernelNablaTSVM", True, kernel=True),
+    Method("svm", "ssl_repro.estimators:LinearSVM", False, style=("tab:gray", "s", "-")),
+    Method("rls", "ssl_repro.estimators:LinearRLS", False, style=("tab:brown", "x", "--")),
+    Method("tsvm", "ssl_repro.estimators:LinearTSVM", True, style=("tab:blue", "o", "-")),
+    Method("da", "ssl_repro.estimators:LinearDA", True, style=("tab:red", "D", "-")),
+    Method("nabla_tsvm", "ssl_repro.estimators:LinearNablaTSVM", True, style=("tab:green", "p", "-")),
+    Method("cccp_tsvm", "ssl_repro.estimators:LinearCCCPTSVM", True, style=("goldenrod", "h", "-")),
+    Method("kernel_da", "ssl_repro.kernel_estimators:KernelDA", True, kernel=True),
+    Method("kernel_jtsvm", "ssl_repro.kernel_estimators:KernelJTSVM", True, kernel=True),
+    Method("kernel_nabla_tsvm", "ssl_repro.kernel_estimators:KernelNablaTSVM", True, kernel=True),
 ]}
 
 #: Styles of the variants that share a method's name but not its style (the TSVM switch counts

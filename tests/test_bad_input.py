@@ -10,8 +10,8 @@ import scipy.sparse as sp
 
 from ssl_repro.estimators import LinearDA, LinearSVM, LinearTSVM, mask_labels
 from ssl_repro.harness.runner import run_job
-from ssl_repro.solvers import validation
-from ssl_repro.solvers._kernels import N_CHUNKS
+from ssl_repro.solvers.engine import data_checks
+from ssl_repro.solvers.engine._row_products import N_CHUNKS
 from ssl_repro.solvers.warm_up import warm_up_kernels
 
 
@@ -42,14 +42,14 @@ def test_feature_ids_far_beyond_the_data_are_refused_before_allocating(estimator
 
 
 def test_the_refusal_compares_the_dense_arrays_with_the_memory_available(monkeypatch):
-    monkeypatch.setattr(validation, "available_memory_bytes", lambda: 2**30)
-    n_ok = 2**30 // (8 * (3 * N_CHUNKS + validation.WEIGHT_VECTORS)) - 1
+    monkeypatch.setattr(data_checks, "available_memory_bytes", lambda: 2**30)
+    n_ok = 2**30 // (8 * (3 * N_CHUNKS + data_checks.WEIGHT_VECTORS)) - 1
     X = sp.csr_matrix((np.ones(1), np.zeros(1, int), [0, 1]), shape=(1, n_ok))
-    validation.check_feature_memory(X, N_CHUNKS)                 # fits exactly
+    data_checks.check_feature_memory(X, N_CHUNKS)                 # fits exactly
     with pytest.raises(ValueError, match=r"more than the 1\.0 GiB available"):
-        validation.check_feature_memory(sp.csr_matrix(X, shape=(1, n_ok + 1)), N_CHUNKS)
-    monkeypatch.setattr(validation, "available_memory_bytes", lambda: None)   # unknown: not refused
-    validation.check_feature_memory(sp.csr_matrix(X, shape=(1, 10**12)), N_CHUNKS)
+        data_checks.check_feature_memory(sp.csr_matrix(X, shape=(1, n_ok + 1)), N_CHUNKS)
+    monkeypatch.setattr(data_checks, "available_memory_bytes", lambda: None)   # unknown: not refused
+    data_checks.check_feature_memory(sp.csr_matrix(X, shape=(1, 10**12)), N_CHUNKS)
 
 
 def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_path):

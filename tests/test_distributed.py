@@ -23,7 +23,7 @@ from ssl_repro.harness.jobkey import job_key
 from ssl_repro.harness.runner import train_job
 from ssl_repro.solvers import BiasedRows, deterministic_annealing, from_mask, tsvm
 from ssl_repro.solvers.cccp import cccp_tsvm
-from ssl_repro.solvers.loss import SquaredHingeLoss
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
 from ssl_repro.solvers.mfn import l2svm_mfn
 from ssl_repro.solvers.nabla import nabla_tsvm
 

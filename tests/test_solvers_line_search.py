@@ -87,7 +87,7 @@ def sorted_walk(L, R, breaks, dL, dR):
 def test_partitioning_walk_equals_the_sorted_walk_with_many_and_tied_break_points(seed):
     """Thousands of break points (many tied, as for rows with equal outputs) on the pieces of a real
     line: the partitioning walk stops on the same piece as Table 3's sorted walk."""
-    from ssl_repro.solvers.line_search import _walk_break_points
+    from ssl_repro.solvers.engine.line_search import _walk_break_points
     rng = np.random.default_rng(seed)
     n = 5000
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)

@@ -8,8 +8,8 @@ import pytest
 from solver_problems import random_problem
 from ssl_repro.solvers import BiasedRows, cgls, train_da, train_tsvm
 
-cgls_module = importlib.import_module("ssl_repro.solvers.cgls")
-threads_module = importlib.import_module("ssl_repro.solvers._threads")
+cgls_module = importlib.import_module("ssl_repro.solvers.engine.cgls")
+threads_module = importlib.import_module("ssl_repro.solvers.engine._threads")
 MAX_THREADS = numba.config.NUMBA_NUM_THREADS
 
 
@@ -142,10 +142,10 @@ def test_niced_processes_do_not_make_a_core_busy():
 def test_warm_up_loads_every_kernel_a_solve_calls():
     """After the warm-up a timed solve compiles nothing: both CG builds and the helpers are loaded."""
     from ssl_repro.solvers import warm_up_kernels
-    from ssl_repro.solvers._cg_kernel import cg_steps_parallel, cg_steps_serial, chunk_bounds
+    from ssl_repro.solvers.engine._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
     from ssl_repro.solvers.balance import _belief_sums
-    from ssl_repro.solvers.line_search import _walk_break_points
-    from ssl_repro.solvers.loss import _line_pieces, _optimal
+    from ssl_repro.solvers.engine.line_search import _walk_break_points
+    from ssl_repro.solvers.engine.loss import _line_pieces, _optimal
 
     warm_up_kernels()
     for kernel in (cg_steps_parallel, cg_steps_serial, chunk_bounds, _belief_sums, _walk_break_points, _optimal,

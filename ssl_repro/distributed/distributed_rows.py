@@ -17,7 +17,7 @@ iteration to the end of the CGLS call.
 """
 import numpy as np
 
-from ..solvers.cgls import RECURRENCE_MET
+from ..solvers.engine.cgls import RECURRENCE_MET
 from .partition import STEP_SCALARS
 
 
@@ -111,9 +111,9 @@ class DistributedRows:
         return max(self.call_all("largest_entry"))
 
     def cg_steps(self, rows, c, lam, tol, linear=None):
-        """The distributed CG iterations of :func:`ssl_repro.solvers.cgls.cgls` on ``rows``.
+        """The distributed CG iterations of :func:`ssl_repro.solvers.engine.cgls.cgls` on ``rows``.
 
-        ``linear`` (v of :func:`~ssl_repro.solvers.cgls.cgls`) is constant and
+        ``linear`` (v of :func:`~ssl_repro.solvers.engine.cgls.cgls`) is constant and
         drops out of the residual recurrence; cgls itself subtracts it when
         it forms the exact residual.
         """
@@ -129,14 +129,14 @@ def _ordered_sum(replies):
 
 
 class DistributedCGSteps:
-    """CG iterations of Table 2 with X on the workers (the interface of :class:`~ssl_repro.solvers.cgls.CGSteps`).
+    """CG iterations of Table 2 with X on the workers (the interface of :class:`~ssl_repro.solvers.engine.cgls.CGSteps`).
 
     :meth:`run` sends the active rows, costs, o and z to the workers on its
     first call of a solve; :meth:`outputs` fetches o and z back and ends
     the workers' part of the solve.  Each iteration: p and the previous
     gamma out, X^T C q and (sum C q, q.Cq, z.Cq, Cq.Cq, z.z) back; gamma =
     omega1 / (lambda p.p + q.Cq), beta += gamma p, r -= gamma (X^T C q +
-    lambda p) (the recurrence of :mod:`ssl_repro.solvers._cg_kernel`),
+    lambda p) (the recurrence of :mod:`ssl_repro.solvers.engine._cg_pass`),
     z.z of the new z = z.z - 2 gamma z.Cq + gamma^2 Cq.Cq.  When the
     recurrence meets ||r|| < epsilon ||z|| it returns RECURRENCE_MET and
     cgls decides on the exact residual.

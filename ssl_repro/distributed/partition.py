@@ -6,7 +6,7 @@ once; it lives in a worker process inside a :class:`PartitionHost` (the
 body of a Ray actor, see :mod:`.ray_backend`).  Row numbers in calls are
 local (0 = ``start``).  Both are plain classes, not tied to an engine.
 
-Per CGLS solve (:func:`ssl_repro.solvers.cgls.cgls`) the worker keeps its
+Per CGLS solve (:func:`ssl_repro.solvers.engine.cgls.cgls`) the worker keeps its
 share of the per-row state of Table 2 (active rows, costs C, outputs o,
 residuals z) between iterations; an iteration receives only the direction
 p and the previous step length gamma, and returns one vector of
@@ -15,8 +15,8 @@ p and the previous step length gamma, and returns one vector of
 import numba
 import numpy as np
 
-from ..solvers._kernels import ONE, row_axpy, row_bounds, row_dot
-from ..solvers.biased_rows import BiasedRows
+from ..solvers.engine._row_products import ONE, row_axpy, row_bounds, row_dot
+from ..solvers.engine.biased_rows import BiasedRows
 
 #: Entries of a :meth:`RowPartition.cg_step` reply after X^T C q and its bias part.
 STEP_SCALARS = ("qcq", "zcq", "cqcq", "zz")

@@ -19,8 +19,8 @@ import threading
 
 import numpy as np
 
-from ..solvers.problem import Problem, from_mask
-from ..solvers.validation import check_labels_pm1
+from ..solvers.engine.problem import Problem, from_mask
+from ..solvers.engine.data_checks import check_labels_pm1
 from .distributed_rows import DistributedRows
 from .partition import PartitionHost
 from .shards import MatrixRows, ShardRows, balanced_cuts, group_shards, read_labels, read_manifest

@@ -14,9 +14,9 @@ label per unlabeled point) along the path is returned.
 """
 import numpy as np
 
-from ..solvers._threads import solver_threads
+from ..solvers.engine._threads import solver_threads
 from ..solvers.balance import Beliefs, beliefs_for_gaps, kl_divergence, unsettled_at_start, unsettled_entropy
-from ..solvers.problem import pseudo_rows
+from ..solvers.engine.problem import pseudo_rows
 from ..solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE
 from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
 from .fstep import FStep, loss_value

@@ -29,9 +29,9 @@ lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
 import numpy as np
 from scipy.linalg import lu_factor, lu_solve
 
-from ..solvers.line_search import line_search
+from ..solvers.engine.line_search import line_search
 from ..solvers.mfn import MAX_NEWTON_ITER
-from ..solvers.loss import SquaredHingeLoss
+from ..solvers.engine.loss import SquaredHingeLoss
 
 JITTER = 1e-10
 #: Merged squared-loss weights within this relative difference of the cached

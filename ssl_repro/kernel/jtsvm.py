@@ -21,7 +21,7 @@ hinge's SVC solution depends only on the labels, so finitely many
 """
 import numpy as np
 
-from ..solvers._threads import solver_threads
+from ..solvers.engine._threads import solver_threads
 from ..solvers.tsvm import initial_labels, lam_u_levels, switch_pairs
 from ..solvers.validation import check_fraction, check_positive
 from .annealing import eqn1_objective

@@ -33,10 +33,10 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..solvers._threads import solver_threads
+from ..solvers.engine._threads import solver_threads
 from ..solvers.nabla import START_FRACTION, STEPS, nabla_tsvm
-from ..solvers.biased_rows import BiasedRows
-from ..solvers.problem import Problem
+from ..solvers.engine.biased_rows import BiasedRows
+from ..solvers.engine.problem import Problem
 from ..solvers.validation import check_fraction
 
 #: Eigenvalues of K below this fraction of the largest are dropped from the map (module doc).

@@ -7,18 +7,18 @@ an unlabeled block)::
 
 ``w`` has ``n_features + 1`` entries, the bias last; ``info`` is a
 :class:`SolverInfo`.  The ``*_problem`` variants take a :class:`Problem`
-(one matrix plus row-index arrays, see :mod:`.problem`), which is what the
+(one matrix plus row-index arrays, see :mod:`.engine.problem`), which is what the
 estimators use to avoid copying large matrices.
 """
 from .annealing import deterministic_annealing
-from .cgls import CGLSInfo, cgls
+from .engine.cgls import CGLSInfo, cgls
 from .info import SolverInfo
-from .line_search import line_search
-from .loss import SquaredHingeLoss
+from .engine.line_search import line_search
+from .engine.loss import SquaredHingeLoss
 from .mfn import MFNInfo, l2svm_mfn
 from .objective import objective_of_weights, transductive_objective
-from .biased_rows import BiasedRows
-from .problem import Problem, from_blocks, from_mask
+from .engine.biased_rows import BiasedRows
+from .engine.problem import Problem, from_blocks, from_mask
 from .supervised import rls, svm
 from .tsvm import tsvm
 from .validation import check_positive

@@ -63,12 +63,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._threads import solver_threads
+from .engine._threads import solver_threads
 from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
-from .loss import SquaredHingeLoss
+from .engine.loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
-from .problem import pseudo_rows
+from .engine.problem import pseudo_rows
 from .supervised import svm
 from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 

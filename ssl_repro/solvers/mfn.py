@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cgls import cgls
-from .line_search import line_search
+from .engine.cgls import cgls
+from .engine.line_search import line_search
 
 #: Cold start: first CGLS with a crude tolerance and few iterations (Table 1).
 COLD_TOL, COLD_MAX_ITER = 1e-2, 10

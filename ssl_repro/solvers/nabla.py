@@ -21,7 +21,7 @@ import time
 import numpy as np
 from scipy.optimize import minimize
 
-from ._threads import solver_threads
+from .engine._threads import solver_threads
 from .info import LBFGS_FAILED, SolverInfo, larger
 from .objective import transductive_objective
 from .supervised import svm

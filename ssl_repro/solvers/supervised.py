@@ -3,10 +3,10 @@ import time
 
 import numpy as np
 
-from ._threads import solver_threads
-from .cgls import cgls
+from .engine._threads import solver_threads
+from .engine.cgls import cgls
 from .info import NEWTON_CAP, SolverInfo, fixed_cap
-from .loss import SquaredHingeLoss
+from .engine.loss import SquaredHingeLoss
 from .mfn import MAX_CG_ITER, TOL, l2svm_mfn
 from .objective import transductive_objective
 from .validation import check_lambda

@@ -9,13 +9,12 @@ import time
 
 import numpy as np
 
-from ._threads import solver_threads
+from .engine._threads import solver_threads
 from .info import NEWTON_CAP, SolverInfo, larger
-from .loss import SquaredHingeLoss
+from .engine.loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
-from .validation import (check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda,
-                         check_positive)
+from .validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: lambda' of the first level (Table 4).
 LAM_U_START = 1e-5

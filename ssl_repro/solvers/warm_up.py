@@ -10,16 +10,16 @@ import numpy as np
 import scipy.sparse as sp
 
 from .annealing import deterministic_annealing
-from .cgls import cgls
-from .biased_rows import BiasedRows
-from .problem import from_blocks
+from .engine.cgls import cgls
+from .engine.biased_rows import BiasedRows
+from .engine.problem import from_blocks
 from .tsvm import tsvm
-from .validation import DATA_DTYPES
+from .engine.data_checks import DATA_DTYPES
 
 
 def warm_up_kernels():
     """Run tiny CGLS, TSVM and DA solves with one thread and CGLS with numba's full count,
-    on float64 and on float32 data (:data:`.validation.DATA_DTYPES`: each compiles its own kernels).
+    on float64 and on float32 data (:data:`.engine.data_checks.DATA_DTYPES`: each compiles its own kernels).
 
     Both the serial and the parallel build of the CG loop are loaded
     (whichever the machine's load will later call for), and the line

@@ -6,7 +6,7 @@ same row of X may appear in several pseudo-rows (deterministic annealing,
 Eqn 11, puts every unlabeled row in twice, with labels +1 and -1).  As in
 liblinear, where the trust-region Newton solver sees the loss only through
 its function, gradient and Hessian-vector methods, the Newton solver
-(:mod:`.mfn`) and the line search (:mod:`.line_search`) see this object
+(:mod:`ssl_repro.solvers.mfn`) and the line search (:mod:`.line_search`) see this object
 only through its methods: the origin and outputs of a point, the value,
 the Newton system on the active set, Table 1's optimality test and the
 pieces of the derivative along a line.
@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ._kernels import N_CHUNKS
+from ._row_products import N_CHUNKS
 
 
 class ActiveSystem(NamedTuple):

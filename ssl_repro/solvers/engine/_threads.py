@@ -22,7 +22,7 @@ room our threads leave; counting them, a ``nice -n 19`` job beside DA at
 full-ccat size makes the solver switch between 1 and 2 threads 12 times).  A core
 counts as busy when others use more than :data:`BUSY_SHARE` of it.  The
 kernels' results do not depend on the thread count (see
-:mod:`._cg_kernel`), so this choice never changes a result.  Where
+:mod:`._cg_pass`), so this choice never changes a result.  Where
 ``/proc`` is missing (not Linux) the caller's thread count is used.
 """
 import functools

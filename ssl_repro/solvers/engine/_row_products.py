@@ -1,4 +1,4 @@
-"""Numba kernels for products of a row subset of a CSR matrix with a vector.
+"""Compiled loops (numba) for products of a row subset of a CSR matrix with a vector.
 
 These are the only places where the data matrix is touched inside the CG
 loops (Table 2 of the spec paper: "The data matrix X is only involved in the

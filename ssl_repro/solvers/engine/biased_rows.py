@@ -10,8 +10,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .cgls import CGSteps
-from ._kernels import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
-from .validation import check_feature_memory, data_dtype, largest_magnitude
+from ._row_products import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
+from .data_checks import check_feature_memory, data_dtype, largest_magnitude
 
 
 class BiasedRows:
@@ -27,7 +27,7 @@ class BiasedRows:
         of float64 data holding the same (float32-rounded) values, bit for
         bit, with half the value bytes read per pass.  Other value types
         are converted to float64.  Refused when its column count would need
-        more memory than is available (:func:`.validation.check_feature_memory`).
+        more memory than is available (:func:`.data_checks.check_feature_memory`).
     """
 
     def __init__(self, X):

@@ -5,7 +5,7 @@ without forming X^T C X, seeded from a guess ``beta`` whose outputs
 ``o = X beta`` are passed in.  This is a plain function in the style of
 ``scipy.sparse.linalg.cg``: it returns the solution and an info record.
 
-The iterations run in compiled code (:mod:`._cg_kernel`), BLOCK at a time,
+The iterations run in compiled code (:mod:`._cg_pass`), BLOCK at a time,
 with ONE pass over the active rows per iteration: q = X p and X^T (C q)
 together, the residual r = X^T z - lambda beta following the recurrence
 r -= gamma (X^T C q + lambda p) instead of a second pass.  Table 2's
@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ._cg_kernel import cg_steps_parallel, cg_steps_serial, chunk_bounds
-from ._kernels import N_CHUNKS
+from ._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
+from ._row_products import N_CHUNKS
 from ._threads import refresh_threads
 
 #: CG iterations per call of the compiled loop; between calls the idle
 #: cores are re-evaluated (:func:`._threads.refresh_threads`).
 BLOCK = 16
-#: Statuses of :func:`._cg_kernel._cg_steps`: the recurrence met the test in
+#: Statuses of :func:`._cg_pass._cg_steps`: the recurrence met the test in
 #: an iteration that did not track the exact residual; converged on the exact one.
 RECURRENCE_MET, CONVERGED = 1, 2
 
@@ -145,7 +145,7 @@ def _residual(op, rows, z, lam, beta, linear):
 
 
 class CGSteps:
-    """The compiled CG iterations (:mod:`._cg_kernel`) for one active system.
+    """The compiled CG iterations (:mod:`._cg_pass`) for one active system.
 
     Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
     picks the serial or the parallel build from numba's current thread

@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .biased_rows import BiasedRows
-from .validation import check_labels_pm1, check_matrix
+from .data_checks import check_labels_pm1, check_matrix
 
 
 @dataclass

@@ -32,7 +32,7 @@ import types
 import numba
 import numpy as np
 
-from ._kernels import ONE, row_axpy, row_bounds, row_dot
+from ._row_products import ONE, row_axpy, row_bounds, row_dot
 
 @numba.njit(inline="always", nogil=True)
 def _block(k, n_blocks, n):
