@@ -87,7 +87,7 @@ def fit(method, K, l, y, r, lam):
     else:
         alpha, bias, info = solver(K, labeled, y, unlabeled, lam, 1.0, r, **options)
         if solver is not kernel_nabla_tsvm:
-            return alpha, bias, float(info["objective"])
+            return alpha, bias, float(info.own_objective)
     return alpha, bias, eqn1_objective(FStep(K, lam, "l2"), alpha, bias, labeled, y, unlabeled, 1.0)
 
 

@@ -62,7 +62,7 @@ def test_fixed_temperature_da_runs_one_temperature_and_returns_its_best_point():
     labeled, unlabeled = np.array([0, 1]), np.arange(2, 60)
     _, _, info = kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l2",
                            fixed_temperature=0.01)
-    assert info["temperatures"] == [0.01] and {T for T, _ in info["path"]} == {0.01}
-    assert info["stop_reason"] == "tolerance" and info["objective"] == min(v for _, v in info["path"])
+    assert info.temperatures == [0.01] and {T for T, _ in info.objective_path} == {0.01}
+    assert info.stop_reason == "tolerance" and info.own_objective == min(v for _, v in info.objective_path)
     with pytest.raises(ValueError, match="fixed_temperature"):
         kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, fixed_temperature=0.0)

@@ -99,7 +99,7 @@ def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     lu_factor = fstep_module.lu_factor
     monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
     _, _, info = kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="sqr", max_outer=5)
-    assert len(info["path"]) > 1
+    assert len(info.objective_path) > 1
     assert len(calls) == 1
 
 

@@ -1,12 +1,14 @@
 """Kernel DA and JTSVM (001; their f-steps one by one: test_kernel_fstep.py): DA returns the best point of its
 path, the balance of DA's p and JTSVM's labels, two moons and two circles from two labels, the kernel form of
 Eqn 18, training records, one BLAS thread, and the scikit-learn estimators."""
+import importlib
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 
-import ssl_repro.kernel.annealing as annealing
+import ssl_repro.solvers.annealing as annealing
 import ssl_repro.kernel.jtsvm as jtsvm_module
 import ssl_repro.solvers.balance as balance
 from ssl_repro.data.embedded import two_circles, two_moons
@@ -14,6 +16,8 @@ from ssl_repro.estimators import mask_labels
 from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM
 from ssl_repro.kernel import FStep, default_sigma, kernel_da, kernel_jtsvm, rbf_gram
 from ssl_repro.kernel.training import kernel_eqn18, train_kernel
+
+tsvm_module = importlib.import_module("ssl_repro.solvers.tsvm")    # the package's name tsvm is the function
 
 
 @pytest.mark.parametrize("loss", ["sqr", "l2", "l1"])
@@ -23,8 +27,8 @@ def test_da_returns_the_best_objective_of_its_path_and_keeps_the_balance(loss):
     labeled = np.array([0, 1])
     unlabeled = np.arange(2, 60)
     alpha, bias, info = kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss=loss)
-    assert info["objective"] == min(v for _, v in info["path"])
-    assert info["temperatures"][0] == 10.0
+    assert info.own_objective == min(v for _, v in info.objective_path)
+    assert info.temperatures[0] == 10.0
 
 
 def test_da_separates_two_moons_from_two_labels():
@@ -42,7 +46,7 @@ def test_jtsvm_keeps_its_label_balance_and_rejects_bad_loss():
     K = rbf_gram(X, default_sigma(X) / 4)
     labeled, unlabeled = np.array([0, 1]), np.arange(2, 60)
     _, _, info = kernel_jtsvm(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l2")
-    assert np.isfinite(info["objective"]) and info["switches"] >= 0
+    assert np.isfinite(info.own_objective) and info.switches >= 0
     with pytest.raises(ValueError, match="loss must be"):
         FStep(K, 1e-2, "huber")
 
@@ -71,8 +75,8 @@ def test_jtsvm_switches_keep_the_number_of_positive_labels(moons, monkeypatch, l
     def recording(labels, o, max_pairs):
         counts.append(int((labels > 0).sum()))
         return switch_pairs(labels, o, max_pairs)
-    switch_pairs = jtsvm_module.switch_pairs
-    monkeypatch.setattr(jtsvm_module, "switch_pairs", recording)
+    switch_pairs = tsvm_module.switch_pairs
+    monkeypatch.setattr(tsvm_module, "switch_pairs", recording)      # the switching loop's (switch_labels)
     _, _, info = jtsvm_module.kernel_jtsvm(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.3, loss=loss)
     assert len(counts) > 1 and len(set(counts)) == 1
     assert counts[0] == round(0.3 * unlabeled.size)
@@ -97,7 +101,7 @@ def test_train_kernel_reports_both_objectives(moons):
     assert info.positive_fraction == np.mean(K[unlabeled] @ alpha + bias > 0)
     alpha_j, bias_j, info_j = train_kernel("jtsvm", K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="l1")
     _, _, raw = jtsvm_module.kernel_jtsvm(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l1")
-    assert info_j.switches == raw["switches"] and info_j.temperatures == []
+    assert info_j.switches == raw.switches and info_j.temperatures == []
     assert info_j.objective == pytest.approx(kernel_eqn18(K, alpha_j, bias_j, labeled, y[labeled], unlabeled,
                                                           1e-2, 1.0), rel=1e-12)
     with pytest.raises(ValueError, match="kernel method must be"):
@@ -164,6 +168,28 @@ def test_da_hinge_succeeds_on_two_circles_from_two_labels():
     assert np.array_equal(est.transduction_, (y > 0).astype(int))
 
 
+@pytest.mark.parametrize("loss", ["l1", "l2"])
+def test_jtsvm_ends_on_the_two_circles_that_made_the_hinge_cycle(loss):
+    """2CIRCLES, lambda = 0.01, default width, labeled points 134 and 161: libsvm's tolerance once let the
+    hinge's label switching cycle (1.4 million switches at one lambda' level).  The shared switching loop
+    (switch_labels) accepts a switch only if the objective falls: within every lambda' level the path
+    strictly decreases, and the run ends on its own rule."""
+    X, y = two_circles()
+    K = rbf_gram(X, default_sigma(X))
+    labeled = np.array([134, 161])
+    unlabeled = np.setdiff1d(np.arange(y.size), labeled)
+    _, _, info = kernel_jtsvm(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss=loss)
+    assert info.stop_reason == "tolerance" and info.converged and info.switches > 0
+    by_level = {}
+    for level, value in info.objective_path:
+        by_level.setdefault(level, []).append(value)
+    assert list(by_level) == info.lam_u_levels
+    assert all(np.all(np.diff(values) < 0) for values in by_level.values())
+    # f-steps: the supervised start, one per level, one per accepted switch round, at most one rejected per level
+    accepted = len(info.objective_path) - len(info.lam_u_levels)
+    assert 1 + len(info.lam_u_levels) + accepted <= info.mfn_calls <= 1 + 2 * len(info.lam_u_levels) + accepted
+
+
 @pytest.mark.parametrize("solver", [kernel_da, jtsvm_module.kernel_jtsvm])
 def test_kernel_solvers_run_with_one_blas_thread(moons, monkeypatch, solver):
     """However they are called (the toy-table script calls them directly), the f-steps see one BLAS thread."""
@@ -188,10 +214,10 @@ def test_da_settles_when_r_times_u_is_not_an_integer(monkeypatch):
     labeled, unlabeled = np.array([0, 1]), np.arange(2, 61)
     run = lambda: kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, 1.0, 0.5, loss="l2")
     _, _, info = run()
-    assert info["stop_reason"] == "tolerance" and len(info["temperatures"]) < 30
+    assert info.stop_reason == "tolerance" and len(info.temperatures) < 30
     monkeypatch.setattr(annealing, "unsettled_entropy",
                         lambda g, T, r: balance.entropy(balance.beliefs_for_gaps(g, T, r)))
     _, _, literal = run()
-    assert literal["stop_reason"] == "max_outer" and len(literal["temperatures"]) == 30
-    assert literal["path"][:len(info["path"])] == info["path"]
-    assert info["objective"] == pytest.approx(literal["objective"], rel=1e-9)
+    assert literal.stop_reason == "max_outer" and len(literal.temperatures) == 30
+    assert literal.objective_path[:len(info.objective_path)] == info.objective_path
+    assert info.own_objective == pytest.approx(literal.own_objective, rel=1e-9)

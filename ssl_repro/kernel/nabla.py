@@ -34,6 +34,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..solvers.engine._threads import solver_threads
+from ..solvers.info import LBFGS_FAILED, fixed_cap
 from ..solvers.nabla import START_FRACTION, STEPS, nabla_tsvm
 from ..solvers.engine.biased_rows import BiasedRows
 from ..solvers.engine.problem import Problem
@@ -71,11 +72,11 @@ class EmpiricalKernelMap:
 @solver_threads
 def kernel_nabla_tsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", steps=STEPS,
                       start_fraction=START_FRACTION, rtol=EIGEN_RTOL):
-    """nabla-TSVM on the Gram matrix ``K`` (see module doc); returns (alpha, bias, info dict).
-
-    The dict holds ``objective`` (J_nabla at the last lambda'), ``path``
-    ((lambda' level, J_nabla) per level of the C* schedule), ``lam_u_levels``,
-    ``lbfgs_iterations``, ``capped`` and ``rank`` (the map's columns).
+    """nabla-TSVM on the Gram matrix ``K`` (see module doc); returns (alpha, bias,
+    :class:`~ssl_repro.solvers.SolverInfo` of :func:`ssl_repro.solvers.nabla.nabla_tsvm` on the map's
+    features: ``own_objective`` J_nabla at the last lambda', ``objective_path`` (lambda' level, J_nabla)
+    per level of the C* schedule, ``lam_u_levels``, ``lbfgs_iterations``, ``capped``), and a
+    ConvergenceWarning when L-BFGS-B stopped early.
     """
     if loss != "l2":
         raise ValueError(f"nabla-TSVM has the quadratic hinge (loss='l2') on the labeled rows "
@@ -84,9 +85,10 @@ def kernel_nabla_tsvm(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2"
     problem = Problem(BiasedRows(kmap.features), np.asarray(labeled, dtype=np.int64),
                       np.asarray(y, dtype=np.float64), np.asarray(unlabeled, dtype=np.int64))
     with warnings.catch_warnings():
-        # train_kernel warns once for the caps this reports in "capped"
+        # warned below with this function's words: its L-BFGS-B cap is not one of its parameters
         warnings.simplefilter("ignore", ConvergenceWarning)
         wb, info = nabla_tsvm(problem, lam, lam_u, check_fraction(r), steps=steps, start_fraction=start_fraction)
-    return kmap.dual_coefficients(wb[:-1]), float(wb[-1]), {
-        "objective": info.own_objective, "path": info.objective_path, "lam_u_levels": info.lam_u_levels,
-        "lbfgs_iterations": info.lbfgs_iterations, "capped": info.capped, "rank": int(kmap.s.size)}
+    info.method = f"kernel_nabla_tsvm_{loss}"
+    info.warn_if_capped({"lbfgs_max_iter": fixed_cap("the L-BFGS-B iterations of each lambda' step"),
+                         "lbfgs_failed": LBFGS_FAILED})
+    return kmap.dual_coefficients(wb[:-1]), float(wb[-1]), info

@@ -1,7 +1,7 @@
-"""Kernel DA / JTSVM / nabla-TSVM as solver functions with the project's :class:`SolverInfo`.
+"""Kernel DA / JTSVM / nabla-TSVM run by name, reported like the linear solvers.
 
-:func:`kernel_da`, :func:`kernel_jtsvm` and :func:`kernel_nabla_tsvm` return (alpha, bias, dict);
-:func:`train_kernel` runs either and reports, like the linear solvers,
+:func:`kernel_da`, :func:`kernel_jtsvm` and :func:`kernel_nabla_tsvm` return (alpha, bias,
+:class:`~ssl_repro.solvers.SolverInfo`); :func:`train_kernel` runs either and completes the record:
 
 - ``objective``: the kernel form of Eqn 18 (spec paper) for
   f = K alpha + b,
@@ -29,7 +29,6 @@ import time
 
 import numpy as np
 
-from ..solvers.info import LBFGS_FAILED, SolverInfo, fixed_cap, larger
 from ..solvers.objective import transductive_objective
 from .annealing import kernel_da
 from .jtsvm import kernel_jtsvm
@@ -48,7 +47,8 @@ def kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u):
 
 def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", **options):
     """Run kernel ``method`` ("da", "jtsvm" or "nabla_tsvm") on the Gram matrix ``K``; returns
-    (alpha, bias, SolverInfo).
+    (alpha, bias, SolverInfo): the solver's record (its own objective, path and caps; it warns on a
+    cap itself) with ``objective`` (Eqn 18 in the RKHS), ``positive_fraction`` and ``seconds`` set here.
 
     ``labeled``/``unlabeled`` index K's rows, ``y`` holds +1/-1 for the
     labeled ones; ``options`` go to :func:`kernel_da` (T0, rate, eps,
@@ -60,24 +60,8 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     labeled, unlabeled = np.asarray(labeled, dtype=np.int64), np.asarray(unlabeled, dtype=np.int64)
     y = np.asarray(y, dtype=np.float64)
     start = time.perf_counter()
-    alpha, bias, raw = KERNEL_SOLVERS[method](K, labeled, y, unlabeled, lam, lam_u, r, loss=loss, **options)
-    seconds = time.perf_counter() - start
-    info = SolverInfo(f"kernel_{method}_{loss}")
-    info.own_objective = float(raw["objective"])
+    alpha, bias, info = KERNEL_SOLVERS[method](K, labeled, y, unlabeled, lam, lam_u, r, loss=loss, **options)
+    info.seconds = time.perf_counter() - start
     info.objective = kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u)
-    info.objective_path = list(raw.get("path", []))
-    info.temperatures = list(raw.get("temperatures", []))
-    info.switches = int(raw.get("switches", 0))
-    info.mfn_calls = int(raw.get("solves", 0))
-    info.lam_u_levels = list(raw.get("lam_u_levels", []))
-    info.lbfgs_iterations = int(raw.get("lbfgs_iterations", 0))
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
-    info.seconds = seconds
-    for cap, times in raw.get("capped", {}).items():
-        for _ in range(times):
-            info.inner_cap(cap)
-    info.stop(raw.get("stop_reason", "tolerance"))
-    info.warn_if_capped({**{cap: larger(cap, options[cap]) for cap in ("max_outer", "max_inner") if cap in options},
-                         "lbfgs_max_iter": fixed_cap("the L-BFGS-B iterations of each lambda' step"),
-                         "lbfgs_failed": LBFGS_FAILED})
     return alpha, float(bias), info

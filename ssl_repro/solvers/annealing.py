@@ -78,6 +78,110 @@ def set_beliefs(loss, problem, lam_u, beliefs):
     np.multiply(lam_u / u, beliefs.q, out=loss.c[l + u:])
 
 
+def initial_beliefs(u, r):
+    """p = r for every unlabeled row (Table 5's start)."""
+    return Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
+
+
+class OptimizeW:
+    """OPTIMIZE-W (Table 7) as :func:`anneal`'s w-step: L2-SVM-MFN on the labeled rows and each
+    unlabeled row once, with the costs of Eqn 11 for the beliefs it is given, warm-started from its
+    previous weights and outputs.
+
+    A w-step (this class; the kernel machines' f-step, :class:`ssl_repro.kernel.annealing.KernelFStep`)
+    holds the current model and answers :meth:`gaps` (g_j of Eqn 15 at its unlabeled outputs; before the
+    first :meth:`fit`, at outputs 0), :meth:`objective`, :meth:`positive_fraction`, :meth:`model` and
+    :meth:`outputs_vary`.
+    """
+
+    def __init__(self, problem, lam, lam_u, beliefs, info):
+        self.problem, self.lam, self.lam_u, self.info = problem, lam, lam_u, info
+        self.loss = optimize_w_loss(problem, lam, lam_u, beliefs)
+        self.w, self.o = None, np.zeros(problem.n_labeled + problem.n_unlabeled)
+
+    def fit(self, beliefs):
+        set_beliefs(self.loss, self.problem, self.lam_u, beliefs)
+        cold = self.w is None
+        self.w, self.o, mfn = l2svm_mfn(self.loss, self.w, None if cold else self.o, tau=TAU)
+        self.info.add_mfn(mfn)
+
+    def gaps(self):
+        return unlabeled_loss_gap(self.o[self.problem.n_labeled:], self.lam_u)
+
+    def objective(self):
+        l = self.problem.n_labeled
+        return transductive_objective(self.w, self.o[:l], self.problem.y, self.o[l:], self.lam, self.lam_u)
+
+    def positive_fraction(self):
+        return float(np.mean(self.o[self.problem.n_labeled:] > 0))
+
+    def model(self):
+        return self.w
+
+    def outputs_vary(self):
+        return np.ptp(self.o[self.problem.n_labeled:]) > 0
+
+
+def anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps, max_outer, max_inner, info):
+    """The annealing loop of Table 5 around a w-step (:class:`OptimizeW`, or the kernel f-step of 001
+    Table 1); returns (the model of lowest objective on the path, its objective, its fraction of
+    positive unlabeled outputs).
+
+    At each temperature T (absolute; divided by ``anneal_rate`` after each
+    one, or held for a single one when ``fixed_temperature``), alternate
+    OPTIMIZE-P (:func:`.balance.beliefs_for_gaps` on the w-step's gaps) and
+    the w-step until the KL divergence between successive p is at most
+    u eps (Eqn 16); stop when the beliefs have settled (Eqn 17, read as in
+    the module docstring).  Records temperatures, the (T, objective) path,
+    the positive fractions, the caps and the stop reason in ``info``.
+    """
+    threshold = u * eps
+    h = unsettled_entropy(np.zeros(u), T, r)
+    if not h > threshold:
+        raise ValueError(unsettled_at_start(eps, r, h, u))
+    beliefs = initial_beliefs(u, r)
+    best_value, best_model, best_positive, fitted = np.inf, None, float("nan"), False
+    outer = 0
+    while outer < max_outer and h > threshold:
+        outer += 1
+        info.temperatures.append(T)
+        inner, kl = 0, np.inf
+        while inner < max_inner and kl > threshold:
+            inner += 1
+            gaps = w_step.gaps()
+            new_beliefs = beliefs_for_gaps(gaps, T, r)
+            if not new_beliefs.converged:
+                info.inner_cap("optimize_p_max_iter")
+            # The first p comes from outputs 0, so p = r = the initial p: no change yet says nothing
+            # about convergence.  (KL is taken before the w-step so the old p is freed meanwhile.)
+            kl = kl_divergence(new_beliefs, beliefs) if fitted else np.inf
+            beliefs = new_beliefs
+            w_step.fit(beliefs)
+            fitted = True
+            value = w_step.objective()
+            info.objective_path.append((T, value))
+            info.positive_path.append(w_step.positive_fraction())
+            if value < best_value or best_model is None:
+                best_value, best_model, best_positive = value, w_step.model(), info.positive_path[-1]
+        if kl > threshold:
+            info.inner_cap("max_inner")
+        h = unsettled_entropy(gaps, T, r)
+        if fixed_temperature is None:
+            T /= anneal_rate
+    if fixed_temperature is None and h > threshold:
+        info.stop("max_outer")
+    return best_model, float(best_value), best_positive
+
+
+def annealing_cap_hints(max_outer, max_inner, outputs_vary):
+    """The ConvergenceWarning's advice for the caps of :func:`anneal`."""
+    # equal unlabeled outputs (e.g. all-zero rows) keep every belief at r at any temperature
+    return {"max_outer": larger("max_outer", max_outer) if outputs_vary else
+            "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r",
+            "max_inner": larger("max_inner", max_inner),
+            "optimize_p_max_iter": fixed_cap("500 iterations of OPTIMIZE-P, Table 6")}
+
+
 @solver_threads
 def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_RATE,
                             fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER,
@@ -133,56 +237,12 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
         T = lam_u * check_positive(fixed_temperature, "fixed_temperature")
         max_outer = 1
     info = SolverInfo("da")
-    l, u = problem.n_labeled, problem.n_unlabeled
-    threshold = u * eps
-
-    beliefs = Beliefs(np.full(u, r), np.full(u, 1.0 - r), 0.0, 0)
-    h = unsettled_entropy(np.zeros(u), T, r)
-    if not h > threshold:
-        raise ValueError(unsettled_at_start(eps, r, h, u))
-    w, o = None, np.zeros(l + u)
-    best_value, best_w = np.inf, None
-    loss = optimize_w_loss(problem, lam, lam_u, beliefs)
-    outer = 0
-    while outer < max_outer and h > threshold:
-        outer += 1
-        info.temperatures.append(T)
-        inner, kl = 0, np.inf
-        while inner < max_inner and kl > threshold:
-            inner += 1
-            cold = w is None
-            gaps = unlabeled_loss_gap(o[l:], lam_u)
-            new_beliefs = beliefs_for_gaps(gaps, T, r)
-            if not new_beliefs.converged:
-                info.inner_cap("optimize_p_max_iter")
-            # The first p comes from w = 0 (all outputs 0, so p = r = the
-            # initial p): no change yet says nothing about convergence.
-            # (KL is taken before OPTIMIZE-W so the old p is freed meanwhile.)
-            kl = np.inf if cold else kl_divergence(new_beliefs, beliefs)
-            beliefs = new_beliefs
-            set_beliefs(loss, problem, lam_u, beliefs)
-            w, o, mfn = l2svm_mfn(loss, w, None if cold else o, tau=TAU)
-            info.add_mfn(mfn)
-            value = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
-            info.objective_path.append((T, value))
-            info.positive_path.append(float(np.mean(o[l:] > 0)))
-            if value < best_value or best_w is None:
-                best_value, best_w, best_positive = value, w, info.positive_path[-1]
-        if kl > threshold:
-            info.inner_cap("max_inner")
-        h = unsettled_entropy(gaps, T, r)
-        if fixed_temperature is None:
-            T /= anneal_rate
-    if fixed_temperature is None and h > threshold:
-        info.stop("max_outer")
-    # equal unlabeled outputs (e.g. all-zero rows) keep every belief at r at any temperature
-    hardens = np.ptp(o[l:]) > 0
-    info.warn_if_capped({"max_outer": larger("max_outer", max_outer) if hardens else
-                         "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r",
-                         "max_inner": larger("max_inner", max_inner),
-                         "optimize_p_max_iter": fixed_cap("500 iterations of OPTIMIZE-P, Table 6"),
+    u = problem.n_unlabeled
+    w_step = OptimizeW(problem, lam, lam_u, initial_beliefs(u, r), info)
+    best_w, best_value, info.positive_fraction = anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps,
+                                                        max_outer, max_inner, info)
+    info.warn_if_capped({**annealing_cap_hints(max_outer, max_inner, w_step.outputs_vary()),
                          "max_newton_iter": NEWTON_CAP})
-    info.positive_fraction = best_positive
-    info.objective = info.own_objective = float(best_value)
+    info.objective = info.own_objective = best_value
     info.seconds = time.perf_counter() - start
     return best_w, info

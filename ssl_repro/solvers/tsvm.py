@@ -96,6 +96,98 @@ def _smallest(values, k):
     return np.argsort(values, kind="stable")
 
 
+class MFNRetraining:
+    """The retraining of :func:`switch_labels` for the linear TSVM: L2-SVM-MFN on the labeled rows
+    and the unlabeled rows with their current labels (Table 4), each retraining after a switch seeded
+    with the Newton system of the last accepted weights.
+
+    A retraining (this class; the kernel f-step's, :class:`ssl_repro.kernel.jtsvm.KernelRetraining`)
+    starts from the supervised model and the labels of :func:`initial_labels`, and answers
+    ``labels_u`` (the unlabeled rows' labels, switched in place by the driver), :meth:`train_level`,
+    :meth:`outputs_u`, :meth:`retrain` (a tentative model for the switched labels), :meth:`accept`
+    and :meth:`reject`.
+    """
+
+    def __init__(self, problem, lam, r, info):
+        self.problem, self.lam, self.info = problem, lam, info
+        op, l = problem.op, problem.n_labeled
+        supervised = SquaredHingeLoss(op, problem.labeled, problem.y, np.full(l, 1.0 / l), lam)
+        w, o_l, mfn = l2svm_mfn(supervised)
+        info.add_mfn(mfn)
+        o_u = op.matvec(w, problem.unlabeled)
+        self.labels = np.concatenate([problem.y, initial_labels(o_u, r)])
+        self.labels_u = self.labels[l:]
+        self.w, self.o = w, np.concatenate([o_l, o_u])
+        self.rows = np.concatenate([problem.labeled, problem.unlabeled])
+        self.loss = self.state = self.candidate = None
+
+    def train_level(self, level):
+        """Retrain at lambda' = ``level`` (the unlabeled costs level / u); the objective reached."""
+        l, u = self.problem.n_labeled, self.problem.n_unlabeled
+        costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
+        self.loss = SquaredHingeLoss(self.problem.op, self.rows, self.labels, costs, self.lam)  # y: ``labels``
+        self.w, self.o, mfn = l2svm_mfn(self.loss, self.w, self.o, keep_state=True)
+        self.info.add_mfn(mfn)
+        self.state = mfn.state              # the Newton system at w: retraining after a switch starts from it
+        return float(self.loss.value(self.w, self.o))
+
+    def outputs_u(self):
+        return self.o[self.problem.n_labeled:]
+
+    def retrain(self):
+        self.candidate = l2svm_mfn(self.loss, self.w, self.o, previous=self.state, keep_state=True)
+        self.info.add_mfn(self.candidate[2])
+        return float(self.loss.value(self.candidate[0], self.candidate[1]))
+
+    def accept(self):
+        self.w, self.o, mfn = self.candidate
+        self.state, self.candidate = mfn.state, None
+
+    def reject(self):
+        self.candidate = None
+
+
+def switch_labels(retraining, levels, max_pairs, max_switch_rounds, info):
+    """Table 4's loop: for each lambda' level, retrain, then switch up to ``max_pairs`` label pairs
+    (:func:`switch_pairs`) and retrain, until no pair qualifies.
+
+    A level also ends when a retraining does not lower the objective below
+    its value before the switch: switching lowers the objective at fixed w
+    and an exact retraining never raises it, so this happens only by
+    rounding (MFN) or by a solver's tolerance (the hinge's SVC in the
+    kernel JTSVM); the switch is then undone and the level ends there.
+    Joachims' finite-termination argument needs that strict descent: the
+    objective falls at every accepted switch, so no labeling recurs.
+    ``max_switch_rounds`` caps the rounds per level (``stop_reason``
+    "max_switch_rounds" when pairs still qualified).  Records the levels,
+    the (level, objective) path and the switches in ``info``.
+    """
+    for level in levels:
+        info.lam_u_levels.append(level)
+        value = retraining.train_level(level)
+        info.objective_path.append((level, value))
+        labels_u = retraining.labels_u
+        for _ in range(max_switch_rounds):
+            pos, neg = switch_pairs(labels_u, retraining.outputs_u(), max_pairs)
+            if pos.size == 0:
+                break
+            labels_u[pos] = -1.0
+            labels_u[neg] = 1.0
+            new_value = retraining.retrain()
+            if not new_value < value:      # no descent: undo the switch, end the level
+                labels_u[pos] = 1.0
+                labels_u[neg] = -1.0
+                retraining.reject()
+                break
+            retraining.accept()
+            value = new_value
+            info.switches += pos.size
+            info.objective_path.append((level, value))
+        else:
+            if switch_pairs(labels_u, retraining.outputs_u(), max_pairs)[0].size:
+                info.stop("max_switch_rounds")
+
+
 @solver_threads
 def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH,
          max_switch_rounds=MAX_SWITCH_ROUNDS):
@@ -119,69 +211,32 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
 
     Notes
     -----
-    A level ends when no pair qualifies (Table 4), or when a retraining does
-    not lower the objective below its value before the switch: switching
-    lowers the objective at fixed w and the seeded MFN never raises it, so
-    this happens only by rounding; the switch is then undone and the level
-    ends there (Joachims' finite-termination argument needs strict descent).
+    The switching loop is :func:`switch_labels` around :class:`MFNRetraining`.
     """
     start = time.perf_counter()
     lam = check_lambda(problem, lam)
     lam_u = check_positive(lam_u, "lambda'")
     r = check_fraction(r)
     check_has_unlabeled(problem, "TSVM")
-    max_pairs = _max_pairs(switches, problem.n_unlabeled)
+    max_pairs = max_pairs_of(switches, problem.n_unlabeled)
     check_positive(lam_u_start, "lam_u_start")
     lam_u_growth = check_above_one(lam_u_growth, "lam_u_growth")
     max_switch_rounds = check_count(max_switch_rounds, "max_switch_rounds")
     info = SolverInfo("tsvm")
-    op, l, u = problem.op, problem.n_labeled, problem.n_unlabeled
-
-    supervised = SquaredHingeLoss(op, problem.labeled, problem.y, np.full(l, 1.0 / l), lam)
-    w, o_l, mfn = l2svm_mfn(supervised)
-    info.add_mfn(mfn)
-    o_u = op.matvec(w, problem.unlabeled)
-    labels = np.concatenate([problem.y, initial_labels(o_u, r)])
-    o = np.concatenate([o_l, o_u])
-    rows = np.concatenate([problem.labeled, problem.unlabeled])
-    for level in lam_u_levels(lam_u, lam_u_start, lam_u_growth):
-        info.lam_u_levels.append(level)
-        costs = np.concatenate([np.full(l, 1.0 / l), np.full(u, level / u)])
-        loss = SquaredHingeLoss(op, rows, labels, costs, lam)     # loss.y is ``labels``: switched in place
-        w, o, mfn = l2svm_mfn(loss, w, o, keep_state=True)
-        info.add_mfn(mfn)
-        state = mfn.state              # the Newton system at w: retraining after a switch starts from it
-        value = float(loss.value(w, o))
-        info.objective_path.append((level, value))
-        for _ in range(max_switch_rounds):
-            pos, neg = switch_pairs(labels[l:], o[l:], max_pairs)
-            if pos.size == 0:
-                break
-            labels[l + pos] = -1.0
-            labels[l + neg] = 1.0
-            w_new, o_new, mfn = l2svm_mfn(loss, w, o, previous=state, keep_state=True)
-            info.add_mfn(mfn)
-            new_value = float(loss.value(w_new, o_new))
-            if not new_value < value:      # no descent (rounding): undo the switch, end the level
-                labels[l + pos] = 1.0
-                labels[l + neg] = -1.0
-                break
-            w, o, value, state = w_new, o_new, new_value, mfn.state
-            info.switches += pos.size
-            info.objective_path.append((level, value))
-        else:
-            if switch_pairs(labels[l:], o[l:], max_pairs)[0].size:
-                info.stop("max_switch_rounds")
+    retraining = MFNRetraining(problem, lam, r, info)
+    switch_labels(retraining, lam_u_levels(lam_u, lam_u_start, lam_u_growth), max_pairs, max_switch_rounds, info)
     info.warn_if_capped({"max_switch_rounds": larger("max_switch_rounds", max_switch_rounds),
                          "max_newton_iter": NEWTON_CAP})
-    info.positive_fraction = float(np.mean(labels[l:] > 0))
+    l, w, o = problem.n_labeled, retraining.w, retraining.o
+    info.positive_fraction = float(np.mean(retraining.labels_u > 0))
     info.objective = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
     info.own_objective = info.objective
     info.seconds = time.perf_counter() - start
     return w, info
 
 
-def _max_pairs(switches, u):
+def max_pairs_of(switches, u):
+    """S as a number of pairs: ``"max"`` is every pair there can be (u // 2), else a positive integer."""
     if switches == "max":
         return max(u // 2, 1)
     if isinstance(switches, (int, np.integer)) and not isinstance(switches, bool) and switches >= 1:
