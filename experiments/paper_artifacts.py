@@ -224,7 +224,7 @@ def render_folder(folder):
     figures = folder / "figures"
     for old in list(figures.glob("*.png")) + list(figures.glob("*.pdf")):
         old.unlink()
-    note = report.commit_note(ROOT, folder / "results.csv", table)
+    note = report.commit_note(table)
     drawn = 0
     for dataset in sorted(summary["dataset"].unique()):
         for stem, fig in plots.dataset_figures(summary, dataset, note=note).items():

@@ -24,7 +24,6 @@ commit not recorded" and the last commit that changed the record (``git log``).
 """
 import json
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,11 +102,6 @@ class Records:
         """The sweep folders under results/ whose name starts with ``prefix``, sorted."""
         return sorted(p.name for p in self.results.glob(f"{prefix}*") if (p / "results.csv").exists())
 
-    def last_changed(self, relative):
-        return last_changed(self.repo, self.results / relative)
-
-    def commit_note(self, folder, frame):
-        return commit_note(self.repo, self.results / folder / "results.csv", frame)
 
     def paper_numbers(self, **match):
         """The paper_numbers.json entries whose fields equal ``match``."""
@@ -121,26 +115,13 @@ class Records:
         return [c for c in self.papers["claims"] if c["artifact"] == artifact]
 
 
-def last_changed(repo, path):
-    """The last commit (short hash and date) that changed ``path`` in ``repo``'s history, or None (not
-    committed, or no repository): a record without its own commit is dated by it, so render the report
-    after committing such a record."""
-    try:
-        out = subprocess.run(["git", "log", "-1", "--format=%h %ad", "--date=short", "--",
-                              str(Path(path).resolve())], cwd=repo, capture_output=True, text=True,
-                             check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.strip() or None
-
-
-def commit_note(repo, csv, frame):
-    """The code commit of the jobs ``frame`` read from ``csv`` (results.csv ``git_commit`` and ``date``),
-    or "code commit not recorded" and the last commit that changed the record; for timing tables and
-    figures."""
+def commit_note(frame):
+    """The code commit of the jobs in ``frame`` (results.csv ``git_commit`` and ``date``), for timing
+    tables and figures; jobs run before the harness recorded a commit are counted as "code commit not
+    recorded". Read from the record alone (never from git history), so a render does not change when
+    the record is committed."""
     recorded = frame["git_commit"].notna() if "git_commit" in frame else pd.Series(False, index=frame.index)
-    unrecorded = ("code commit not recorded; record last changed in commit "
-                  + (last_changed(repo, csv) or "(not committed yet)"))
+    unrecorded = "code commit not recorded"
     if not recorded.any():
         return unrecorded
     commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
@@ -250,7 +231,7 @@ def folder_line(records, folder, frame):
     commands = sorted(set(frame["command"].dropna())) if "command" in frame else []
     return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s), "
             f"{frame['seconds'].sum() / 3600:.2g} h of fits (one solver thread each); "
-            f"{records.commit_note(folder, frame)}; {convergence_line(frame)}"
+            f"{commit_note(frame)}; {convergence_line(frame)}"
             + ("".join(f" Command: `{c}`." for c in commands) if commands else " Command not recorded."))
 
 
@@ -494,7 +475,7 @@ def _our_table9_rows(records):
                     rows.append({"dataset": dataset, "n_labeled": int(r["n_labeled"]), "method": method,
                                  "seconds": r["seconds"], "capped": False, "test_error": r["test_error"],
                                  "transductive_error": r["transductive_error"],
-                                 "code": f"`{folder}`: {records.commit_note(folder, part)}"})
+                                 "code": f"`{folder}`: {commit_note(part)}"})
     return pd.DataFrame(rows, columns=["dataset", "n_labeled", "method", "seconds", "capped", "test_error",
                                        "transductive_error", "code"])
 
@@ -742,15 +723,14 @@ def section_text20k(records):
 
 
 def _text20k(records, record):
-    changed = records.last_changed("text20k_linear_methods/bench.json")
     rows = [[NAMES.get({"tsvm-1": "tsvm-S1", "tsvm-max": "tsvm-Smax", "nabla": "nabla_tsvm",
                         "cccp": "cccp_tsvm"}.get(m, m), m), f"{r['objective']:.6f}", pct(r["transductive_error"]),
              f"{r['seconds']:.3g}", r["cg_iterations"]] for m, r in record.items()]
     return ["nabla-TSVM and CCCP-TSVM constrain the mean unlabeled output, TSVM and DA the fraction of positive "
             "labels: different feasible sets, so their J values are not ranked against each other.", "",
-            f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit not recorded; "
-                    f"record last changed in commit {changed or '(not committed yet)'}).", "",
-                    table(["method", "J (Eqn 18)", "transductive error", "seconds", "CG iterations"], rows)]
+            f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit and date "
+            "not recorded).", "",
+            table(["method", "J (Eqn 18)", "transductive error", "seconds", "CG iterations"], rows)]
 
 
 def section_da_path(records):
@@ -780,7 +760,7 @@ def _distributed(records, record):
     rows += [[d["workers"], f"{1000 * d['cg_iteration_s']:.1f}", f"{1000 * d['overhead_s']:.1f}"]
              for d in record["distributed"]]
     return [f"`distributed/scaling.json` (command `{record['command']}`, {record['date'][:10]}; code commit "
-                    f"not recorded; record last changed in commit {records.last_changed('distributed/scaling.json')}); "
+                    "not recorded); "
                     "the model of larger clusters and the solves are in `distributed/scaling.md`.", "",
                     table(["workers", "CG iteration (ms)", "engine overhead (ms)"], rows)]
 
@@ -800,7 +780,7 @@ def figure_notes(records):
         if "converged" not in frame:
             frame = frame.assign(converged=True)
         summary = summarize(frame)
-        note = records.commit_note(folder, frame)
+        note = commit_note(frame)
         for dataset in sorted(summary["dataset"].unique()):
             splits = int(summary.loc[summary["dataset"] == dataset, "n_splits"].max())
             for stem, (metric, methods, _, refused) in plots.figure_plan(summary, dataset).items():
