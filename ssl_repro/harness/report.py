@@ -232,7 +232,8 @@ def folder_line(records, folder, frame):
     return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s), "
             f"{frame['seconds'].sum() / 3600:.2g} h of fits (one solver thread each); "
             f"{commit_note(frame)}; {convergence_line(frame)}"
-            + ("".join(f" Command: `{c}`." for c in commands) if commands else " Command not recorded."))
+            + (f" Command{'s' if len(commands) > 1 else ''}: " + "; ".join(f"`{c}`" for c in commands) + "."
+               if commands else " Command not recorded."))
 
 
 def cells(frame):
@@ -317,10 +318,14 @@ def _fmt(x):
 
 
 def _provenance(record):
-    p = record.get("provenance", record)
-    commit = str(p.get("git_commit") or p.get("code") or "")[:7]
-    return f"command `{p.get('command', '?')}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
-        f", code commit {commit}" if commit else "")
+    """The command, date and code commit of a record, then those of the earlier runs merged into it."""
+    def one(p):
+        commit = str(p.get("git_commit") or p.get("code") or "")[:7]
+        return f"command `{p.get('command', '?')}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
+            f", code commit {commit}" if commit else "")
+    earlier = record.get("earlier", []) if "provenance" in record else []
+    return one(record.get("provenance", record)) + "".join(
+        f"; merged with the runs of {one(p)}" for p in earlier)
 
 
 def section_objective(records):
