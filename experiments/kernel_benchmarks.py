@@ -41,18 +41,17 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ssl_repro.data import load_dataset, make_split
-from ssl_repro.kernel import kernel_da, kernel_jtsvm, kernel_nabla_tsvm
 from ssl_repro.kernel.annealing import eqn1_objective
 from ssl_repro.kernel.fstep import FStep
+from ssl_repro.methods import recipe_variants
 from ssl_repro.provenance import provenance_with_earlier
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
 N_LABELED, N_VALIDATION = 37, 13
-#: Method name -> (solver, keyword arguments); None is the SVM on the labeled rows.
-METHODS = {"SVM": (None, {}), "JTSVM": (kernel_jtsvm, {}), "nabla-TSVM": (kernel_nabla_tsvm, {}), "DA": (kernel_da, {}),
-           "DA (sqr)": (kernel_da, {"loss": "sqr"}),
-           **{f"T={t:g}": (kernel_da, {"fixed_temperature": t}) for t in (0.1, 0.01, 0.001)}}
+#: Row label -> its variant of :data:`ssl_repro.methods.VARIANTS` (tagged ``kernel_benchmarks``);
+#: None is this script's own row, the SVM on the labeled rows alone.
+METHODS = {"SVM": None, **{v.label: v for v in recipe_variants("kernel_benchmarks")}}
 #: 001's PC-MAC column of Tables 4 and 5: (u, t) with model selection, (u, t) best, in %.
 PAPER = {"SVM": ((21.1, 20.0), (18.9, 17.9)), "JTSVM": ((14.1, 11.9), (10.4, 7.0)),
          "nabla-TSVM": ((7.6, 6.9), (5.4, 4.5)), "DA": ((11.8, 9.4), (5.3, 4.8)),
@@ -78,15 +77,16 @@ def fit(method, K, l, y, r, lam):
     """(alpha over the training rows, bias, J_0) of ``method`` on the Gram matrix ``K``
     of the training rows (labeled first: rows 0..l-1).  J_0 is Eqn 1 with the l2 loss for
     the SVM and nabla-TSVM (whose own objective is not Eqn 1), else the solver's own."""
-    solver, options = METHODS[method]
+    variant = METHODS[method]
     labeled, unlabeled = np.arange(l), np.arange(l, K.shape[0])
-    if solver is None:
+    if variant is None:
         fstep = FStep(K[:l, :l], lam, "l2")
         alpha_l, _ = fstep.solve(labeled, y, np.full(l, 1.0 / l))
         alpha, bias = np.r_[alpha_l, np.zeros(unlabeled.size)], 0.0
     else:
+        solver, options = variant.kernel_solver
         alpha, bias, info = solver(K, labeled, y, unlabeled, lam, 1.0, r, **options)
-        if solver is not kernel_nabla_tsvm:
+        if variant.method != "kernel_nabla_tsvm":
             return alpha, bias, float(info.own_objective)
     return alpha, bias, eqn1_objective(FStep(K, lam, "l2"), alpha, bias, labeled, y, unlabeled, 1.0)
 
@@ -138,7 +138,7 @@ def read_runs(path):
 
 def above_da(records, method):
     """(runs where ``method``'s J_0 is above DA's, runs both made), or None when its loss is not DA's l2."""
-    if method == "DA" or "loss" in METHODS[method][1]:
+    if method == "DA" or METHODS[method] is not None and METHODS[method].options.get("loss", "l2") != "l2":
         return None
     da = {(r["split"], r["lam"], r["width"]): r["objective_eqn1"] for r in records if r["method"] == "DA"}
     pairs = [(r["objective_eqn1"], da[key]) for r in records if r["method"] == method

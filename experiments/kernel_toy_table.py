@@ -22,14 +22,14 @@ from pathlib import Path
 import numpy as np
 
 from ssl_repro.data.embedded import two_circles, two_moons
-from ssl_repro.kernel import default_sigma, kernel_da, kernel_jtsvm, kernel_nabla_tsvm, rbf_gram
+from ssl_repro.kernel import default_sigma, rbf_gram
+from ssl_repro.methods import recipe_variants
 from ssl_repro.provenance import provenance_with_earlier
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
-METHODS = {"JTSVM (l1)": (kernel_jtsvm, "l1"), "JTSVM (l2)": (kernel_jtsvm, "l2"),
-           "nabla-TSVM": (kernel_nabla_tsvm, "l2"),
-           "DA (l1)": (kernel_da, "l1"), "DA (l2)": (kernel_da, "l2"), "DA (sqr)": (kernel_da, "sqr")}
+#: Row label -> its variant of :data:`ssl_repro.methods.VARIANTS` (tagged ``kernel_toy_table``).
+METHODS = {v.label: v for v in recipe_variants("kernel_toy_table")}
 DATASETS = {"2MOONS": two_moons, "2CIRCLES": two_circles}
 #: 001's Table 2 (2MOONS, 2CIRCLES); it has no DA (sqr) row.
 PAPER = {"JTSVM (l1)": (0, 1), "JTSVM (l2)": (0, 1), "nabla-TSVM": (3, 2), "DA (l1)": (10, 10), "DA (l2)": (6, 3)}
@@ -41,12 +41,13 @@ def draws(y, n_draws=10):
         yield np.array([rng.choice(np.flatnonzero(y > 0)), rng.choice(np.flatnonzero(y < 0))])
 
 
-def successes(X, y, method, loss, lam, width):
+def successes(X, y, variant, lam, width):
+    solver, options = variant.kernel_solver
     K = rbf_gram(X, width * default_sigma(X))
     count = 0
     for labeled in draws(y):
         unlabeled = np.setdiff1d(np.arange(y.size), labeled)
-        alpha, bias, _ = method(K, labeled, y[labeled].astype(float), unlabeled, lam, 1.0, 0.5, loss=loss)
+        alpha, bias, _ = solver(K, labeled, y[labeled].astype(float), unlabeled, lam, 1.0, 0.5, **options)
         f = K[unlabeled] @ alpha + bias
         count += int(np.all(np.where(f > 0, 1, -1) == y[unlabeled]))
     return count
@@ -87,11 +88,10 @@ def main(argv=None):
     out = Path(args.out)
     grid = earlier_grid(out / "grid.json", args.methods)
     for (dname, make), mname in itertools.product(DATASETS.items(), args.methods):
-        method, loss = METHODS[mname]
         X, y = make()
         for lam, width in itertools.product(LAMBDAS, WIDTHS):
             start = time.perf_counter()
-            grid[(dname, mname, lam, width)] = (successes(X, y, method, loss, lam, width),
+            grid[(dname, mname, lam, width)] = (successes(X, y, METHODS[mname], lam, width),
                                                 time.perf_counter() - start)
         print(dname, mname, best(grid, dname, mname)[0], flush=True)
     out.mkdir(parents=True, exist_ok=True)

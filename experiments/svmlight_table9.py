@@ -43,14 +43,13 @@ sys.path.insert(0, str(ROOT))
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlight, write_table)
+from ssl_repro.methods import recipe_variants  # noqa: E402
 from ssl_repro.provenance import provenance  # noqa: E402
 
 DATASETS = ("pcmac", "synthetic-aut-avn", "synthetic-real-sim", "synthetic-ccat", "synthetic-gcat",
             "synthetic-33-vs-36")
-#: The project's methods of Table 9, as the harness's method configurations (conf/method/).
-OURS = {"tsvm-S1": {"name": "tsvm", "variant": "tsvm-S1", "switches": 1},
-        "tsvm-Smax": {"name": "tsvm", "variant": "tsvm-Smax", "switches": "max"},
-        "da": {"name": "da", "variant": "da"}}
+#: The project's methods of Table 9 (the variants tagged ``svmlight_table9``), record string -> job config.
+OURS = {v.record_name: v.resolved() for v in recipe_variants("svmlight_table9")}
 COLUMNS = ("dataset", "data", "n_labeled", "method", "seconds", "capped", "cap_seconds", "test_error",
            "transductive_error", "git_commit", "date", "command")
 OUT = ROOT / "results" / "peers" / "table9"
@@ -111,7 +110,7 @@ def our_row(name, n_labeled, method):
     from ssl_repro.harness.app import limit_threads
     from ssl_repro.harness.runner import run_job
     limit_threads(1)
-    record = run_job({"dataset": {"name": name}, "method": {**OURS[method], "lam": None},
+    record = run_job({"dataset": {"name": name}, "method": OURS[method],
                       "split": 0, "n_labeled": n_labeled})
     return {"method": method, "seconds": record["seconds"], "capped": False, "cap_seconds": None,
             "test_error": record["test_error"], "transductive_error": record["transductive_error"],

@@ -54,10 +54,11 @@ def check_kernel_rows(n_rows, max_rows, what):
 
 
 class _KernelModel(BinaryClassifier):
-    """Shared plumbing; subclasses set ``_method`` and implement ``_options()`` (the solver's
+    """Shared plumbing; subclasses set ``solver_name`` (their solver in
+    :data:`ssl_repro.kernel.training.KERNEL_SOLVERS`) and implement ``_options()`` (the solver's
     keyword arguments, ``loss`` among them where the method has a choice)."""
 
-    _method = None
+    solver_name = None
     _parameter_constraints = {**SEMI_SUPERVISED, "sigma": [POSITIVE, None], "sigma_factor": [POSITIVE],
                               "max_rows": [COUNT, None]}
     #: 001's losses, for the methods that take one.
@@ -89,7 +90,7 @@ class _KernelModel(BinaryClassifier):
             self.sigma_ = check_positive(self.sigma_factor, "sigma_factor") * default_sigma(X)
         K = rbf_gram(X, self.sigma_)
         alpha, bias, self.diagnostics_ = train_kernel(
-            self._method, K, labeled, y_pm1, unlabeled, self.lam, self.lam_u, self._fraction(y_pm1),
+            self.solver_name, K, labeled, y_pm1, unlabeled, self.lam, self.lam_u, self._fraction(y_pm1),
             **self._options())
         self.dual_coef_ = alpha[None, :]
         self.intercept_ = np.array([bias])
@@ -137,6 +138,9 @@ class KernelDA(_KernelModel):
     T0, anneal_rate, eps, max_outer, max_inner :
         Table 1 of 001: starting temperature 10, T /= 1.5, thresholds 1e-6
         (per unlabeled point), iteration caps.
+    fixed_temperature : float > 0 or None, default=None
+        Hold T at this value without annealing (the fixed-T rows of 001's
+        Tables 4-5); ``None`` anneals.
     max_rows : int or None, default=MAX_ROWS (10000)
         Most training rows ``fit`` accepts (the Gram matrix is dense n x n);
         ``None``: no limit.
@@ -187,15 +191,15 @@ class KernelDA(_KernelModel):
     True
     """
 
-    _method = "da"
+    solver_name = "da"
     _iteration_field = "temperatures"
     _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES, "T0": [POSITIVE],
                               "anneal_rate": [ABOVE_ONE], "eps": [OPEN_UNIT], "max_outer": [COUNT],
-                              "max_inner": [COUNT]}
+                              "max_inner": [COUNT], "fixed_temperature": [POSITIVE, None]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, loss="l2", sigma=None, sigma_factor=1.0,
                  T0=START_TEMPERATURE, anneal_rate=ANNEAL_RATE, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER,
-                 max_rows=MAX_ROWS):
+                 fixed_temperature=None, max_rows=MAX_ROWS):
         super().__init__(lam, lam_u, r, sigma, sigma_factor, max_rows)
         self.loss = loss
         self.T0 = T0
@@ -203,10 +207,12 @@ class KernelDA(_KernelModel):
         self.eps = eps
         self.max_outer = max_outer
         self.max_inner = max_inner
+        self.fixed_temperature = fixed_temperature
 
     def _options(self):
         return {"loss": self.loss, "T0": self.T0, "rate": self.anneal_rate, "eps": self.eps,
-                "max_outer": self.max_outer, "max_inner": self.max_inner}
+                "max_outer": self.max_outer, "max_inner": self.max_inner,
+                "fixed_temperature": self.fixed_temperature}
 
 
 class KernelJTSVM(_KernelModel):
@@ -270,7 +276,7 @@ class KernelJTSVM(_KernelModel):
     True
     """
 
-    _method = "jtsvm"
+    solver_name = "jtsvm"
     _iteration_field = "mfn_calls"
     _parameter_constraints = {**_KernelModel._parameter_constraints, **_KernelModel._LOSSES,
                               "switches": [COUNT, StrOptions({"max"})]}
@@ -346,7 +352,7 @@ class KernelNablaTSVM(_KernelModel):
     True
     """
 
-    _method = "nabla_tsvm"
+    solver_name = "nabla_tsvm"
     _iteration_field = "lbfgs_iterations"
     _parameter_constraints = {**_KernelModel._parameter_constraints, "steps": [COUNT], "start_fraction": [POSITIVE]}
 

@@ -9,12 +9,12 @@ from omegaconf import OmegaConf
 
 from ssl_repro.data import DATASETS
 from ssl_repro.kernel_estimators import MAX_ROWS, KernelDA, KernelJTSVM, KernelNablaTSVM
-from ssl_repro.methods import METHODS
+from ssl_repro.methods import LABELS, METHODS, VARIANTS, config_nodes, recipe_variants
 from ssl_repro.harness.runner import DATASET_SETTINGS, estimator_for, run_job
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 DATASET_NAMES = sorted(p.stem for p in (CONF / "dataset").glob("*.yaml"))
-METHOD_NAMES = sorted(p.stem for p in (CONF / "method").glob("*.yaml"))
+METHOD_NAMES = sorted(config_nodes())
 EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
 
 
@@ -61,9 +61,10 @@ def test_a_dataset_field_the_registry_owns_is_refused_by_name(key, value):
 def test_a_pair_composes_as_its_two_groups():
     """No dataset config interpolates the method group nor a method config the dataset group, and
     composing a pair gives each group's own node (every dataset and every method in some pair)."""
-    for kind, other in (("dataset", "method"), ("method", "dataset")):
-        for path in (CONF / kind).glob("*.yaml"):
-            assert "${" + other not in path.read_text(), path
+    for path in (CONF / "dataset").glob("*.yaml"):
+        assert "${method" not in path.read_text(), path
+    for name, node in config_nodes().items():
+        assert not any("${dataset" in str(value) for value in node.values()), name
     n = max(len(DATASET_NAMES), len(METHOD_NAMES))
     for i in range(n):
         dataset, method = DATASET_NAMES[i % len(DATASET_NAMES)], METHOD_NAMES[(3 * i) % len(METHOD_NAMES)]
@@ -100,7 +101,8 @@ def test_kernel_method_configs_and_variants():
     expected = {"kernel_da": (KernelDA, "l2"), "kernel_da_l1": (KernelDA, "l1"), "kernel_da_l2": (KernelDA, "l2"),
                 "kernel_da_sqr": (KernelDA, "sqr"), "kernel_jtsvm": (KernelJTSVM, "l2"),
                 "kernel_jtsvm_l1": (KernelJTSVM, "l1"), "kernel_jtsvm_l2": (KernelJTSVM, "l2")}
-    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted([*expected, "kernel_nabla_tsvm"])
+    fixed_t = ["kernel_da_t01", "kernel_da_t001", "kernel_da_t0001"]
+    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted([*expected, "kernel_nabla_tsvm", *fixed_t])
     variants = {}
     for method, (cls, loss) in expected.items():
         cfg = group("method", method)
@@ -207,20 +209,63 @@ def test_ray_launcher_config_composes():
     assert cfg.hydra.launcher._target_.endswith("RayLauncher") and cfg.hydra.launcher.ray.remote.num_cpus == 2
 
 
-def test_a_method_of_the_table_without_a_yaml_file_is_a_config(tmp_path, monkeypatch):
-    """What adding a method to ssl_repro/methods.py alone gives: ``method=<name>`` composes."""
+def test_every_method_and_variant_is_a_stored_config_unless_the_user_has_a_yaml(tmp_path, monkeypatch):
+    """The configs come from ssl_repro/methods.py (no conf/method/ folder); a user's
+    ``conf/method/<name>.yaml`` is left to be that config."""
     from hydra.core.config_store import ConfigStore
 
     from ssl_repro.harness.resolvers import register_methods
+    assert not (CONF / "method").exists()
     store = ConfigStore.instance()
     monkeypatch.setattr(store, "repo", {**store.repo, "method": {}})      # leave the session's store alone
-    for name in ("tsvm", "da"):       # a config folder where only these two have a YAML
-        (tmp_path / f"{name}.yaml").write_text((CONF / "method" / f"{name}.yaml").read_text())
+    (tmp_path / "da.yaml").write_text("name: da\nvariant: da-mine\n")
     names = register_methods(tmp_path)
-    assert sorted(names) == sorted(set(METHODS) - {"tsvm", "da"})
+    assert sorted(names) == sorted(set(config_nodes()) - {"da"})
     for name in names:
-        assert store.repo["method"][f"{name}.yaml"].node == {"name": name, "variant": name}
-    assert register_methods() == []       # the project has a YAML for every method
+        assert store.repo["method"][f"{name}.yaml"].node == config_nodes()[name]
+    assert set(METHODS) <= set(config_nodes()) and set(VARIANTS) <= set(config_nodes())
+
+
+#: Each recipe's methods, as 000/004 and 001 list them.
+RECIPES = {"learning_curve": ["svm", "rls", "tsvm_s1", "tsvm_smax", "da", "nabla_tsvm", "cccp_tsvm"],
+           "timing": ["tsvm_s1", "tsvm_s10", "tsvm_s100", "tsvm_smax", "da"],
+           "ablation": ["da", "da_fixed_t1", "da_fixed_t01", "da_fixed_t0001"],
+           "transductive": ["svm", "tsvm_smax", "da"],
+           "svmlight_table9": ["tsvm_s1", "tsvm_smax", "da"],
+           "kernel_toy_table": ["kernel_jtsvm_l1", "kernel_jtsvm_l2", "kernel_nabla_tsvm", "kernel_da_l1",
+                                "kernel_da_l2", "kernel_da_sqr"],
+           "kernel_benchmarks": ["kernel_jtsvm", "kernel_nabla_tsvm", "kernel_da", "kernel_da_sqr", "kernel_da_t01",
+                                 "kernel_da_t001", "kernel_da_t0001"]}
+
+
+@pytest.mark.parametrize("recipe", RECIPES)
+def test_a_recipe_runs_the_variants_tagged_with_it(recipe):
+    assert [v.config for v in recipe_variants(recipe)] == RECIPES[recipe]
+    if recipe in EXPERIMENTS:
+        cfg = composed([f"+experiment={recipe}", "dataset=kdd99-10" if recipe == "transductive" else "dataset=pcmac"],
+                       hydra=True)
+        assert OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)["method"] == ",".join(RECIPES[recipe])
+    with pytest.raises(ValueError, match="no method variant is tagged 'learning_curves'; known recipes: ablation, "):
+        recipe_variants("learning_curves")
+
+
+def test_record_strings_labels_and_styles_of_the_variants():
+    """The records' method strings are the variants' (as the committed results hold them); each linear
+    record has one label and one style; the kernel scripts' rows carry 001's row names."""
+    records = {name: v.record_name for name, v in VARIANTS.items()}
+    assert [records[n] for n in RECIPES["timing"]] == ["tsvm-S1", "tsvm-S10", "tsvm-S100", "tsvm-Smax", "da"]
+    assert [records[n] for n in RECIPES["ablation"]] == ["da", "da-T1", "da-T0.1", "da-T0.001"]
+    assert records["kernel_da_l1"] == "kernel_da-l1" and records["kernel_da_t001"] == "kernel_da-l2-T0.01"
+    for name, v in VARIANTS.items():
+        assert records[name] == group("method", name)["variant"], name
+    linear = [v for v in VARIANTS.values() if v.label and not METHODS[v.method].kernel]
+    assert len({v.record_name for v in linear}) == len(linear) == len(LABELS)
+    assert [v.label for v in recipe_variants("kernel_toy_table")] == ["JTSVM (l1)", "JTSVM (l2)", "nabla-TSVM",
+                                                                       "DA (l1)", "DA (l2)", "DA (sqr)"]
+    assert [v.label for v in recipe_variants("kernel_benchmarks")] == ["JTSVM", "nabla-TSVM", "DA", "DA (sqr)",
+                                                                        "T=0.1", "T=0.01", "T=0.001"]
+    solver, options = VARIANTS["kernel_da_t01"].kernel_solver
+    assert solver.__name__ == "kernel_da" and options == {"loss": "l2", "fixed_temperature": 0.1}
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)

@@ -63,8 +63,7 @@ class LinearMeanMargin(_LinearModel):
         return mean_margin(problem, self.lam)
 
 
-DECLARATION = Method(NAME, f"{__name__}:LinearMeanMargin", semi_supervised=False,
-                     style=("tab:olive", "d", ":"))
+DECLARATION = Method(NAME, f"{__name__}:LinearMeanMargin", semi_supervised=False)
 
 
 def register():

@@ -51,7 +51,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy.optimize import brentq  # noqa: E402
 
-from ..methods import METHODS, VARIANT_STYLES, plot_group  # noqa: E402
+from ..methods import STYLES, plot_group  # noqa: E402
 from ..solvers.balance import balance_function  # noqa: E402
 
 LABELS = {"test_error": "test error", "transductive_error": "transductive error (unlabeled rows)",
@@ -59,9 +59,8 @@ LABELS = {"test_error": "test error", "transductive_error": "transductive error 
           "seconds": "training time (s)"}
 
 #: Colour, marker and line style of each method (record ``method`` names), fixed across figures:
-#: the table of :mod:`ssl_repro.methods` (its variants' styles, then each method's own).
-METHOD_STYLES = {**{m.name: m.style for m in METHODS.values() if m.style and not m.semi_supervised},
-                 **VARIANT_STYLES, **{m.name: m.style for m in METHODS.values() if m.style and m.semi_supervised}}
+#: the variants' styles of :mod:`ssl_repro.methods`, in its order (baselines first).
+METHOD_STYLES = STYLES
 #: Colours and markers for methods not in METHOD_STYLES, picked by a hash of the name (stable).
 FALLBACK_COLOURS = ("darkslateblue", "teal", "maroon", "darkkhaki", "slategray", "indigo", "sienna", "darkcyan")
 FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")

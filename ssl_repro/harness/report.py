@@ -33,6 +33,7 @@ from scipy.stats import rankdata, wilcoxon
 
 from . import plots
 from .aggregate import read_results, summarize
+from ..methods import LABELS
 
 #: Significance level of the paired Wilcoxon signed-rank test.
 ALPHA = 0.05
@@ -40,11 +41,9 @@ ALPHA = 0.05
 EXACT_UP_TO = 16
 #: Relative difference below which two values of one split are a tie (solver round-off).
 TIE_RTOL = 1e-8
-#: Record names of the methods, as the papers call them.
-NAMES = {"svm": "SVM", "rls": "RLS", "tsvm-S1": "TSVM S=1", "tsvm-S10": "TSVM S=10", "tsvm-S100": "TSVM S=100",
-         "tsvm-Smax": "TSVM S=max", "da": "DA", "nabla_tsvm": "nabla-TSVM", "cccp_tsvm": "CCCP-TSVM",
-         "da-T1": "fixed T=1", "da-T0.1": "fixed T=0.1", "da-T0.001": "fixed T=0.001",
-         "svmlight-tsvm": "SVM-light TSVM", "universvm-cccp": "UniverSVM CCCP-TSVM",
+#: Record names of the methods, as the papers call them: ours from :data:`ssl_repro.methods.LABELS`,
+#: then the peers' records (``peers/``).
+NAMES = {**LABELS, "svmlight-tsvm": "SVM-light TSVM", "universvm-cccp": "UniverSVM CCCP-TSVM",
          "cccp-tsvm": "CCCP-TSVM (ours)"}
 #: The datasets whose J the papers call "significantly" lower with DA (000 Sec. 5, 003 Table 2); else "slightly".
 SIGNIFICANT_J = ("aut-avn", "ccat", "pcmac")

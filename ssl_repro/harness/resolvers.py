@@ -1,10 +1,9 @@
-"""What Hydra learns from the package's tables: the ``registry`` resolver and default method configs.
+"""What Hydra learns from the package's tables: the ``registry`` and ``methods`` resolvers and the method configs.
 
-Every method of :data:`ssl_repro.methods.METHODS` is also registered in
-Hydra's ConfigStore as ``method=<name>`` (``{name, variant}``: every
-parameter at the estimator's default), so a new method needs no YAML file;
-a method with a ``conf/method/<name>.yaml`` (variants, comments) is not
-registered, so the file is its only config.
+Every method and variant of :mod:`ssl_repro.methods` is registered in
+Hydra's ConfigStore as ``method=<config>`` (:func:`ssl_repro.methods.config_nodes`),
+so there is no ``conf/method/`` folder; a user's ``conf/method/<name>.yaml``
+is not overwritten (that file is then the config of ``<name>``).
 
 ``conf/experiment/*.yaml`` are one recipe per artifact kind; what differs
 between datasets (the label grid, the transductive settings, the sweep
@@ -13,9 +12,14 @@ folder's name) comes from :data:`ssl_repro.data.DATASETS`::
     n_labeled: ${registry:${dataset.name},label_grid}     # "44,87,174,348,695,1389" for ccat
     sweep_name: learning_curve_${registry:${dataset.name},folder}   # learning_curve_33_vs_36
 
+and a recipe's methods are the variants tagged with it
+(:func:`ssl_repro.methods.recipe_variants`)::
+
+    method: ${methods:timing}     # "tsvm_s1,tsvm_s10,tsvm_s100,tsvm_smax,da"
+
 A list field becomes Hydra's sweep syntax (values joined by commas, None
 as ``null``); an empty list is refused with the dataset and the field named.
-Importing this module registers the resolver (``ssl_repro.harness`` does,
+Importing this module registers the resolvers and the configs (``ssl_repro.harness`` does,
 so ``run.py``, Hydra's launchers' workers and the tests all have it).
 """
 from pathlib import Path
@@ -24,7 +28,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from ..data.registry import dataset_info
-from ..methods import METHODS
+from ..methods import config_nodes, recipe_variants
 
 #: Registry fields a recipe may read.
 FIELDS = ("label_grid", "curve_labels", "transductive_labels", "transductive_unlabeled", "folder")
@@ -43,19 +47,27 @@ def registry(name, field):
     return ",".join("null" if v is None else str(v) for v in value)
 
 
-if not OmegaConf.has_resolver("registry"):
-    OmegaConf.register_new_resolver("registry", registry)
+def methods(recipe):
+    """The config names of the variants tagged ``recipe``, as a sweep value string."""
+    return ",".join(v.config for v in recipe_variants(recipe))
 
-#: The project's method configs (``conf/method/`` beside the package, where ``run.py`` reads them).
+
+for _name, _resolver in (("registry", registry), ("methods", methods)):
+    if not OmegaConf.has_resolver(_name):
+        OmegaConf.register_new_resolver(_name, _resolver)
+
+#: A user's own method configs (``conf/method/`` beside the package, where ``run.py`` reads them).
 METHOD_CONFIGS = Path(__file__).resolve().parents[2] / "conf" / "method"
 
+
 def register_methods(config_dir=METHOD_CONFIGS):
-    """Store ``{name, variant}`` as ``method=<name>`` for each method without ``config_dir/<name>.yaml``
-    (Hydra would otherwise take the stored node as the file's schema); returns their names."""
-    names = [name for name in METHODS if not (Path(config_dir) / f"{name}.yaml").exists()]
-    for name in names:
-        ConfigStore.instance().store(group="method", name=name, node={"name": name, "variant": name})
-    return names
+    """Store each config of :func:`ssl_repro.methods.config_nodes` as ``method=<config>``, except those with
+    a ``config_dir/<config>.yaml`` (Hydra would otherwise take the stored node as the file's schema);
+    returns the names stored."""
+    nodes = {name: node for name, node in config_nodes().items() if not (Path(config_dir) / f"{name}.yaml").exists()}
+    for name, node in nodes.items():
+        ConfigStore.instance().store(group="method", name=name, node=node)
+    return list(nodes)
 
 
 register_methods()
