@@ -60,7 +60,7 @@ def time_cg_iterations(op, rows, iterations):
     beta = np.zeros(op.n_weights)
     r = _residual(op, rows, z, LAM, beta, None)
     p = r.copy()
-    cg_scalars = np.array([r @ r, r @ r, z @ z, r @ r, 1.0])
+    cg_scalars = np.array([r @ r, r @ r, z @ z, r @ r])
     steps = op.cg_steps(rows, c, LAM, 0.0)          # tol 0: never stops early
     with np.errstate(invalid="ignore", divide="ignore"):       # no rows (the overhead): gamma is 0/0
         steps.run(beta, o, z, r, p, cg_scalars, 1)        # warm-up (compilation, sending the rows' state)

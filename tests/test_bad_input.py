@@ -43,7 +43,7 @@ def test_feature_ids_far_beyond_the_data_are_refused_before_allocating(estimator
 
 def test_the_refusal_compares_the_dense_arrays_with_the_memory_available(monkeypatch):
     monkeypatch.setattr(data_checks, "available_memory_bytes", lambda: 2**30)
-    n_ok = 2**30 // (8 * (3 * N_CHUNKS + data_checks.WEIGHT_VECTORS)) - 1
+    n_ok = 2**30 // (8 * (2 * N_CHUNKS + data_checks.WEIGHT_VECTORS)) - 1
     X = sp.csr_matrix((np.ones(1), np.zeros(1, int), [0, 1]), shape=(1, n_ok))
     data_checks.check_feature_memory(X, N_CHUNKS)                 # fits exactly
     with pytest.raises(ValueError, match=r"more than the 1\.0 GiB available"):

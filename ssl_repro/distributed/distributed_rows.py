@@ -17,7 +17,6 @@ iteration to the end of the CGLS call.
 """
 import numpy as np
 
-from ..solvers.engine.cgls import RECURRENCE_MET
 from .partition import STEP_SCALARS
 
 
@@ -110,13 +109,8 @@ class DistributedRows:
         """max |x_ij| over every partition."""
         return max(self.call_all("largest_entry"))
 
-    def cg_steps(self, rows, c, lam, tol, linear=None):
-        """The distributed CG iterations of :func:`ssl_repro.solvers.engine.cgls.cgls` on ``rows``.
-
-        ``linear`` (v of :func:`~ssl_repro.solvers.engine.cgls.cgls`) is constant and
-        drops out of the residual recurrence; cgls itself subtracts it when
-        it forms the exact residual.
-        """
+    def cg_steps(self, rows, c, lam, tol):
+        """The distributed CG iterations of :func:`ssl_repro.solvers.engine.cgls.cgls` on ``rows``."""
         return DistributedCGSteps(self, rows, c, lam, tol)
 
 
@@ -138,8 +132,8 @@ class DistributedCGSteps:
     omega1 / (lambda p.p + q.Cq), beta += gamma p, r -= gamma (X^T C q +
     lambda p) (the recurrence of :mod:`ssl_repro.solvers.engine._cg_pass`),
     z.z of the new z = z.z - 2 gamma z.Cq + gamma^2 Cq.Cq.  When the
-    recurrence meets ||r|| < epsilon ||z|| it returns RECURRENCE_MET and
-    cgls decides on the exact residual.
+    recurrence meets ||r|| < epsilon ||z|| it returns and cgls decides on
+    the exact residual.
     """
 
     def __init__(self, op, rows, c, lam, tol):
@@ -152,15 +146,16 @@ class DistributedCGSteps:
         self.started = False
 
     def run(self, beta, o, z, r, p, cg_scalars, n_steps):
-        """Up to ``n_steps`` iterations (beta, r, p, cg_scalars in place); (iterations, status)."""
+        """Up to ``n_steps`` iterations (beta, r, p, cg_scalars in place); (iterations, whether the
+        recurrence met the test)."""
         import ray
         op, lam = self.op, self.lam
         if not self.started:
             op.call("cg_begin", [(local, self.c[pos], o[pos], z[pos]) for pos, local in self.parts])
             self.started, self.gamma = True, 0.0
-        omega1, pp, zz, omega2, reduction = cg_scalars
+        omega1, pp, zz, omega2 = cg_scalars
         n_w = op.n_weights
-        steps, status = 0, 0
+        steps, met = 0, False
         while steps < n_steps:
             p_ref = ray.put(p)
             total = _ordered_sum(op.call_all("cg_step", p_ref, self.gamma))
@@ -173,14 +168,14 @@ class DistributedCGSteps:
             self.gamma = gamma
             steps += 1
             if omega1 < self.tol2 * zz:
-                status = RECURRENCE_MET
+                met = True
                 break
             reduction = omega1 / omega2
             p *= reduction
             p += r
             pp = p @ p
-        cg_scalars[:] = omega1, pp, zz, omega2, reduction
-        return steps, status
+        cg_scalars[:] = omega1, pp, zz, omega2
+        return steps, met
 
     def outputs(self, o, z):
         """Fetch o and z of the active rows from the workers into ``o`` and ``z``."""

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from .annealing import deterministic_annealing
 from .engine.cgls import cgls
 from .engine.biased_rows import BiasedRows
+from .engine.cg_layout import COMPACT_FEATURES
 from .engine.problem import from_blocks
 from .tsvm import tsvm
 from .engine.data_checks import DATA_DTYPES
@@ -24,7 +25,9 @@ def warm_up_kernels():
     Both the serial and the parallel build of the CG loop are loaded
     (whichever the machine's load will later call for), and the line
     search, optimality test and OPTIMIZE-P kernels for both pseudo-row
-    layouts (TSVM's own rows, DA's shared rows).
+    layouts (TSVM's own rows, DA's shared rows); the data hold a repeated
+    row, and CGLS also runs on a matrix too wide for the compact column
+    ids (:mod:`.engine.cg_layout`), so every form of the CG pass is loaded.
     """
     for dtype in DATA_DTYPES:
         _warm_up(dtype)
@@ -34,6 +37,9 @@ def _warm_up(dtype):
     X = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]], dtype=dtype))
     problem = from_blocks(X[:2], np.array([1.0, -1.0]), X[2:])
     op, rows, y = BiasedRows(X), np.arange(4, dtype=np.int64), np.array([1.0, -1.0, 1.0, -1.0])
+    repeated = BiasedRows(sp.vstack([X[:3], X[2:3]], format="csr"))
+    wide = BiasedRows(sp.csr_matrix((np.ones(4, dtype), [0, 1, 2, COMPACT_FEATURES], np.arange(5)),
+                                    shape=(4, COMPACT_FEATURES + 1)))
     previous = numba.get_num_threads()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # the tiny solves' cap warnings concern nobody
@@ -43,6 +49,8 @@ def _warm_up(dtype):
             deterministic_annealing(problem, 0.1, 1.0, 0.5, max_outer=2)
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
             cgls(op, rows, y, np.ones(4), 1.0, np.zeros(3), np.zeros(4), 1e-12, 10)
+            for other in (repeated, wide):
+                cgls(other, rows, y, np.ones(4), 1.0, np.zeros(other.n_weights), np.zeros(4), 1e-12, 10)
             op.matvec(np.ones(3), rows)
             op.rmatvec(y, rows)
         finally:

@@ -9,6 +9,7 @@ vector has ``n_features + 1`` entries, the last one being the bias.
 import numpy as np
 import scipy.sparse as sp
 
+from .cg_layout import make_layout
 from .cgls import CGSteps
 from ._row_products import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
 from .data_checks import check_feature_memory, data_dtype, largest_magnitude
@@ -43,6 +44,7 @@ class BiasedRows:
         self.n_rows, self.n_features = X.shape
         self.n_weights = self.n_features + 1
         self._buffers = np.empty((N_CHUNKS, self.n_features))
+        self._cg_layout = None
         self.matvec_calls = 0
         self.rmatvec_calls = 0
 
@@ -76,6 +78,12 @@ class BiasedRows:
         """max ``|x_ij|`` over the stored entries (0 for an all-zero matrix)."""
         return largest_magnitude(self.X.data)
 
-    def cg_steps(self, rows, c, lam, tol, linear=None):
+    def cg_layout(self):
+        """How the CG pass reads X (:class:`.cg_layout.CGLayout`), prepared on first use (one pass over X)."""
+        if self._cg_layout is None:
+            self._cg_layout = make_layout(self.X, self.indices)
+        return self._cg_layout
+
+    def cg_steps(self, rows, c, lam, tol):
         """The compiled CG iterations of :func:`.cgls.cgls` on the rows ``rows`` (a :class:`.cgls.CGSteps`)."""
-        return CGSteps(self, rows, c, lam, tol, linear)
+        return CGSteps(self, rows, c, lam, tol)

@@ -11,14 +11,11 @@ together, the residual r = X^T z - lambda beta following the recurrence
 r -= gamma (X^T C q + lambda p) instead of a second pass.  Table 2's
 quantities are otherwise unchanged (z, o, beta, p, omega, the test
 ||r|| < epsilon ||z||).  Soundness of the stop: only the exact residual
-r = X^T z - lambda beta - v may stop the loop.  In an iteration the
-recurrence predicts may converge, the same pass also accumulates X^T z
-of the current z, giving the exact residual of the new point without
-another pass; if convergence comes in an iteration that did not track
-it, r is recomputed (one transposed product).  If the exact residual
-disagrees with the recurrence, CG continues from it (residual
-replacement).  On text20k and kdd99-10 the two agree to 4e-5 relative or
-better; J equals the reference's to 1e-6 relative.
+r = X^T z - lambda beta - v may stop the loop.  When the recurrence meets
+the test, r is recomputed (one transposed product); if the exact residual
+does not meet it, CG goes on from it (residual replacement).  On text20k
+and kdd99-10 the two agree to 4e-5 relative or better; J equals the
+reference's to 1e-6 relative.
 """
 from dataclasses import dataclass, field
 
@@ -26,15 +23,13 @@ import numba
 import numpy as np
 
 from ._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
+from .cg_layout import group_rows
 from ._row_products import N_CHUNKS
 from ._threads import refresh_threads
 
 #: CG iterations per call of the compiled loop; between calls the idle
 #: cores are re-evaluated (:func:`._threads.refresh_threads`).
 BLOCK = 16
-#: Statuses of :func:`._cg_pass._cg_steps`: the recurrence met the test in
-#: an iteration that did not track the exact residual; converged on the exact one.
-RECURRENCE_MET, CONVERGED = 1, 2
 
 
 @dataclass
@@ -108,17 +103,13 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
     it = 0
     if converged:
         return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, seed_residual)
-    steps = op.cg_steps(rows, c, lam, tol, linear)
-    cg_scalars = np.array([omega1, omega1, z @ z, omega1, 1.0])
+    steps = op.cg_steps(rows, c, lam, tol)
+    cg_scalars = np.array([omega1, omega1, z @ z, omega1])
     while it < max_iter:
-        done_steps, status = steps.run(beta, o, z, r, p, cg_scalars, min(BLOCK, max_iter - it))
+        done_steps, met = steps.run(beta, o, z, r, p, cg_scalars, min(BLOCK, max_iter - it))
         it += done_steps
         omega1 = cg_scalars[0]
-        if status == CONVERGED:
-            converged = True
-            r = steps.r_exact
-            break
-        if status != RECURRENCE_MET:
+        if not met:
             continue
         # the exact residual decides convergence (residual replacement if it disagrees)
         steps.outputs(o, z)
@@ -129,7 +120,7 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
             break
         p *= exact / cg_scalars[3]
         p += r
-        cg_scalars[:4] = exact, p @ p, cg_scalars[2], exact
+        cg_scalars[:] = exact, p @ p, cg_scalars[2], exact
         omega1 = exact
     steps.outputs(o, z)
     return beta, o, CGLSInfo(it, converged, float(np.sqrt(omega1)), seed_residual, r if converged else None)
@@ -147,32 +138,36 @@ def _residual(op, rows, z, lam, beta, linear):
 class CGSteps:
     """The compiled CG iterations (:mod:`._cg_pass`) for one active system.
 
-    Holds the chunking of ``rows`` and the scratch arrays; :meth:`run`
+    Holds the chunking of the active rows and the scratch arrays; :meth:`run`
     picks the serial or the parallel build from numba's current thread
-    count (same results either way).  :meth:`.biased_rows.BiasedRows.cg_steps`
-    makes it; a distributed operator makes its own stepper with the same
-    two methods (:class:`ssl_repro.distributed.distributed_rows.DistributedCGSteps`).
+    count (same results either way).  The pass reads X as its
+    :class:`.cg_layout.CGLayout` says: identical active rows once with
+    their costs added, through the compact column ids where there are some.
+    :meth:`.biased_rows.BiasedRows.cg_steps` makes it; a distributed
+    operator makes its own stepper with the same two methods
+    (:class:`ssl_repro.distributed.distributed_rows.DistributedCGSteps`).
     """
 
-    def __init__(self, op, rows, c, lam, tol, linear=None):
+    def __init__(self, op, rows, c, lam, tol):
         X = op.X
-        self.args = (X.indptr, op.indices, X.data, rows, c, float(lam),
-                     np.zeros(op.n_weights) if linear is None else linear,
-                     chunk_bounds(X.indptr, rows, N_CHUNKS), np.zeros((N_CHUNKS, op.n_features)),
-                     np.zeros((N_CHUNKS, op.n_features)))
-        self.r_exact = np.empty(op.n_weights)
-        self.q = np.empty(rows.shape[0])
-        self.part = np.empty((N_CHUNKS, 6))
+        layout = op.cg_layout()
+        if layout.first_identical is None:
+            distinct, cost, slot = rows, c, np.arange(rows.shape[0])
+        else:
+            distinct, cost, slot = group_rows(rows, c, layout.first_identical, layout.slot_of_row)
+        self.args = (X.indptr, layout.indices, X.data, distinct, cost, slot, c, layout.new_id, float(lam),
+                     chunk_bounds(X.indptr, distinct, N_CHUNKS), np.zeros((N_CHUNKS, op.n_features)),
+                     np.empty(op.n_features))
+        self.q = np.empty(distinct.shape[0])
+        self.part = np.empty((N_CHUNKS, 4))
         self.tol2 = float(tol) * float(tol)
 
     def run(self, beta, o, z, r, p, cg_scalars, n_steps):
-        """Up to ``n_steps`` iterations in place; (iterations, status of the kernel)."""
+        """Up to ``n_steps`` iterations in place; (iterations, whether the recurrence met the test)."""
         refresh_threads()
         kernel = cg_steps_parallel if numba.get_num_threads() > 1 else cg_steps_serial
-        return kernel(*self.args, beta, o, z, r, self.r_exact, p, self.q, self.part, cg_scalars, self.tol2,
-                      n_steps)
+        return kernel(*self.args, beta, o, z, r, p, self.q, self.part, cg_scalars, self.tol2, n_steps)
 
     def outputs(self, o, z):
         """Bring the caller's o and z up to date: :meth:`run` updates them in place, so nothing to do
         (a distributed stepper keeps them on its workers between calls and fetches them here)."""
-

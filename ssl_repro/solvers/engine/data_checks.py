@@ -85,7 +85,7 @@ def check_labels_pm1(y, n_rows):
 
 
 #: Arrays of ``n_features + 1`` float64 a solve holds besides the per-chunk scratch of the
-#: products (weights, CG's residual, direction and exact residual, the linear term, DA's and
+#: products (weights, CG's residual and direction, the exact residual, the linear term, DA's and
 #: TSVM's previous weights, the returned ``coef_``), with room to spare.
 WEIGHT_VECTORS = 16
 
@@ -95,9 +95,9 @@ def feature_memory_bytes(n_features, n_chunks):
 
     The products ``X[rows].T @ z`` add the rows of each of ``n_chunks`` row
     chunks into a buffer of ``n_features`` numbers (one for :class:`.biased_rows.BiasedRows`,
-    two for CG's fused steps), plus :data:`WEIGHT_VECTORS` weight-sized vectors.
+    one for CG's fused steps), plus :data:`WEIGHT_VECTORS` weight-sized vectors.
     """
-    return 8 * (n_features + 1) * (3 * n_chunks + WEIGHT_VECTORS)
+    return 8 * (n_features + 1) * (2 * n_chunks + WEIGHT_VECTORS)
 
 
 def available_memory_bytes():
@@ -135,7 +135,7 @@ def check_feature_memory(X, n_chunks):
     used = np.unique(X.indices).size
     raise ValueError(
         f"X has {X.shape[1]:,} feature columns, of which {used:,} hold a non-zero: the solver's dense "
-        f"per-feature arrays ({3 * n_chunks + WEIGHT_VECTORS} vectors of n_features + 1 float64) would need "
+        f"per-feature arrays ({2 * n_chunks + WEIGHT_VECTORS} vectors of n_features + 1 float64) would need "
         f"{need / 2**30:,.1f} GiB, more than the {have / 2**30:,.1f} GiB available. Number the features "
         f"consecutively: keep the columns that occur (X[:, numpy.unique(X.indices)]), or renumber the "
         f"feature ids of a svmlight file to 1..{used}")
