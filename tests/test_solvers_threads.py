@@ -146,14 +146,14 @@ def test_warm_up_loads_every_kernel_a_solve_calls():
     from ssl_repro.solvers import warm_up_kernels
     from ssl_repro.solvers.engine._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
     from ssl_repro.solvers.balance import _belief_sums
-    from ssl_repro.solvers.engine.cg_layout import (COMPACT_FEATURES, _first_of_equal_hashes, _row_hashes,
-                                                    group_rows)
+    from ssl_repro.solvers.engine.cg_layout import (COMPACT_FEATURES, _column_counts, _first_of_equal_hashes,
+                                                    _renumbered, _row_hashes, group_rows)
     from ssl_repro.solvers.engine.line_search import _walk_break_points
     from ssl_repro.solvers.engine.loss import _line_pieces, _optimal
 
     warm_up_kernels()
     kernels = (cg_steps_parallel, cg_steps_serial, chunk_bounds, _belief_sums, _walk_break_points, _optimal,
-               _line_pieces, group_rows, _row_hashes, _first_of_equal_hashes)
+               _line_pieces, group_rows, _row_hashes, _first_of_equal_hashes, _column_counts, _renumbered)
     for kernel in kernels:
         assert kernel.signatures, kernel
     before = {k: len(k.signatures) for k in kernels}

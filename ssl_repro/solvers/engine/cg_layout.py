@@ -65,10 +65,28 @@ def make_layout(X, unsigned):
     n = X.shape[1]
     if X.data.dtype != np.float64 or n > COMPACT_FEATURES:
         return CGLayout(unsigned, np.arange(n, dtype=np.uint32), first, slots)
-    counts = np.bincount(unsigned, minlength=n)
+    counts = _column_counts(unsigned, n)
     new_id = np.empty(n, np.uint32)
     new_id[np.argsort(-counts, kind="stable")] = np.arange(n, dtype=np.uint32)
-    return CGLayout(new_id[unsigned].astype(np.uint16), new_id, first, slots)
+    return CGLayout(_renumbered(unsigned, new_id.astype(np.uint16)), new_id, first, slots)
+
+
+@numba.njit(cache=True, nogil=True)
+def _renumbered(indices, new_id):
+    """``new_id[indices]`` without numpy's copy of the ids to 8-byte integers (8 bytes per nonzero)."""
+    out = np.empty(indices.shape[0], new_id.dtype)
+    for jj in range(indices.shape[0]):
+        out[jj] = new_id[indices[jj]]
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _column_counts(indices, n):
+    """Nonzeros per column (``np.bincount`` would first copy the ids to 8-byte integers)."""
+    counts = np.zeros(n, np.int64)
+    for jj in range(indices.shape[0]):
+        counts[indices[jj]] += 1
+    return counts
 
 
 @numba.njit(cache=True, nogil=True)
