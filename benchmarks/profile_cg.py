@@ -61,13 +61,16 @@ def _timed(f):
     return time.perf_counter() - t
 
 
-def cg_iteration(bench, threads, n_iter=50):
-    """Seconds per CG iteration with all rows active, and the bytes one moves at least."""
+def cg_iteration(bench, threads, layout, n_iter=50):
+    """Seconds per CG iteration with all rows active, and the bytes one moves at least, with X read through
+    ``layout`` ("cg_layout": the solvers' :func:`~ssl_repro.solvers.engine.cg_layout.make_layout`; "own ids":
+    :func:`~ssl_repro.solvers.engine.cg_layout.plain_layout`)."""
     from ssl_repro.solvers import BiasedRows
     from ssl_repro.solvers.engine._row_products import N_CHUNKS
+    from ssl_repro.solvers.engine.cg_layout import make_layout, plain_layout
     from ssl_repro.solvers.engine.cgls import CGSteps
 
-    op = BiasedRows(bench.X)
+    op = BiasedRows(bench.X, layout=make_layout if layout == "cg_layout" else plain_layout)
     X = op.X
     m, n = X.shape
     rows = np.arange(m, dtype=np.int64)
@@ -84,10 +87,10 @@ def cg_iteration(bench, threads, n_iter=50):
     run()
     best = min(_timed(run) for _ in range(5)) / n_iter
     nnz = X.nnz
-    moved = (nnz * (X.data.itemsize + X.indices.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
+    moved = (nnz * (X.data.itemsize + op.cg_layout().indices.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
              + (n + 1) * 8 * 6 + N_CHUNKS * n * 8 * 2)
     read = min(_timed(lambda: _read_pass(op.indices, X.data)) for _ in range(5))
-    return {"threads": threads, "seconds_per_iteration": best, "ns_per_nonzero": best / nnz * 1e9,
+    return {"threads": threads, "layout": layout, "seconds_per_iteration": best, "ns_per_nonzero": best / nnz * 1e9,
             "bytes_per_iteration": moved, "gb_per_s": moved / best / 1e9,
             "serial_read_of_values_and_indices_s": read, "nnz": int(nnz), "rows": m, "features": n}
 
@@ -146,13 +149,14 @@ def main(argv=None):
               "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
               "command": "python benchmarks/profile_cg.py " + " ".join(sys.argv[1:] if argv is None else argv),
               "code": git_commit(), "loadavg_before": load, "values": bench.X.dtype.name, "stream_read_gb_per_s": stream_gbs(),
-              "cg_iteration": [cg_iteration(bench, int(t)) for t in sorted({int(t) for t in args.threads.split(",")})],
+              "cg_iteration": [cg_iteration(bench, int(t), layout) for t in sorted({int(t) for t in args.threads.split(",")})
+                               for layout in ("cg_layout", "own ids")],
               "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m]}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"cg_profile_{args.label}.json").write_text(json.dumps(record, indent=1) + "\n")
     print(f"streaming read bandwidth: {record['stream_read_gb_per_s']:.1f} GB/s")
     for it in record["cg_iteration"]:
-        print(f"{it['threads']} thread(s): {it['seconds_per_iteration'] * 1e3:.3f} ms per CG iteration, "
+        print(f"{it['threads']} thread(s), {it['layout']}: {it['seconds_per_iteration'] * 1e3:.3f} ms per CG iteration, "
               f"{it['ns_per_nonzero']:.2f} ns per nonzero, {it['bytes_per_iteration'] / 1e6:.1f} MB moved "
               f"-> {it['gb_per_s']:.1f} GB/s; serial read of values+indices {it['serial_read_of_values_and_indices_s'] * 1e3:.3f} ms")
     for s in record["solves"]:

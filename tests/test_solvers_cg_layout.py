@@ -1,5 +1,7 @@
 """How the CG pass reads X (engine/cg_layout.py): identical rows found exactly, taken once with their
 costs added, and compact column ids that never change a result."""
+import functools
+
 import numba
 import numpy as np
 import pytest
@@ -7,7 +9,7 @@ import scipy.sparse as sp
 
 from solver_problems import augmented_dense, random_problem
 from ssl_repro.solvers import BiasedRows, cgls, train_da, train_tsvm
-from ssl_repro.solvers.engine.cg_layout import COMPACT_FEATURES, first_identical_rows, group_rows
+from ssl_repro.solvers.engine.cg_layout import COMPACT_FEATURES, first_identical_rows, group_rows, plain_layout
 from ssl_repro.solvers.engine._row_products import unsigned_indices
 
 
@@ -96,12 +98,10 @@ def test_the_compact_ids_are_made_for_float64_data_with_few_enough_features():
 
 
 def without_layout(monkeypatch):
-    """BiasedRows' CG pass on X's own column ids and every row on its own."""
-    from ssl_repro.solvers.engine import biased_rows, cg_layout
+    """The solvers' BiasedRows read X as it is: its own column ids, every row on its own."""
+    from ssl_repro.solvers.engine import biased_rows, problem
 
-    def plain(X, unsigned):
-        return cg_layout.CGLayout(unsigned, np.arange(X.shape[1], dtype=np.uint32), None, None)
-    monkeypatch.setattr(biased_rows, "make_layout", plain)
+    monkeypatch.setattr(problem, "BiasedRows", functools.partial(biased_rows.BiasedRows, layout=plain_layout))
 
 
 def test_the_compact_ids_give_the_same_bits(monkeypatch):

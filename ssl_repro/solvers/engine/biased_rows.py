@@ -29,9 +29,16 @@ class BiasedRows:
         bit, with half the value bytes read per pass.  Other value types
         are converted to float64.  Refused when its column count would need
         more memory than is available (:func:`.data_checks.check_feature_memory`).
+        The CG pass reads it through :meth:`cg_layout` (for float64 values
+        with at most 65,536 features, a 16-bit copy of the column ids: 2
+        bytes per nonzero).
+    layout : callable
+        ``layout(X, unsigned_ids)`` makes that :class:`.cg_layout.CGLayout`
+        (:func:`.cg_layout.make_layout`; :func:`.cg_layout.plain_layout` reads
+        X as it is, for comparisons).
     """
 
-    def __init__(self, X):
+    def __init__(self, X, layout=make_layout):
         if not (sp.issparse(X) and X.format == "csr"):
             X = sp.csr_matrix(X)
         X = X.astype(data_dtype(X.dtype), copy=False)
@@ -44,6 +51,7 @@ class BiasedRows:
         self.n_rows, self.n_features = X.shape
         self.n_weights = self.n_features + 1
         self._buffers = np.empty((N_CHUNKS, self.n_features))
+        self._make_layout = layout
         self._cg_layout = None
         self.matvec_calls = 0
         self.rmatvec_calls = 0
@@ -81,7 +89,7 @@ class BiasedRows:
     def cg_layout(self):
         """How the CG pass reads X (:class:`.cg_layout.CGLayout`), prepared on first use (one pass over X)."""
         if self._cg_layout is None:
-            self._cg_layout = make_layout(self.X, self.indices)
+            self._cg_layout = self._make_layout(self.X, self.indices)
         return self._cg_layout
 
     def cg_steps(self, rows, c, lam, tol):

@@ -64,11 +64,16 @@ def make_layout(X, unsigned):
         slots = np.full(X.shape[0], -1, np.int64)
     n = X.shape[1]
     if X.data.dtype != np.float64 or n > COMPACT_FEATURES:
-        return CGLayout(unsigned, np.arange(n, dtype=np.uint32), first, slots)
+        return plain_layout(X, unsigned)._replace(first_identical=first, slot_of_row=slots)
     counts = _column_counts(unsigned, n)
     new_id = np.empty(n, np.uint32)
     new_id[np.argsort(-counts, kind="stable")] = np.arange(n, dtype=np.uint32)
     return CGLayout(_renumbered(unsigned, new_id.astype(np.uint16)), new_id, first, slots)
+
+
+def plain_layout(X, unsigned):
+    """The layout that reads X as it is: its own column ids, every row on its own (for comparisons)."""
+    return CGLayout(unsigned, np.arange(X.shape[1], dtype=np.uint32), None, None)
 
 
 @numba.njit(cache=True, nogil=True)
