@@ -7,6 +7,7 @@
     python benchmarks/record_side_by_side.py --label text20k-one-core-busy-one-thread --busy-loops 1 \\
         --env NUMBA_NUM_THREADS=1 --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
     python benchmarks/record_side_by_side.py --render --readme   # tables from the records only
+    python benchmarks/record_side_by_side.py --check             # is README.md's speed list up to date?
 
 Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
@@ -21,7 +22,10 @@ peak resident memory of training against the CSR matrix's size, numba
 threads).  ``--busy-loops N`` starts N ``python -c "while True: pass"``
 processes beside the runs (and stops them); ``--env K=V`` sets variables
 for the runs of both sides.  ``side_by_side.md`` and ``side_by_side.csv``
-beside the JSON are regenerated from all records.
+beside the JSON are regenerated from all records, and so is the speed
+list of ``README.md`` (between its two ``speed`` markers: one line per
+record, the ratio of each method, its pairs, code commit and date);
+``--check`` exits 1 if that list is not what the records give.
 """
 import argparse
 import csv
@@ -217,6 +221,32 @@ def render(records, out=OUT):
     return rows
 
 
+README = ROOT / "README.md"
+SPEED_START = "<!-- speed: rendered by benchmarks/record_side_by_side.py from results/benchmarks/side_by_side.json -->"
+SPEED_END = "<!-- end of speed -->"
+METHOD_NAMES = {"tsvm-max": "TSVM S=max", "da": "DA"}
+
+
+def readme_speed(records):
+    """README.md's speed list: per record, ours / reference of each method with its pairs, code and date."""
+    lines = []
+    for rec in sorted(records, key=lambda r: r["label"]):
+        ratios = ", ".join(f"{METHOD_NAMES.get(m, m)} **{res['ratio']:.2f}x**" for m, res in rec["methods"].items())
+        pairs = min(len(res["all_ratios"]) for res in rec["methods"].values())
+        values = " (float32 values)" if rec.get("values", "float64") != "float64" else ""
+        busy = f", {rec['busy_loops']} core(s) kept busy" if rec["busy_loops"] else ""
+        lines.append(f"- {rec['label']}{values}: {ratios} (median of {pairs} pair(s){busy}; code "
+                     f"{rec['code'][:7]}, {rec['date_utc'][:10]})")
+    return lines
+
+
+def readme_with_speed(text, records):
+    """``text`` (README.md) with the lines between the speed markers rendered from ``records``."""
+    head, rest = text.split(SPEED_START + "\n", 1)
+    _, tail = rest.split(SPEED_END, 1)
+    return head + SPEED_START + "\n" + "\n".join(readme_speed(records)) + "\n" + SPEED_END + tail
+
+
 def readme_table(rows):
     """A compact table of the records (same figures as side_by_side.md, fewer columns)."""
     lines = ["| record (label) | method | ours s | C++ -O3 s | ours / C++ (each pair) | J ours / C++ | "
@@ -240,12 +270,20 @@ def main(argv=None):
     ap.add_argument("--env", action="append", default=[], metavar="K=V", help="environment of the runs")
     ap.add_argument("--render", action="store_true", help="only rewrite the tables from the records")
     ap.add_argument("--readme", action="store_true", help="also print a compact table of the records")
+    ap.add_argument("--check", action="store_true", help="only check that README.md's speed list is up to date")
     ap.add_argument("--out", type=Path, default=OUT,
                     help="folder of the records (default results/benchmarks; e.g. results/reference_agreement "
                          "for runs that compare results, not speed, on a busy machine)")
     args = ap.parse_args(argv)
     path = args.out / "side_by_side.json"
     records = json.loads(path.read_text()) if path.exists() else []
+    if args.check:
+        text = README.read_text()
+        if readme_with_speed(text, records) != text:
+            sys.exit("README.md's speed list differs from the records: run "
+                     "python benchmarks/record_side_by_side.py --render")
+        print("README.md's speed list is up to date")
+        return
     if not args.render:
         if not (args.label and args.data):
             ap.error("--label and --data are needed (or --render)")
@@ -254,6 +292,8 @@ def main(argv=None):
         args.out.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(records, indent=1) + "\n")
     rows = render(records, args.out)
+    if args.out == OUT:
+        README.write_text(readme_with_speed(README.read_text(), records))
     if args.readme:
         print(readme_table(rows))
 
