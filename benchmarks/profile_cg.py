@@ -5,7 +5,9 @@
 
 Part 1, one CG iteration (Table 2) of the compiled loop on every row of the
 file (all rows active, c = 1/m, 50 iterations, best of 5 after a warm-up),
-for each thread count: seconds per iteration, nanoseconds per nonzero, and
+for each thread count, BLAS held to one thread as in a solve (OpenBLAS's
+threads, woken by the dot products that set the iteration up, would
+otherwise busy-wait beside numba's): seconds per iteration, nanoseconds per nonzero, and
 the bytes it moves at least (each nonzero's value and column index once;
 per row its pointer, cost and the q, o, z updates; per feature p, beta, r
 and the partial-sum buffers), hence the bandwidth it reaches.  Beside it,
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "benchmarks"
@@ -84,8 +87,9 @@ def cg_iteration(bench, threads, layout, n_iter=50):
         p = r.copy()
         steps.run(beta, o, z, r, p, np.array([r @ r, r @ r, z @ z, r @ r]), n_iter)
 
-    run()
-    best = min(_timed(run) for _ in range(5)) / n_iter
+    with threadpool_limits(limits=1, user_api="blas"):     # as in a solve (the r @ r above wakes OpenBLAS)
+        run()
+        best = min(_timed(run) for _ in range(5)) / n_iter
     nnz = X.nnz
     moved = (nnz * (X.data.itemsize + op.cg_layout().indices.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
              + (n + 1) * 8 * 6 + N_CHUNKS * n * 8 * 2)

@@ -37,6 +37,22 @@ def test_cgls_seeded_from_any_guess_reaches_the_same_solution_on_a_row_subset():
     np.testing.assert_allclose(beta, expected, rtol=1e-8, atol=1e-10)
 
 
+def test_cgls_leaves_the_seed_outputs_alone_unless_told_to_overwrite_them():
+    """``overwrite_o`` updates the caller's array in place (no copy) and gives the same bits."""
+    X, y, _, _ = random_problem(6, l=50, d=20)
+    op = BiasedRows(X)
+    rows = np.arange(50, dtype=np.int64)
+    seed_w = np.random.default_rng(1).normal(size=op.n_weights)
+    o_seed = op.matvec(seed_w, rows)
+    kept = o_seed.copy()
+    beta, o, _ = cgls(op, rows, y, np.full(50, 0.5), 0.1, seed_w, o_seed, 1e-12, 1000)
+    assert np.array_equal(o_seed, kept) and o is not o_seed
+    beta_in_place, o_in_place, _ = cgls(op, rows, y, np.full(50, 0.5), 0.1, seed_w, o_seed, 1e-12, 1000,
+                                        overwrite_o=True)
+    assert o_in_place is o_seed and not np.array_equal(o_seed, kept)
+    assert np.array_equal(beta_in_place, beta) and np.array_equal(o_in_place, o)
+
+
 def test_cgls_stops_at_max_iter_without_claiming_convergence():
     X, y, _, _ = random_problem(1, l=40, d=30)
     op = BiasedRows(X)

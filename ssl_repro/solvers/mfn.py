@@ -113,6 +113,7 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
             w = w + delta * (w_bar - w)
             o = o + delta * (o_bar - o)
         del o_bar
+        system = _residual_inputs(system)        # the old rows and mask freed before the new ones exist
         system, residual = _next_system(loss, system, cg, delta, o)
     return w, o, info
 
@@ -126,12 +127,14 @@ def _newton_point(loss, system, w, o, tol, max_cg, residual):
     """
     pos = system.positions
     w_bar, o_bar_act, cg = cgls(system.op, system.rows, system.target, system.cost, system.lam, w, o[pos],
-                                tol, max_cg, system.linear, residual)
+                                tol, max_cg, system.linear, residual, overwrite_o=True)
     return w_bar, loss.outputs_beside(w_bar, pos, o_bar_act), cg
 
 
 def _next_system(loss, system, cg, delta, o):
     """The Newton system at the new point w + delta (w_bar - w) (outputs ``o``) and its residual.
+
+    ``system`` is the old system as :func:`_residual_inputs` leaves it.
 
     Table 2's residual r(beta) = X^T C (Y - X beta) - lambda beta - v is
     affine in beta for a fixed system, so at the new point it is
@@ -142,7 +145,6 @@ def _next_system(loss, system, cg, delta, o):
     rows.  ``None`` (CGLS forms the residual) when CGLS ended on its cap.
     """
     seed, solution = cg.seed_residual, cg.residual
-    system = _residual_inputs(system)
     new = loss.active_system(o)
     if solution is None:
         return new, None

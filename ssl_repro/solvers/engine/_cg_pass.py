@@ -63,7 +63,9 @@ def _cg_steps(indptr, indices, data, rows, cost, slot, c, new_id, lam, bounds, b
     over the distinct active rows ``rows`` with their added costs ``cost``
     (:func:`.cg_layout.group_rows`) and leaves their q = X p in ``q``; o, z
     and the costs ``c`` are per active position, position kk reading
-    q[slot[kk]].  The column ids ``indices`` are numbered ``new_id[j]`` for
+    q[slot[kk]] (``slot`` empty: the rows are the active positions, kk
+    reads q[kk]; spares an index per position, 8 bytes, where no row
+    repeats).  The column ids ``indices`` are numbered ``new_id[j]`` for
     feature j: the pass gathers from ``p_new`` (p in that numbering, kept
     up to date with p) and scatters into ``buffers`` in it, while beta, r
     and p stay in the features' own order, and every sum over features runs
@@ -78,7 +80,8 @@ def _cg_steps(indptr, indices, data, rows, cost, slot, c, new_id, lam, bounds, b
     """
     n_chunks, n_feat = buffers.shape
     n_chunks_u = np.uint64(n_chunks)
-    n_act = slot.shape[0]
+    n_act = c.shape[0]
+    grouped = slot.shape[0] > 0
     omega1, pp, zz, omega2 = cg_scalars[0], cg_scalars[1], cg_scalars[2], cg_scalars[3]
     for k in numba.prange(n_chunks):
         j, j_end = _block(k, n_chunks, n_feat)
@@ -129,7 +132,7 @@ def _cg_steps(indptr, indices, data, rows, cost, slot, c, new_id, lam, bounds, b
             s_zz = 0.0
             kk, kk_end = _block(k, n_chunks, n_act)
             while kk < kk_end:
-                qk = q[slot[kk]]
+                qk = q[slot[kk]] if grouped else q[kk]
                 o[kk] += gamma * qk
                 zk = z[kk] - gamma * (c[kk] * qk)
                 z[kk] = zk

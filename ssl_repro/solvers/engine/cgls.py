@@ -50,7 +50,7 @@ class CGLSInfo:
     residual: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
-def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None):
+def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None, overwrite_o=False):
     """Run Table 2 from the seed ``beta``.
 
     Parameters
@@ -66,7 +66,8 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
     beta : float array (op.n_weights,)
         Seed; not modified.
     o : float array, one entry per row in ``rows``
-        ``X beta`` (outputs of the seed); not modified.
+        ``X beta`` (outputs of the seed); not modified unless
+        ``overwrite_o``.
     tol : float
         epsilon: stop when ||r|| < epsilon ||z||.
     max_iter : int
@@ -81,6 +82,10 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         has it (saves the pass over X that forms it); not modified.  Only
         the starting direction depends on it: convergence is still decided
         on the exact residual of the iterate.
+    overwrite_o : bool
+        Update ``o`` in place and return it (as ``scipy.linalg``'s
+        ``overwrite_b``): spares a copy of one float per active row, for
+        callers that pass a fresh array.
 
     Returns
     -------
@@ -90,7 +95,8 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         already meets the test returns at once, converged, 0 iterations).
     """
     beta = beta.copy()
-    o = o.copy()
+    if not overwrite_o:
+        o = o.copy()
     z = c * (y - o)
     seed_residual = _residual(op, rows, z, lam, beta, linear) if residual is None else residual
     r = seed_residual.copy()
@@ -152,7 +158,7 @@ class CGSteps:
         X = op.X
         layout = op.cg_layout()
         if layout.first_identical is None:
-            distinct, cost, slot = rows, c, np.arange(rows.shape[0])
+            distinct, cost, slot = rows, c, np.empty(0, np.int64)
         else:
             distinct, cost, slot = group_rows(rows, c, layout.first_identical, layout.slot_of_row)
         self.args = (X.indptr, layout.indices, X.data, distinct, cost, slot, c, layout.new_id, float(lam),

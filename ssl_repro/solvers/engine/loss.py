@@ -199,7 +199,7 @@ def _merged_active_system(y, c, o, owner):
     for n in range(pos.shape[0]):
         target[n] = target[pos[n]] / cost[pos[n]]
         cost[n] = cost[pos[n]]
-    return pos, target[:pos.shape[0]].copy(), cost[:pos.shape[0]].copy(), act
+    return pos, target[:pos.shape[0]], cost[:pos.shape[0]], act
 
 
 @numba.njit(cache=True, nogil=True)
