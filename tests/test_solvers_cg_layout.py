@@ -155,3 +155,34 @@ def test_copies_give_the_same_bits_with_one_thread_and_with_all():
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     (b1, o1, i1), (b2, o2, i2) = runs
     assert np.array_equal(b1, b2) and np.array_equal(o1, o2) and i1 == i2
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_products_give_the_same_bits_through_the_cg_layout(dtype):
+    """Once the CG layout exists, matvec, matvec_beside and rmatvec read its ids (16-bit and renumbered
+    by frequency for float64): the same bits as with X's own ids, on a row subset in any order."""
+    rng = np.random.default_rng(3)
+    X = sp.random(300, 50, density=0.2, random_state=rng, format="lil", dtype=dtype)
+    X[:, 7] = 1.0                                   # a frequent feature, so the renumbering moves it
+    X = sp.csr_matrix(X)
+    X.data = (X.data * rng.choice([-1.0, 1.0], X.nnz)).astype(dtype)
+    op = BiasedRows(X)
+    rows = rng.permutation(300)[:200].astype(np.int64)
+    w, z = rng.normal(size=51), rng.normal(size=200)
+    known = np.sort(rng.choice(200, 50, replace=False)).astype(np.int64)
+    values = rng.normal(size=50)
+
+    def products():
+        return op.matvec(w, rows), op.matvec_beside(w, rows, known, values), op.rmatvec(z, rows)
+
+    before = products()
+    layout = op.cg_layout()
+    assert (layout.indices.dtype == np.uint16) == (dtype == np.float64)
+    assert not np.array_equal(layout.new_id, np.arange(50)) or dtype == np.float32
+    for got, expected in zip(products(), before):
+        assert np.array_equal(got, expected)
+    A = augmented_dense(X)[rows]
+    np.testing.assert_allclose(before[0], A @ w, rtol=1e-10)
+    np.testing.assert_allclose(before[2], A.T @ z, rtol=1e-10)
+    np.testing.assert_allclose(np.delete(before[1], known), np.delete(A @ w, known), rtol=1e-10)
+    assert np.array_equal(before[1][known], values)

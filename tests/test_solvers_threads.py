@@ -150,10 +150,12 @@ def test_warm_up_loads_every_kernel_a_solve_calls():
                                                     _renumbered, _row_hashes, group_rows)
     from ssl_repro.solvers.engine.line_search import _walk_break_points
     from ssl_repro.solvers.engine.loss import _line_pieces, _optimal
+    from ssl_repro.solvers.engine._row_products import renumber, rows_matvec, rows_matvec_beside, rows_rmatvec
 
     warm_up_kernels()
     kernels = (cg_steps_parallel, cg_steps_serial, chunk_bounds, _belief_sums, _walk_break_points, _optimal,
-               _line_pieces, group_rows, _row_hashes, _first_of_equal_hashes, _column_counts, _renumbered)
+               _line_pieces, group_rows, _row_hashes, _first_of_equal_hashes, _column_counts, _renumbered,
+               renumber, rows_matvec, rows_matvec_beside, rows_rmatvec)
     for kernel in kernels:
         assert kernel.signatures, kernel
     before = {k: len(k.signatures) for k in kernels}

@@ -27,7 +27,8 @@ def warm_up_kernels():
     search, optimality test and OPTIMIZE-P kernels for both pseudo-row
     layouts (TSVM's own rows, DA's shared rows); the data hold a repeated
     row, and CGLS also runs on a matrix too wide for the compact column
-    ids (:mod:`.engine.cg_layout`), so every form of the CG pass is loaded.
+    ids (:mod:`.engine.cg_layout`), so every form of the CG pass is loaded,
+    and the products run before and after the CG layout exists.
     """
     for dtype in DATA_DTYPES:
         _warm_up(dtype)
@@ -48,10 +49,13 @@ def _warm_up(dtype):
             tsvm(problem, 0.1, 1.0, 0.5, switches="max")
             deterministic_annealing(problem, 0.1, 1.0, 0.5, max_outer=2)
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-            cgls(op, rows, y, np.ones(4), 1.0, np.zeros(3), np.zeros(4), 1e-12, 10)
+            for laid_out in (False, True):      # the products read X's own ids, then the CG layout's
+                op.matvec(np.ones(3), rows)
+                op.matvec_beside(np.ones(3), rows, np.array([1], np.int64), np.zeros(1))
+                op.rmatvec(y, rows)
+                if not laid_out:
+                    cgls(op, rows, y, np.ones(4), 1.0, np.zeros(3), np.zeros(4), 1e-12, 10)
             for other in (repeated, wide):
                 cgls(other, rows, y, np.ones(4), 1.0, np.zeros(other.n_weights), np.zeros(4), 1e-12, 10)
-            op.matvec(np.ones(3), rows)
-            op.rmatvec(y, rows)
         finally:
             numba.set_num_threads(previous)

@@ -77,6 +77,14 @@ def unsigned_indices(X):
     return X.indices.view(np.uint32 if X.indices.dtype == np.int32 else np.uint64)
 
 
+@numba.njit(cache=True, nogil=True)
+def renumber(w, new_id, out):
+    """out[new_id[j]] = w[j] for every j < new_id.shape[0] (a weight vector in the numbering of
+    :class:`.cg_layout.CGLayout`'s column ids)."""
+    for j in range(new_id.shape[0]):
+        out[new_id[j]] = w[j]
+
+
 @numba.njit(parallel=True, cache=True, nogil=True)
 def rows_matvec(indptr, indices, data, rows, w, bias, out):
     """out[k] = X[rows[k]] . w + bias, for every k."""
@@ -106,8 +114,14 @@ def rows_matvec_beside(indptr, indices, data, rows, known, values, w, bias, out)
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
-def rows_rmatvec(indptr, indices, data, rows, z, buffers, out):
-    """out = X[rows].T @ z, using ``buffers`` (N_CHUNKS x n_cols) as scratch."""
+def rows_rmatvec(indptr, indices, data, rows, z, new_id, buffers, out):
+    """out = X[rows].T @ z, using ``buffers`` (N_CHUNKS x n_cols) as scratch.
+
+    The column ids ``indices`` number feature j ``new_id[j]`` (see
+    :class:`.cg_layout.CGLayout`): the buffers are filled in that numbering
+    and read back through ``new_id``, so each out[j] is the same sum, in
+    the same order, whatever the numbering.
+    """
     n_chunks, n_cols = buffers.shape
     n = rows.shape[0]
     for c in numba.prange(n_chunks):
@@ -119,7 +133,8 @@ def rows_rmatvec(indptr, indices, data, rows, z, buffers, out):
                 a, b = row_bounds(indptr, rows, k)
                 row_axpy(indices, data, zk, a, b, buf)
     for j in numba.prange(n_cols):
+        jn = new_id[j]
         s = 0.0
         for c in range(n_chunks):
-            s += buffers[c, j]
+            s += buffers[c, jn]
         out[j] = s

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from .cg_layout import make_layout
 from .cgls import CGSteps
-from ._row_products import N_CHUNKS, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
+from ._row_products import N_CHUNKS, renumber, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
 from .data_checks import check_feature_memory, data_dtype, largest_magnitude
 
 
@@ -31,7 +31,9 @@ class BiasedRows:
         more memory than is available (:func:`.data_checks.check_feature_memory`).
         The CG pass reads it through :meth:`cg_layout` (for float64 values
         with at most 65,536 features, a 16-bit copy of the column ids: 2
-        bytes per nonzero).
+        bytes per nonzero), and so do the other products once that layout
+        exists (made by the first CG solve: a product alone, a prediction
+        say, never builds it); the results are the same bits either way.
     layout : callable
         ``layout(X, unsigned_ids)`` makes that :class:`.cg_layout.CGLayout`
         (:func:`.cg_layout.make_layout`; :func:`.cg_layout.plain_layout` reads
@@ -53,6 +55,7 @@ class BiasedRows:
         self._buffers = np.empty((N_CHUNKS, self.n_features))
         self._make_layout = layout
         self._cg_layout = None
+        self._identity = None
         self.matvec_calls = 0
         self.rmatvec_calls = 0
 
@@ -60,7 +63,8 @@ class BiasedRows:
         """Outputs ``x_i . w[:-1] + w[-1]`` for the rows ``rows`` (an int64 array)."""
         out = np.empty(rows.shape[0])
         X = self.X
-        rows_matvec(X.indptr, self.indices, X.data, rows, w[:-1], w[-1], out)
+        indices, w_read = self._read_as_laid_out(w)
+        rows_matvec(X.indptr, indices, X.data, rows, w_read, w[-1], out)
         self.matvec_calls += 1
         return out
 
@@ -69,7 +73,8 @@ class BiasedRows:
         ``values`` already: one compiled pass computes the others (MFN's o_bar off the active set)."""
         out = np.empty(rows.shape[0])
         X = self.X
-        rows_matvec_beside(X.indptr, self.indices, X.data, rows, known, values, w[:-1], w[-1], out)
+        indices, w_read = self._read_as_laid_out(w)
+        rows_matvec_beside(X.indptr, indices, X.data, rows, known, values, w_read, w[-1], out)
         self.matvec_calls += 1
         return out
 
@@ -77,10 +82,28 @@ class BiasedRows:
         """``[X 1][rows].T @ z``: a vector of ``n_features + 1`` entries."""
         out = np.empty(self.n_weights)
         X = self.X
-        rows_rmatvec(X.indptr, self.indices, X.data, rows, z, self._buffers, out[:-1])
+        layout = self._cg_layout
+        indices, new_id = (self.indices, self._own_ids()) if layout is None else (layout.indices, layout.new_id)
+        rows_rmatvec(X.indptr, indices, X.data, rows, z, new_id, self._buffers, out[:-1])
         out[-1] = z.sum()
         self.rmatvec_calls += 1
         return out
+
+    def _read_as_laid_out(self, w):
+        """The column ids a product reads and ``w[:-1]`` in their numbering: the CG layout's once it
+        exists (its 16-bit ids are fewer bytes per nonzero), else X's own ids and ``w[:-1]`` itself."""
+        layout = self._cg_layout
+        if layout is None or layout.indices is self.indices:
+            return self.indices, w[:-1]
+        w_read = np.empty(self.n_features)
+        renumber(w, layout.new_id, w_read)
+        return layout.indices, w_read
+
+    def _own_ids(self):
+        """new_id of X's own numbering (feature j is j), made once."""
+        if self._identity is None:
+            self._identity = np.arange(self.n_features, dtype=np.uint32)
+        return self._identity
 
     def largest_entry(self):
         """max ``|x_ij|`` over the stored entries (0 for an all-zero matrix)."""
