@@ -9,7 +9,7 @@ vector has ``n_features + 1`` entries, the last one being the bias.
 import numpy as np
 import scipy.sparse as sp
 
-from .cg_layout import make_layout
+from .cg_layout import make_layout, plain_layout
 from .cgls import CGSteps
 from ._row_products import N_CHUNKS, renumber, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
 from .data_checks import check_feature_memory, data_dtype, largest_magnitude
@@ -55,7 +55,7 @@ class BiasedRows:
         self._buffers = np.empty((N_CHUNKS, self.n_features))
         self._make_layout = layout
         self._cg_layout = None
-        self._identity = None
+        self._own_layout = None
         self.matvec_calls = 0
         self.rmatvec_calls = 0
 
@@ -82,28 +82,29 @@ class BiasedRows:
         """``[X 1][rows].T @ z``: a vector of ``n_features + 1`` entries."""
         out = np.empty(self.n_weights)
         X = self.X
-        layout = self._cg_layout
-        indices, new_id = (self.indices, self._own_ids()) if layout is None else (layout.indices, layout.new_id)
-        rows_rmatvec(X.indptr, indices, X.data, rows, z, new_id, self._buffers, out[:-1])
+        layout = self._product_layout()
+        rows_rmatvec(X.indptr, layout.indices, X.data, rows, z, layout.new_id, self._buffers, out[:-1])
         out[-1] = z.sum()
         self.rmatvec_calls += 1
         return out
 
+    def _product_layout(self):
+        """How the products read X: the CG layout once it exists (its 16-bit ids are fewer bytes per
+        nonzero), else X as it is (:func:`.cg_layout.plain_layout`, made once)."""
+        if self._cg_layout is not None:
+            return self._cg_layout
+        if self._own_layout is None:
+            self._own_layout = plain_layout(self.X, self.indices)
+        return self._own_layout
+
     def _read_as_laid_out(self, w):
-        """The column ids a product reads and ``w[:-1]`` in their numbering: the CG layout's once it
-        exists (its 16-bit ids are fewer bytes per nonzero), else X's own ids and ``w[:-1]`` itself."""
-        layout = self._cg_layout
-        if layout is None or layout.indices is self.indices:
+        """The column ids a product reads and ``w[:-1]`` in their numbering."""
+        layout = self._product_layout()
+        if layout.indices is self.indices:
             return self.indices, w[:-1]
         w_read = np.empty(self.n_features)
         renumber(w, layout.new_id, w_read)
         return layout.indices, w_read
-
-    def _own_ids(self):
-        """new_id of X's own numbering (feature j is j), made once."""
-        if self._identity is None:
-            self._identity = np.arange(self.n_features, dtype=np.uint32)
-        return self._identity
 
     def largest_entry(self):
         """max ``|x_ij|`` over the stored entries (0 for an all-zero matrix)."""
