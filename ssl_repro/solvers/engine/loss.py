@@ -252,7 +252,7 @@ def _optimal(y, o_rows, active, tau, owner, has_owner):
     return True
 
 
-@numba.njit(parallel=True, cache=True, nogil=True)
+@numba.njit(parallel=True, cache=True, nogil=True, error_model="numpy")
 def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
     """:meth:`SquaredHingeLoss.line_pieces`, given the weight parts L, R of phi'(0) and phi'(1).
 
@@ -267,15 +267,22 @@ def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
     pseudo-rows.
     """
     n = y.shape[0]
-    part = np.zeros((N_CHUNKS, 3))
+    part = np.empty((N_CHUNKS, 3))
     for b in numba.prange(N_CHUNKS):
+        # local sums: the blocks' rows of ``part`` share a cache line, which two threads
+        # adding into it on every row would pass back and forth
+        L_b = 0.0
+        R_b = 0.0
+        crossing = 0
         for i in range(b * n // N_CHUNKS, (b + 1) * n // N_CHUNKS):
             o, o_bar, active, crosses = _piece(o_rows, o_bar_rows, y, owner, has_owner, i)
-            if active:
-                part[b, 0] += c[i] * (o - y[i]) * (o_bar - o)
-                part[b, 1] += c[i] * (o_bar - y[i]) * (o_bar - o)
-            if crosses:
-                part[b, 2] += 1
+            # selects, not branches (the active state is unpredictable); adding 0.0 leaves a sum's bits
+            L_b += c[i] * (o - y[i]) * (o_bar - o) if active else 0.0
+            R_b += c[i] * (o_bar - y[i]) * (o_bar - o) if active else 0.0
+            crossing += 1 if crosses else 0
+        part[b, 0] = L_b
+        part[b, 1] = R_b
+        part[b, 2] = crossing
     offsets = np.zeros(N_CHUNKS + 1, np.int64)
     for b in range(N_CHUNKS):
         L += part[b, 0]
@@ -285,14 +292,19 @@ def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
     breaks, dL, dR = np.empty(n_breaks), np.empty(n_breaks), np.empty(n_breaks)
     for b in numba.prange(N_CHUNKS if n_breaks else 0):
         k = offsets[b]
+        end = offsets[b + 1]
         for i in range(b * n // N_CHUNKS, (b + 1) * n // N_CHUNKS):
             o, o_bar, active, crosses = _piece(o_rows, o_bar_rows, y, owner, has_owner, i)
-            if crosses:
+            # every row writes at k, which only a crossing row moves on: a compaction without
+            # a branch on ``crosses`` (unpredictable); past the block's last break point nothing is
+            # written.  A row that does not cross may divide by zero (numpy's error model: an inf
+            # or nan that the next crossing row overwrites).
+            if k < end:
                 sign = -1.0 if active else 1.0
                 breaks[k] = (y[i] - o) / (o_bar - o)
                 dL[k] = sign * c[i] * (o_bar - o) * (o - y[i])
                 dR[k] = sign * c[i] * (o_bar - o) * (o_bar - y[i])
-                k += 1
+            k += 1 if crosses else 0
     return L, R, breaks, dL, dR
 
 
