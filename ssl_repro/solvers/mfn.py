@@ -111,11 +111,21 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
         else:
             delta = line_search(loss, w, w_bar, o, o_bar)
             w = w + delta * (w_bar - w)
-            o = o + delta * (o_bar - o)
+            o = _step_outputs(o, o_bar, delta)
         del o_bar
         system = _residual_inputs(system)        # the old rows and mask freed before the new ones exist
         system, residual = _next_system(loss, system, cg, delta, o)
     return w, o, info
+
+
+def _step_outputs(o, o_bar, delta):
+    """o + delta (o_bar - o), computed in ``o_bar`` (a fresh array, not needed after): the same
+    operations as the expression, so the same bits, without its two temporaries of one float per
+    row (they made DA's peak memory at full-ccat size)."""
+    np.subtract(o_bar, o, out=o_bar)
+    o_bar *= delta
+    o_bar += o
+    return o_bar
 
 
 def _newton_point(loss, system, w, o, tol, max_cg, residual):
