@@ -62,18 +62,23 @@ def _version(name):
         return None
 
 
-def git_commit():
-    """HEAD of the project's repository, with "+uncommitted changes" when tracked files other than
-    records (``results/``, ``outputs/``) differ from it."""
-    root = Path(__file__).resolve().parents[1]
+#: Tracked paths that do not change what a run computes: records (``results/``, ``outputs/``, written
+#: while a sweep or benchmark runs), the docs and the Markdown files (README.md's speed list is rendered
+#: from the records).  Changes there do not mark a run's commit as "+uncommitted changes".
+NOT_CODE = (":!results", ":!outputs", ":!docs", ":!*.md")
+
+
+def git_commit(root=None):
+    """HEAD of the project's repository (or of the repository at ``root``), with "+uncommitted
+    changes" when tracked files other than :data:`NOT_CODE` differ from it."""
+    root = Path(__file__).resolve().parents[1] if root is None else Path(root)
 
     def git(*args):
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
                               timeout=10).stdout.strip()
     try:
         head = git("rev-parse", "HEAD")
-        # records written meanwhile (results/, outputs/) are not the code that produced them
-        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!results", ":!outputs")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", *NOT_CODE)
     except (OSError, subprocess.SubprocessError):
         return None
     return (head + ("+uncommitted changes" if dirty else "")) or None

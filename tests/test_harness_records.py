@@ -105,3 +105,25 @@ def test_a_fresh_process_records_about_the_seconds_of_a_warm_one(tmp_path):
     assert fresh["compile_seconds"] > fresh["seconds"]          # compiling dominated the process
     assert fresh["seconds"] < 2 * warm["seconds"]
     assert fresh["objective_own"] == warm["objective_own"]
+
+
+def test_the_commit_is_marked_uncommitted_for_code_changes_only(tmp_path):
+    """A record written while the records, the docs or README.md differ from HEAD still names HEAD
+    alone; a changed source file marks it "+uncommitted changes"."""
+    from ssl_repro.provenance import git_commit
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    for name in ("solver.py", "README.md", "docs/guide.md", "results/table.csv"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("first\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first")
+    head = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    for name in ("README.md", "docs/guide.md", "results/table.csv"):
+        (tmp_path / name).write_text("rendered again\n")
+    assert git_commit(tmp_path) == head
+    (tmp_path / "solver.py").write_text("changed\n")
+    assert git_commit(tmp_path) == head + "+uncommitted changes"
