@@ -276,10 +276,11 @@ def _line_pieces(o_rows, o_bar_rows, y, c, L, R, owner, has_owner):
         crossing = 0
         for i in range(b * n // N_CHUNKS, (b + 1) * n // N_CHUNKS):
             o, o_bar, active, crosses = _piece(o_rows, o_bar_rows, y, owner, has_owner, i)
-            # selects, not branches (the active state is unpredictable); adding 0.0 leaves a sum's bits
-            L_b += c[i] * (o - y[i]) * (o_bar - o) if active else 0.0
-            R_b += c[i] * (o_bar - y[i]) * (o_bar - o) if active else 0.0
-            crossing += 1 if crosses else 0
+            if active:
+                L_b += c[i] * (o - y[i]) * (o_bar - o)
+                R_b += c[i] * (o_bar - y[i]) * (o_bar - o)
+            if crosses:
+                crossing += 1
         part[b, 0] = L_b
         part[b, 1] = R_b
         part[b, 2] = crossing
