@@ -5,7 +5,10 @@
 
 Part 1, one CG iteration (Table 2) of the compiled loop on every row of the
 file (all rows active, c = 1/m, 50 iterations, best of 5 after a warm-up),
-for each thread count, BLAS held to one thread as in a solve (OpenBLAS's
+for each thread count and each way of reading X (the solvers' layout, X's
+own column ids, and for float32 values also the 16-bit frequency-ordered
+ids the solvers make for float64 values only, with the bytes that copy
+would add: what float32's memory target trades away), BLAS held to one thread as in a solve (OpenBLAS's
 threads, woken by the dot products that set the iteration up, would
 otherwise busy-wait beside numba's): seconds per iteration, nanoseconds per nonzero, and
 the bytes it moves at least (each nonzero's value and column index once;
@@ -64,16 +67,27 @@ def _timed(f):
     return time.perf_counter() - t
 
 
+def layouts_to_time(X):
+    """The ways of reading X that part 1 times: the solvers' own, X's ids, and for values other than
+    float64 the compact ids as well (for float64 they are the solvers' own when the features fit)."""
+    from ssl_repro.solvers.engine.cg_layout import COMPACT_FEATURES
+
+    extra = X.dtype != np.float64 and X.shape[1] <= COMPACT_FEATURES
+    return ("cg_layout", "own ids") + (("compact ids",) if extra else ())
+
+
 def cg_iteration(bench, threads, layout, n_iter=50):
     """Seconds per CG iteration with all rows active, and the bytes one moves at least, with X read through
     ``layout`` ("cg_layout": the solvers' :func:`~ssl_repro.solvers.engine.cg_layout.make_layout`; "own ids":
-    :func:`~ssl_repro.solvers.engine.cg_layout.plain_layout`)."""
+    :func:`~ssl_repro.solvers.engine.cg_layout.plain_layout`; "compact ids":
+    :func:`~ssl_repro.solvers.engine.cg_layout.compact_layout`), and the MiB that layout adds to X's arrays."""
     from ssl_repro.solvers import BiasedRows
     from ssl_repro.solvers.engine._row_products import N_CHUNKS
-    from ssl_repro.solvers.engine.cg_layout import make_layout, plain_layout
+    from ssl_repro.solvers.engine.cg_layout import compact_layout, make_layout, plain_layout
     from ssl_repro.solvers.engine.cgls import CGSteps
 
-    op = BiasedRows(bench.X, layout=make_layout if layout == "cg_layout" else plain_layout)
+    make = {"cg_layout": make_layout, "own ids": plain_layout, "compact ids": compact_layout}[layout]
+    op = BiasedRows(bench.X, layout=make)
     X = op.X
     m, n = X.shape
     rows = np.arange(m, dtype=np.int64)
@@ -94,8 +108,10 @@ def cg_iteration(bench, threads, layout, n_iter=50):
     moved = (nnz * (X.data.itemsize + op.cg_layout().indices.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
              + (n + 1) * 8 * 6 + N_CHUNKS * n * 8 * 2)
     read = min(_timed(lambda: _read_pass(op.indices, X.data)) for _ in range(5))
+    ids = op.cg_layout().indices
+    added = 0 if ids is op.indices else ids.nbytes
     return {"threads": threads, "layout": layout, "seconds_per_iteration": best, "ns_per_nonzero": best / nnz * 1e9,
-            "bytes_per_iteration": moved, "gb_per_s": moved / best / 1e9,
+            "bytes_per_iteration": moved, "gb_per_s": moved / best / 1e9, "layout_adds_mib": added / 2**20,
             "serial_read_of_values_and_indices_s": read, "nnz": int(nnz), "rows": m, "features": n}
 
 
@@ -153,8 +169,9 @@ def main(argv=None):
               "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
               "command": "python benchmarks/profile_cg.py " + " ".join(sys.argv[1:] if argv is None else argv),
               "code": git_commit(), "loadavg_before": load, "values": bench.X.dtype.name, "stream_read_gb_per_s": stream_gbs(),
+              "float64_csr_mib": (bench.X.nnz * 12 + (bench.X.shape[0] + 1) * 4) / 2**20,
               "cg_iteration": [cg_iteration(bench, int(t), layout) for t in sorted({int(t) for t in args.threads.split(",")})
-                               for layout in ("cg_layout", "own ids")],
+                               for layout in layouts_to_time(bench.X)],
               "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m]}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"cg_profile_{args.label}.json").write_text(json.dumps(record, indent=1) + "\n")
@@ -162,7 +179,9 @@ def main(argv=None):
     for it in record["cg_iteration"]:
         print(f"{it['threads']} thread(s), {it['layout']}: {it['seconds_per_iteration'] * 1e3:.3f} ms per CG iteration, "
               f"{it['ns_per_nonzero']:.2f} ns per nonzero, {it['bytes_per_iteration'] / 1e6:.1f} MB moved "
-              f"-> {it['gb_per_s']:.1f} GB/s; serial read of values+indices {it['serial_read_of_values_and_indices_s'] * 1e3:.3f} ms")
+              f"-> {it['gb_per_s']:.1f} GB/s; serial read of values+indices {it['serial_read_of_values_and_indices_s'] * 1e3:.3f} ms; "
+              f"layout adds {it['layout_adds_mib']:.1f} MiB ({it['layout_adds_mib'] / record['float64_csr_mib']:.3f} "
+              f"of the float64 CSR)")
     for s in record["solves"]:
         print(f"{s['method']}: {s['cpu_s']:.2f} s CPU (1 thread): CG loop {s['cg_loop_s']:.2f} s "
               f"({s['cg_iterations']} its, {s['cg_loop_s'] / max(s['cg_iterations'], 1) * 1e3:.3f} ms each), "

@@ -9,7 +9,8 @@ import scipy.sparse as sp
 
 from solver_problems import augmented_dense, random_problem
 from ssl_repro.solvers import BiasedRows, cgls, train_da, train_tsvm
-from ssl_repro.solvers.engine.cg_layout import COMPACT_FEATURES, first_identical_rows, group_rows, plain_layout
+from ssl_repro.solvers.engine.cg_layout import (COMPACT_FEATURES, compact_layout, first_identical_rows, group_rows,
+                                                plain_layout)
 from ssl_repro.solvers.engine._row_products import unsigned_indices
 
 
@@ -95,6 +96,27 @@ def test_the_compact_ids_are_made_for_float64_data_with_few_enough_features():
     layout = BiasedRows(wide).cg_layout()
     assert layout.indices.dtype == np.uint32 and layout.first_identical is None
     np.testing.assert_array_equal(layout.new_id, np.arange(COMPACT_FEATURES + 1))
+
+
+def test_the_compact_ids_on_float32_data_give_the_same_cgls_bits_as_its_own_ids():
+    """The layout ``benchmarks/profile_cg.py`` times on float32 data (the solvers make it for float64
+    only): renumbered ids, the same solve bit for bit; a matrix too wide for 16 bits is refused."""
+    rng = np.random.default_rng(10)
+    X = sp.random(200, 40, density=0.25, random_state=rng, format="lil", dtype=np.float32)
+    X[:, 5] = 1.0                                   # a frequent feature, so the renumbering moves it
+    X = sp.csr_matrix(X)
+    rows = np.arange(200, dtype=np.int64)
+    y, c = np.where(rng.random(200) < 0.5, 1.0, -1.0), rng.uniform(0.1, 2.0, 200)
+    runs = []
+    for layout in (plain_layout, compact_layout):
+        op = BiasedRows(X, layout=layout)
+        runs.append(cgls(op, rows, y, c, 1e-3, np.zeros(op.n_weights), np.zeros(200), 1e-10, 500))
+    assert BiasedRows(X, layout=compact_layout).cg_layout().indices.dtype == np.uint16
+    (b1, o1, i1), (b2, o2, i2) = runs
+    assert np.array_equal(b1, b2) and np.array_equal(o1, o2) and i1 == i2
+    wide = sp.csr_matrix(([1.0, 2.0], [0, COMPACT_FEATURES], [0, 1, 2]), shape=(2, COMPACT_FEATURES + 1))
+    with pytest.raises(ValueError, match="at most 65536 columns"):
+        compact_layout(wide, unsigned_indices(wide))
 
 
 def without_layout(monkeypatch):

@@ -62,18 +62,29 @@ def make_layout(X, unsigned):
         first, slots = None, None
     else:
         slots = np.full(X.shape[0], -1, np.int64)
-    n = X.shape[1]
-    if X.data.dtype != np.float64 or n > COMPACT_FEATURES:
-        return plain_layout(X, unsigned)._replace(first_identical=first, slot_of_row=slots)
-    counts = _column_counts(unsigned, n)
-    new_id = np.empty(n, np.uint32)
-    new_id[np.argsort(-counts, kind="stable")] = np.arange(n, dtype=np.uint32)
-    return CGLayout(_renumbered(unsigned, new_id.astype(np.uint16)), new_id, first, slots)
+    if X.data.dtype != np.float64 or X.shape[1] > COMPACT_FEATURES:
+        ids = plain_layout(X, unsigned)
+    else:
+        ids = compact_layout(X, unsigned)
+    return ids._replace(first_identical=first, slot_of_row=slots)
 
 
 def plain_layout(X, unsigned):
     """The layout that reads X as it is: its own column ids, every row on its own (for comparisons)."""
     return CGLayout(unsigned, np.arange(X.shape[1], dtype=np.uint32), None, None)
+
+
+def compact_layout(X, unsigned):
+    """The layout that reads the 16-bit frequency-ordered copy of the column ids, every row on its own
+    (at most :data:`COMPACT_FEATURES` columns; :func:`make_layout` uses it for float64 values only,
+    ``benchmarks/profile_cg.py`` also times it on float32 values)."""
+    n = X.shape[1]
+    if n > COMPACT_FEATURES:
+        raise ValueError(f"compact 16-bit column ids need at most {COMPACT_FEATURES} columns, X has {n}")
+    counts = _column_counts(unsigned, n)
+    new_id = np.empty(n, np.uint32)
+    new_id[np.argsort(-counts, kind="stable")] = np.arange(n, dtype=np.uint32)
+    return CGLayout(_renumbered(unsigned, new_id.astype(np.uint16)), new_id, None, None)
 
 
 @numba.njit(cache=True, nogil=True)
