@@ -8,9 +8,10 @@ file (all rows active, c = 1/m, 50 iterations, best of 5 after a warm-up),
 for each thread count and each way of reading X (the solvers' layout, X's
 own column ids, and for float32 values also the 16-bit frequency-ordered
 ids the solvers make for float64 values only, with the bytes that copy
-would add: what float32's memory target trades away), BLAS held to one thread as in a solve (OpenBLAS's
-threads, woken by the dot products that set the iteration up, would
-otherwise busy-wait beside numba's): seconds per iteration, nanoseconds per nonzero, and
+would add: what float32's memory target trades away), BLAS held to one
+thread as in a solve (OpenBLAS's threads, woken by the dot products that
+set the iteration up, would otherwise busy-wait beside numba's): seconds
+per iteration, nanoseconds per nonzero, and
 the bytes it moves at least (each nonzero's value and column index once;
 per row its pointer, cost and the q, o, z updates; per feature p, beta, r
 and the partial-sum buffers), hence the bandwidth it reaches.  Beside it,
