@@ -106,10 +106,10 @@ def cg_iteration(bench, threads, layout, n_iter=50):
         run()
         best = min(_timed(run) for _ in range(5)) / n_iter
     nnz = X.nnz
-    moved = (nnz * (X.data.itemsize + op.cg_layout().indices.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
+    ids = op.cg_layout().indices
+    moved = (nnz * (X.data.itemsize + ids.itemsize) + m * (X.indptr.itemsize + 8 + 8 * 5)
              + (n + 1) * 8 * 6 + N_CHUNKS * n * 8 * 2)
     read = min(_timed(lambda: _read_pass(op.indices, X.data)) for _ in range(5))
-    ids = op.cg_layout().indices
     added = 0 if ids is op.indices else ids.nbytes
     return {"threads": threads, "layout": layout, "seconds_per_iteration": best, "ns_per_nonzero": best / nnz * 1e9,
             "bytes_per_iteration": moved, "gb_per_s": moved / best / 1e9, "layout_adds_mib": added / 2**20,
@@ -161,6 +161,7 @@ def main(argv=None):
     from ssl_repro.benchfile import load_bench_npz
     from ssl_repro.provenance import git_commit
     from ssl_repro.solvers import warm_up_kernels
+    from record_side_by_side import data_values
 
     bench = load_bench_npz(args.data)
     warm_up_kernels()
@@ -170,7 +171,7 @@ def main(argv=None):
               "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
               "command": "python benchmarks/profile_cg.py " + " ".join(sys.argv[1:] if argv is None else argv),
               "code": git_commit(), "loadavg_before": load, "values": bench.X.dtype.name, "stream_read_gb_per_s": stream_gbs(),
-              "float64_csr_mib": (bench.X.nnz * 12 + (bench.X.shape[0] + 1) * 4) / 2**20,
+              "float64_csr_mib": data_values(args.data)[1],
               "cg_iteration": [cg_iteration(bench, int(t), layout) for t in sorted({int(t) for t in args.threads.split(",")})
                                for layout in layouts_to_time(bench.X)],
               "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m]}
