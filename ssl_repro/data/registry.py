@@ -58,6 +58,7 @@ class DatasetInfo:
     embedded: bool = False
     n_features: int | None = None        # d of Table 1.1 / Table 8 (None: the papers give none)
     nnz_per_row: float | None = None     # n0 of Table 1.1 / Table 8
+    analog_of: str | None = None         # a real-text analog (20 Newsgroups) of this paper set; None otherwise
 
     @property
     def folder(self):

@@ -27,7 +27,9 @@ def warm_up_kernels():
     search, optimality test and OPTIMIZE-P kernels for both pseudo-row
     layouts (TSVM's own rows, DA's shared rows); the data hold a repeated
     row, and CGLS also runs on a matrix too wide for the compact column
-    ids (:mod:`.engine.cg_layout`), so every form of the CG pass is loaded,
+    ids (:mod:`.engine.cg_layout`) with one thread and with numba's full
+    count (a solve on such data may call either build, whatever the
+    machine's thread settings), so every form of the CG pass is loaded,
     and the products run before and after the CG layout exists.
     """
     for dtype in DATA_DTYPES:
@@ -55,7 +57,9 @@ def _warm_up(dtype):
                 op.rmatvec(y, rows)
                 if not laid_out:
                     cgls(op, rows, y, np.ones(4), 1.0, np.zeros(3), np.zeros(4), 1e-12, 10)
-            for other in (repeated, wide):
-                cgls(other, rows, y, np.ones(4), 1.0, np.zeros(other.n_weights), np.zeros(4), 1e-12, 10)
+            for threads in (1, numba.config.NUMBA_NUM_THREADS):     # each form in both CG builds
+                numba.set_num_threads(threads)
+                for other in (repeated, wide):
+                    cgls(other, rows, y, np.ones(4), 1.0, np.zeros(other.n_weights), np.zeros(4), 1e-12, 10)
         finally:
             numba.set_num_threads(previous)
