@@ -1,12 +1,12 @@
-"""Reader and writer of the benchmark file format of ``shared/bench/text20k.npz``.
+"""Reader and writer of the benchmark file format, that of the benchmark matrix ``text20k.npz``.
 
 Arrays ``data``, ``indices``, ``indptr``, ``shape`` (a CSR matrix without a
 bias column), ``y_true`` (+1/-1 for every row), ``labeled`` (bool mask) and
-``r_true`` (positive fraction of the unlabeled rows), as written by
-``shared/bench/make_text_like.py``.  :func:`bench_rows_of_split` and
-:func:`save_bench_npz` write any dataset and split of the harness in that
-format (``benchmarks/write_bench_file.py``), so that it can be timed
-against the reference with ``shared/bench/side_by_side.py``.
+``r_true`` (positive fraction of the unlabeled rows).  ``text20k.npz`` and
+larger matrices of its model are made by :mod:`ssl_repro.text_bench`;
+:func:`bench_rows_of_split` and :func:`save_bench_npz` write any dataset and
+split of the harness in that format (``benchmarks/write_bench_file.py``
+does both), so that it can be timed against the papers' C++ reference.
 """
 from dataclasses import dataclass
 

@@ -238,7 +238,7 @@ def plot_group(record):
 
 def estimator_for_benchmark(alias, lam, lam_u, r):
     """The estimator of a benchmark method: a name of :data:`METHODS` or the aliases that
-    ``shared/bench/side_by_side.py`` passes, ``tsvm-S`` (S a positive integer or ``max``),
+    the side-by-side timing against the C++ reference passes, ``tsvm-S`` (S a positive integer or ``max``),
     ``nabla`` and ``cccp``."""
     aliases = {"nabla": "nabla_tsvm", "cccp": "cccp_tsvm"}
     params = {}

@@ -1,33 +1,47 @@
-"""Fixtures shared by the test modules: the public datasets copied beside the repository, the two-moons
-kernel problem."""
+"""Fixtures shared by the test modules: the public datasets (under $SSL_REPRO_DATA), the benchmark matrix
+text20k, the two-moons kernel problem."""
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from ssl_repro.data.cache import ENV_VAR
 from ssl_repro.data.embedded import two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
 
-#: ``shared/data`` beside the repository: read-only copies of public datasets (see its README).
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+def public_data_folder(*files):
+    """The folder ``$SSL_REPRO_DATA`` (the data root's layout, docs/user_guide/02_data.md) once it holds
+    ``files``; the test skips where it does not (CI sets it, so these tests run there)."""
+    root = os.environ.get(ENV_VAR)
+    missing = [f for f in files if not root or not (Path(root) / f).is_file()]
+    if missing:
+        pytest.skip(f"set {ENV_VAR} to a folder holding {' and '.join(missing)} (a public dataset; "
+                    "see docs/user_guide/02_data.md)")
+    return Path(root)
 
 
 @pytest.fixture(scope="session")
-def shared_data_dir():
-    """The read-only shared data folder; tests that need it skip where it is absent."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"{SHARED_DATA} is absent (the shared data folder must sit beside the repository)")
-    return SHARED_DATA
-
-
-@pytest.fixture(scope="session")
-def shared_data_root(shared_data_dir, tmp_path_factory):
-    """A writable data root whose dataset folders link to the shared ones, so caches go to a tmp dir."""
-    root = tmp_path_factory.mktemp("shared_data_root")
-    for folder in shared_data_dir.iterdir():
-        if folder.is_dir() and folder.name != "ssl_repro_cache":
-            (root / folder.name).symlink_to(folder)
+def writable_data_root(tmp_path_factory):
+    """``root(folder)``: a writable data root whose dataset folders link to those of ``folder`` (read-only
+    copies of public datasets), so the loaders' caches go to a tmp dir, never into ``folder``."""
+    def root(folder):
+        linked = tmp_path_factory.mktemp("public_data_root")
+        for sub in Path(folder).iterdir():
+            if sub.is_dir() and sub.name != "ssl_repro_cache":
+                (linked / sub.name).symlink_to(sub)
+        return linked
     return root
+
+
+@pytest.fixture(scope="session")
+def text20k(tmp_path_factory):
+    """The benchmark matrix text20k (``write_bench_file.py --text-bench``; 0.5 s) as a :class:`BenchData`."""
+    from ssl_repro.benchfile import BenchData
+    from ssl_repro.text_bench import make_text_bench
+    X, y, labeled = make_text_bench()
+    return BenchData(X, y.astype(np.float64), labeled, float(np.mean(y[~labeled] > 0)))
 
 
 @pytest.fixture(scope="module")

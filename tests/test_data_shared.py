@@ -1,5 +1,5 @@
-"""pcmac and kdd99-10 loaded for real from shared/data (each once per session), cached, and split
-as the papers did; missing and corrupt files of these loaders fail clearly."""
+"""pcmac and kdd99-10 loaded for real from the public files under $SSL_REPRO_DATA (each once per session),
+cached, and split as the papers did; missing and corrupt files of these loaders fail clearly."""
 import json
 import time
 
@@ -9,6 +9,11 @@ import pytest
 from ssl_repro.data import DATASETS, DatasetNotAvailable, load_dataset, make_split
 from ssl_repro.data.__main__ import main as data_cli
 
+from conftest import public_data_folder
+
+PCMAC_FILE = "20newsgroups/20news-bydate_py3.pkz"
+KDD99_10_FILE = "kddcup99/kddcup.data_10_percent.gz"
+
 
 def timed_load(name, root):
     start = time.perf_counter()
@@ -17,13 +22,23 @@ def timed_load(name, root):
 
 
 @pytest.fixture(scope="session")
-def pcmac(shared_data_root):
-    return timed_load("pcmac", shared_data_root)
+def pcmac_root(writable_data_root):
+    return writable_data_root(public_data_folder(PCMAC_FILE))
 
 
 @pytest.fixture(scope="session")
-def kdd99_10(shared_data_root):
-    return timed_load("kdd99-10", shared_data_root)
+def kdd99_10_root(writable_data_root):
+    return writable_data_root(public_data_folder(KDD99_10_FILE))
+
+
+@pytest.fixture(scope="session")
+def pcmac(pcmac_root):
+    return timed_load("pcmac", pcmac_root)
+
+
+@pytest.fixture(scope="session")
+def kdd99_10(kdd99_10_root):
+    return timed_load("kdd99-10", kdd99_10_root)
 
 
 def assert_csr_rows(ds):
@@ -43,10 +58,10 @@ def assert_cached_copy(ds, root, monkeypatch):
     assert (again.X != ds.X).nnz == 0 and np.array_equal(again.y, ds.y)
 
 
-def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, shared_data_root, monkeypatch):
+def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, pcmac_root, monkeypatch):
     ds, _ = pcmac
     assert_csr_rows(ds)
-    assert ds.source.endswith("20newsgroups/20news-bydate_py3.pkz")
+    assert ds.source.endswith(PCMAC_FILE)
     assert ds.X.shape[0] == 1945
     assert 7000 < ds.X.shape[1] < 10000           # Table 8: 7,511
     assert 45 < ds.X.nnz / ds.X.shape[0] < 75     # Table 8: 54.58
@@ -54,23 +69,23 @@ def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, shared_data_root
     norms = np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1
     assert np.mean(norms == 0) < 0.01          # a few posts are all header/stop words
     np.testing.assert_allclose(norms[norms > 0], 1.0)
-    assert_cached_copy(ds, shared_data_root, monkeypatch)
+    assert_cached_copy(ds, pcmac_root, monkeypatch)
 
 
 @pytest.mark.slow   # loads the 494,021-row kdd99 10% file
-def test_kdd99_10_percent_loads_and_is_cached(kdd99_10, shared_data_root, monkeypatch):
+def test_kdd99_10_percent_loads_and_is_cached(kdd99_10, kdd99_10_root, monkeypatch):
     ds, _ = kdd99_10
     assert_csr_rows(ds)
     assert ds.X.shape == (494021, 38 + 3 + 66 + 11)     # numeric + protocol + service + flag
     assert round(float(np.mean(ds.y > 0)), 3) == 0.803
     assert 12 < ds.X.nnz / ds.X.shape[0] < 13 and ds.X.data.min() > 0 and ds.X.data.max() <= 1
     np.testing.assert_array_equal(ds.X[:, 38:].sum(axis=1).A1, 3)    # one category per column
-    assert_cached_copy(ds, shared_data_root, monkeypatch)
+    assert_cached_copy(ds, kdd99_10_root, monkeypatch)
 
 
-def test_info_cli_reports_the_loaded_dataset(pcmac, shared_data_root, capsys):
+def test_info_cli_reports_the_loaded_dataset(pcmac, pcmac_root, capsys):
     start = time.perf_counter()
-    data_cli(["info", "pcmac", "--root", str(shared_data_root), "--no-download"])
+    data_cli(["info", "pcmac", "--root", str(pcmac_root), "--no-download"])
     wall = time.perf_counter() - start
     out = json.loads(capsys.readouterr().out)
     assert out["rows"] == 1945 and out["features"] == pcmac[0].X.shape[1] and out["nonzeros"] == pcmac[0].X.nnz
@@ -96,7 +111,7 @@ def test_kdd99_10_transductive_split_uses_every_row(kdd99_10):
     assert abs(np.mean(ds.y[split.labeled] > 0) - 0.803) < 0.002
 
 
-def test_missing_shared_files_name_file_folder_and_url(tmp_path):
+def test_missing_public_files_name_file_folder_and_url(tmp_path):
     with pytest.raises(DatasetNotAvailable, match=r"kddcup\.data_10_percent\.gz.*folder .*kddcup99.*"
                                                   r"https://kdd\.ics\.uci\.edu"):
         load_dataset("kdd99-10", root=tmp_path, download=False)
@@ -104,7 +119,7 @@ def test_missing_shared_files_name_file_folder_and_url(tmp_path):
         load_dataset("pcmac", root=tmp_path, download=False)
 
 
-def test_corrupt_shared_files_fail_clearly(tmp_path):
+def test_corrupt_public_files_fail_clearly(tmp_path):
     (tmp_path / "kddcup99").mkdir()
     (tmp_path / "kddcup99" / "kddcup.data_10_percent.gz").write_bytes(b"\x1f\x8b not really gzip")
     with pytest.raises(ValueError, match="not a readable KDD'99 file"):

@@ -169,9 +169,9 @@ def test_a_dead_worker_stops_the_solve_with_a_clear_error():
 
 
 @pytest.mark.slow   # starts the job's own Ray workers (~10 s)
-def test_harness_job_on_the_backend_gives_the_same_record_and_job_key(backend, shared_data_root):
+def test_harness_job_on_the_backend_gives_the_same_record_and_job_key(backend, tmp_path):
     cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm"},
-           "split": 0, "n_labeled": 64, "n_unlabeled": 300, "data_root": str(shared_data_root), "download": False}
+           "split": 0, "n_labeled": 64, "n_unlabeled": 300, "data_root": str(tmp_path), "download": False}
     local, _ = train_job({**cfg, "backend": {"name": "local"}})
     # the module's backend holds the local instance's 2 CPUs: the job's own workers reserve none
     ray_cfg = {**cfg, "backend": {"name": "ray", "workers": 2, "address": None, "threads_per_worker": 1,
@@ -185,12 +185,8 @@ def test_harness_job_on_the_backend_gives_the_same_record_and_job_key(backend, s
 
 
 @pytest.mark.slow   # two TSVM and two DA solves of 20,000 rows, hundreds of round trips each
-def test_text20k_tsvm_max_and_da_reach_the_single_process_objectives(backend):
-    from ssl_repro.benchfile import load_bench_npz
-    path = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "text20k.npz"
-    if not path.exists():
-        pytest.skip(f"{path} not present (shared/ must sit beside the repository)")
-    bench = load_bench_npz(path)
+def test_text20k_tsvm_max_and_da_reach_the_single_process_objectives(backend, text20k):
+    bench = text20k
     local = from_mask(bench.X, bench.y[bench.labeled], bench.labeled)
     dist = backend.problem_from_mask(bench.X, bench.y[bench.labeled], bench.labeled)
     (_, t_local), (_, t_dist) = [tsvm(p, 1e-3, 1.0, bench.r_true, switches="max") for p in (local, dist)]

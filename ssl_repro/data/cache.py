@@ -1,9 +1,10 @@
 """Where data lives: the data root, the vectorized-matrix cache, and the missing-file error.
 
 The data root is, in order: an explicit ``root`` argument, the environment
-variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout mirrors
-``shared/data`` (``20newsgroups/``, ``kddcup99/``, ...), so pointing
-``SSL_REPRO_DATA`` at a copy of that folder works.  Vectorized matrices are
+variable ``SSL_REPRO_DATA``, scikit-learn's data home.  Its layout is one
+folder per source (``20newsgroups/``, ``kddcup99/``, ...; the table in
+docs/user_guide/02_data.md), so ``SSL_REPRO_DATA`` can point at a folder of
+files downloaded once, also a read-only one.  Vectorized matrices are
 cached under ``<root>/ssl_repro_cache/`` and written atomically.  Nothing
 is created on the way to a load that fails: no data home for embedded data,
 no empty folder left by a download or a scikit-learn fetcher that failed
@@ -147,6 +148,6 @@ def cached(root, name, build):
     X, y, source = build()
     try:
         save_cached(path, X, y)
-    except OSError as exc:  # a read-only data root (e.g. shared/data): work without the cache
+    except OSError as exc:  # a read-only data root: work without the cache
         warnings.warn(f"could not cache {name} at {path}: {exc}", stacklevel=2)
     return X, y, source
