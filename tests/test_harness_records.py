@@ -2,12 +2,14 @@
 compilation is ``compile_seconds``), and every record names the code, machine and date of its run."""
 import datetime
 import json
+import logging
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ssl_repro.harness import runner
@@ -23,13 +25,36 @@ SVM_JOB = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant"
 def test_compilation_is_timed_apart_from_the_fit(monkeypatch):
     pause = 1.0
 
-    def slow_warm_up():          # as if numba took a second more to compile the kernels
-        warm_up_kernels()
+    def slow_warm_up(**kwargs):          # as if numba took a second more to compile the kernels
+        warm_up_kernels(**kwargs)
         time.sleep(pause)
     monkeypatch.setattr(runner, "warm_up_kernels", slow_warm_up)
     record = runner.run_job(SVM_JOB)
     assert record["compile_seconds"] >= pause
     assert 0 < record["seconds"] < pause     # a 316-row SVM fit: a few milliseconds
+
+
+def test_a_slow_warm_up_says_once_that_it_compiles_and_only_the_jobs_value_type(monkeypatch, caplog):
+    calls = []
+
+    def slow_warm_up(dtypes):            # as if numba compiled the kernels (fresh install)
+        calls.append(dtypes)
+        time.sleep(0.3)
+    monkeypatch.setattr(runner, "warm_up_kernels", slow_warm_up)
+    monkeypatch.setattr(runner, "COMPILE_NOTICE_AFTER", 0.05)
+    with caplog.at_level(logging.INFO, logger="ssl_repro"):
+        runner.run_job(SVM_JOB)
+        runner.run_job({**SVM_JOB, "method": {"name": "kernel_da", "variant": "kernel_da"}, "n_unlabeled": 50})
+    assert calls == [(np.float64,)]     # text-like is float64; the kernel method uses no linear kernels
+    notices = [r.getMessage() for r in caplog.records if "compiling" in r.getMessage()]
+    assert len(notices) == 1 and "float64" in notices[0] and "once after an install" in notices[0]
+
+
+def test_a_fast_warm_up_says_nothing(monkeypatch, caplog):
+    monkeypatch.setattr(runner, "warm_up_kernels", lambda dtypes: None)
+    with caplog.at_level(logging.INFO, logger="ssl_repro"):
+        runner.run_job(SVM_JOB)
+    assert not [r for r in caplog.records if "compiling" in r.getMessage()]
 
 
 def test_a_record_names_its_command_commit_date_and_machine():
@@ -75,8 +100,9 @@ warnings.simplefilter("ignore")
 from tests.test_harness_records import _loaded_kernels
 from ssl_repro.harness.runner import run_job
 from ssl_repro.methods import METHODS
-from ssl_repro.solvers import warm_up_kernels
-warm_up_kernels()
+import numpy as np
+from ssl_repro.harness.runner import compile_solvers
+compile_solvers(np.dtype(np.float64))     # what a job on float64 data compiles
 before = _loaded_kernels()
 for name in sorted(METHODS):
     run_job({{"dataset": {{"name": "text-like"}}, "method": {{"name": name, "variant": name}},
@@ -93,7 +119,8 @@ print("ok", len(before))
 @pytest.mark.slow     # numba compiles every kernel from scratch (~15-40 s)
 def test_a_fresh_process_records_about_the_seconds_of_a_warm_one(tmp_path):
     """``python run.py`` with an empty numba cache: the fit's seconds stay within 2x of a re-run's
-    in a process that loads the compiled kernels from the cache (same machine, one thread)."""
+    in a process that loads the compiled kernels from the cache (same machine, one thread); the
+    fresh run says once that it is compiling, the re-run does not."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     records = {}
     for run in ("fresh", "warm"):
@@ -101,10 +128,12 @@ def test_a_fresh_process_records_about_the_seconds_of_a_warm_one(tmp_path):
                               cwd=REPO, env=env, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr[-3000:]
         records[run] = json.loads((tmp_path / run / "result.json").read_text())
+        records[run]["notices"] = (proc.stdout + proc.stderr).count("compiling the solvers' numba kernels")
     fresh, warm = records["fresh"], records["warm"]
     assert fresh["compile_seconds"] > fresh["seconds"]          # compiling dominated the process
     assert fresh["seconds"] < 2 * warm["seconds"]
     assert fresh["objective_own"] == warm["objective_own"]
+    assert (fresh["notices"], warm["notices"]) == (1, 0)
 
 
 def test_the_commit_is_marked_uncommitted_for_code_changes_only(tmp_path):

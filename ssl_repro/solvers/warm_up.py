@@ -18,9 +18,10 @@ from .tsvm import tsvm
 from .engine.data_checks import DATA_DTYPES
 
 
-def warm_up_kernels():
+def warm_up_kernels(dtypes=DATA_DTYPES):
     """Run tiny CGLS, TSVM and DA solves with one thread and CGLS with numba's full count,
-    on float64 and on float32 data (:data:`.engine.data_checks.DATA_DTYPES`: each compiles its own kernels).
+    on data of each of ``dtypes`` (default: float64 and float32, :data:`.engine.data_checks.DATA_DTYPES`:
+    each compiles its own kernels; a job passes its data's alone).
 
     Both the serial and the parallel build of the CG loop are loaded
     (whichever the machine's load will later call for), and the line
@@ -32,7 +33,7 @@ def warm_up_kernels():
     machine's thread settings), so every form of the CG pass is loaded,
     and the products run before and after the CG layout exists.
     """
-    for dtype in DATA_DTYPES:
+    for dtype in dtypes:
         _warm_up(dtype)
 
 
