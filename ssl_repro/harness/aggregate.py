@@ -15,13 +15,24 @@ summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit al
 ``compile_seconds`` the numba compilation (or cache load) before it; ``git_commit``,
 ``date`` and ``command`` come from the record's ``provenance`` (empty for records written
 without one), so each row names the code it was measured on and the command that ran it.
+
+A ``result.json`` that is not a complete record (truncated, not JSON, ``{}``: the rule of
+:func:`~ssl_repro.harness.result_files.read_result`, by which ``run.py`` computes such a job
+again) is skipped with a warning naming the file, and counted; the command fails (exit 1, no
+``--out`` folder created) only when no record is readable, and names a DIR that does not exist.
 """
 import argparse
+import sys
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
 from .result_files import iter_results
+
+
+class SkippedResult(UserWarning):
+    """An incomplete ``result.json`` left out of the table (the message names the file)."""
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")
@@ -32,9 +43,14 @@ GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
 
 def collect(*dirs):
-    """One row per job found under ``dirs``."""
-    rows = []
-    for record in iter_results(*dirs):
+    """One row per job found under ``dirs``; each incomplete ``result.json`` is left out with a
+    :class:`SkippedResult` warning naming it.  A missing directory is refused (FileNotFoundError)."""
+    for directory in dirs:
+        if not Path(directory).is_dir():
+            raise FileNotFoundError(f"{directory} does not exist or is not a folder (a sweep folder holding "
+                                    "result.json files, e.g. results/runs/learning_curve_pcmac)")
+    rows, skipped = [], []
+    for record in iter_results(*dirs, skipped=skipped):
         row = {key: record.get(key) for key in RECORD_COLUMNS}
         # records written before "converged" existed: the solver's own flag, if any
         row["converged"] = bool(record.get("converged", record["diagnostics"].get("converged", True)))
@@ -44,6 +60,8 @@ def collect(*dirs):
         rows.append(row)
     columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS) + ["path"]
     table = pd.DataFrame(rows, columns=columns)
+    for problem in skipped:
+        warnings.warn(f"skipped {problem}", SkippedResult, stacklevel=2)
     return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
 
 
@@ -138,12 +156,18 @@ def with_earlier_rows(table, earlier_csvs):
 def write_tables(dirs, out, keep=()):
     """Write results.csv, summary.csv and summary.md into ``out`` from the result.json files under
     ``dirs`` and the rows of the earlier results.csv files ``keep`` (:func:`with_earlier_rows`);
-    return (table, summary)."""
+    return (table, summary).  Without any row nothing is written (SystemExit; ``out`` is not created)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    table = with_earlier_rows(collect(*dirs), keep)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SkippedResult)
+        table = with_earlier_rows(collect(*dirs), keep)
+    skipped = [w for w in caught if issubclass(w.category, SkippedResult)]
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)    # to the caller's filters
     if table.empty:
-        raise SystemExit(f"no result.json under {', '.join(map(str, dirs))}")
+        raise SystemExit(f"no readable result.json under {', '.join(map(str, dirs))}"
+                         + (f" ({len(skipped)} incomplete, skipped)" if skipped else ""))
+    out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "results.csv", index=False)
     sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
     return table, write_summaries(table, out, sources)
@@ -173,8 +197,18 @@ def main(argv=None):
                     help="an earlier results.csv whose jobs stay in the table unless found again under dirs "
                          "(their result folders need not exist here); may be repeated")
     args = ap.parse_args(argv)
-    table, summary = write_tables(args.dirs, args.out, args.keep)
-    print(f"{len(table)} jobs, {len(summary)} groups -> {args.out}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SkippedResult)
+        try:
+            table, summary = write_tables(args.dirs, args.out, args.keep)
+        except FileNotFoundError as error:
+            raise SystemExit(f"Error: {error}") from None
+        finally:
+            for w in caught:
+                print(f"warning: {w.message}", file=sys.stderr)
+    skipped = sum(issubclass(w.category, SkippedResult) for w in caught)
+    print(f"{len(table)} jobs, {len(summary)} groups -> {args.out}"
+          + (f"; {skipped} incomplete result.json skipped (see the warnings above)" if skipped else ""))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,11 @@ configuration, so an interrupted or crashed sweep recomputes only what is
 missing; a crashed job leaves no file, because the file only appears by an
 atomic rename once it is complete (a job killed outright may leave a hidden
 ``.result.*.tmp``, which nothing reads and the job's next run deletes).
+
+One rule says what a complete record is (:func:`read_result`): a JSON object
+holding :data:`RECORD_KEYS`.  A ``result.json`` that is not (truncated, or
+written by hand) counts as no result: ``run.py`` computes the job again and
+the aggregation skips it with a warning naming the file.
 """
 import contextlib
 import json
@@ -26,6 +31,32 @@ TEMP_PREFIX = ".result."
 LOCK_FILE = ".job.lock"
 #: A job of a sweep that failed leaves its traceback here (removed when it is run again).
 ERROR_FILE = "error.txt"
+#: The keys every complete record holds (what the aggregation groups and reads; written by every
+#: version of :func:`ssl_repro.harness.runner.make_record`).
+RECORD_KEYS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "diagnostics")
+
+
+class IncompleteResult(ValueError):
+    """A ``result.json`` that is not a complete record; the message names the file and what is wrong."""
+
+
+def read_result(path):
+    """The record in ``path``; :class:`IncompleteResult` when the file cannot be read, is not JSON
+    (e.g. truncated), or lacks one of :data:`RECORD_KEYS`."""
+    try:
+        record = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError) as exc:
+        raise IncompleteResult(f"{path}: cannot be read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise IncompleteResult(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise IncompleteResult(f"{path}: holds a JSON {type(record).__name__}, not a record")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise IncompleteResult(f"{path}: an incomplete record (no {', '.join(missing)})")
+    if not isinstance(record["diagnostics"], dict):
+        raise IncompleteResult(f"{path}: an incomplete record ('diagnostics' is not an object)")
+    return record
 
 
 def write_result(directory, record):
@@ -108,22 +139,31 @@ def remove_stale_temp_files(directory):
 
 
 def finished_result(directory, config):
-    """The stored record if ``directory`` holds a result for exactly ``config``, else None."""
+    """The stored record if ``directory`` holds a complete result (:func:`read_result`) for exactly
+    ``config``, else None (the job is to be computed)."""
     path = Path(directory) / RESULT_FILE
     if not path.exists():
         return None
     try:
-        record = json.loads(path.read_text())
-    except (json.JSONDecodeError, OSError):
+        record = read_result(path)
+    except IncompleteResult:
         return None
     return record if identity(record.get("config")) == identity(config) else None
 
 
-def iter_results(*roots):
-    """Every record under the given directories (recursively)."""
+def iter_results(*roots, skipped=None):
+    """Every complete record under the given directories (recursively), its ``path`` added; an
+    incomplete ``result.json`` (:func:`read_result`) is left out and its :class:`IncompleteResult`
+    appended to ``skipped`` (raised if ``skipped`` is None)."""
     for root in roots:
         for path in sorted(Path(root).rglob(RESULT_FILE)):
-            record = json.loads(path.read_text())
+            try:
+                record = read_result(path)
+            except IncompleteResult as problem:
+                if skipped is None:
+                    raise
+                skipped.append(problem)
+                continue
             record["path"] = str(path)
             yield record
 
