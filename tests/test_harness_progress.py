@@ -37,7 +37,13 @@ class Task:
         if (cfg.method.name, cfg.split) in self.fail:
             (Path(directory) / ERROR_FILE).write_text("Traceback: failed on purpose\n")
         else:
-            write_result(directory, {"config": OmegaConf.to_container(cfg, resolve=True)})
+            write_result(directory, complete_record(OmegaConf.to_container(cfg, resolve=True)))
+
+
+def complete_record(config):
+    """A record holding the keys of a complete one (result_files.RECORD_KEYS) and ``config``."""
+    return {"dataset": "text-like", "method": "svm", "split": 0, "n_labeled": 16, "n_unlabeled": 0, "diagnostics": {},
+            "config": config}
 
 
 def run_sweep(results_dir, task, arguments=GRID):
@@ -72,7 +78,7 @@ def test_manifest_lists_the_directories_hydra_runs_and_a_rerun_counts_the_finish
     assert report(sweep_dir, tmp_path / "elsewhere") is None
 
     (Path(jobs[0]) / "result.json").unlink()
-    write_result(jobs[1], {"config": {"dataset": {"name": "pcmac"}}})   # a record of another configuration
+    write_result(jobs[1], complete_record({"dataset": {"name": "pcmac"}}))   # a record of another configuration
     rerun = Task()
     run_sweep(tmp_path, rerun)
     assert rerun.directories == jobs      # the task skips nothing itself: the counts are the sweeper's
