@@ -11,7 +11,8 @@ Everything this calls lives in :mod:`ssl_repro.harness` and runs without Hydra.
 
 A user's mistake in a single run (a refused value, a missing data file, an unreachable
 cluster: :data:`ssl_repro.harness.app.USER_ERRORS`) ends with its message alone and exit
-status 1; ``HYDRA_FULL_ERROR=1`` shows the traceback.  In a sweep a failing job leaves its
+status 1, and leaves no folder in ``outputs/`` (:func:`ssl_repro.harness.app.remove_refused_run`);
+``HYDRA_FULL_ERROR=1`` shows the traceback (and keeps the folder).  In a sweep a failing job leaves its
 traceback in its ``error.txt`` and the sweep goes on.
 """
 import os
@@ -22,7 +23,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import USER_ERRORS, run_or_skip
+from ssl_repro.harness.app import USER_ERRORS, remove_refused_run, run_or_skip
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
 
@@ -39,6 +40,7 @@ def main(cfg):
     except USER_ERRORS as error:
         if multirun or os.environ.get("HYDRA_FULL_ERROR") == "1":
             raise
+        remove_refused_run(hydra_cfg.runtime.output_dir)     # nothing left behind in outputs/
         sys.exit(f"Error: {error}\n(HYDRA_FULL_ERROR=1 shows where it was raised)")
     return status       # what the job did, counted by the sweep's summary
 

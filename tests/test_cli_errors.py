@@ -46,6 +46,17 @@ def test_a_users_mistake_prints_one_message_without_a_traceback(overrides, expec
     code, output = run_py(*overrides, tmp_path=tmp_path)
     assert code != 0 and expected in output and "Traceback" not in output, output[-3000:]
     assert not Path("/nonexistent").exists()
+    assert not (tmp_path / "job").exists()        # no run folder left behind (Hydra's configs, a run.log)
+
+
+@pytest.mark.slow   # run.py in subprocesses
+@pytest.mark.parametrize("override", ["split=12", "n_labeled=0"])
+def test_a_refused_run_leaves_nothing_in_outputs(override, tmp_path):
+    (tmp_path / "outputs" / "earlier").mkdir(parents=True)
+    proc = subprocess.run([sys.executable, str(REPO / "run.py"), override, "method=svm"], cwd=tmp_path, timeout=300,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 1 and proc.stderr.startswith("Error: ")
+    assert [p.name for p in (tmp_path / "outputs").rglob("*")] == ["earlier"]     # what was there before
 
 
 @pytest.mark.slow   # run.py in a subprocess

@@ -92,3 +92,24 @@ def test_failed_jobs_are_counted_and_end_the_sweep_with_their_error_files(tmp_pa
         run_sweep(tmp_path, task)
     entry = history(tmp_path / "test")[-1]
     assert (entry["jobs"], entry["done_after"], entry["failed"]) == (4, 3, 1)
+
+
+def test_an_unwritable_results_dir_stops_the_sweep_with_one_error_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    task = Task()
+    with pytest.raises(SystemExit, match=rf"^Error: cannot write the sweep folder {tmp_path / 'file' / 'x' / 'test'} "
+                                         rf"\({tmp_path / 'file'} is not a folder\); set results_dir=DIR"):
+        run_sweep(tmp_path / "file" / "x", task)
+    assert task.directories == []
+
+
+def test_a_job_folder_that_cannot_be_written_is_a_failed_job_of_the_summary(tmp_path):
+    (tmp_path / "test" / "text-like").mkdir(parents=True)
+    (tmp_path / "test" / "text-like" / "rls").write_text("a file where the method's folder goes")
+    task = Task()
+    with pytest.raises(SystemExit, match=r"2 job\(s\) failed; see .*rls/split=0/l=16/cfg-\w+: cannot write it "
+                                         r"\(.*text-like/rls is not a folder\)"):
+        run_sweep(tmp_path, task)
+    assert len(task.directories) == 2 and all("/svm/" in d for d in task.directories)   # the others ran
+    entry = history(tmp_path / "test")[-1]
+    assert (entry["jobs"], entry["done_after"], entry["failed"]) == (4, 2, 2)

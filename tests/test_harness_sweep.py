@@ -5,6 +5,7 @@ data with 300 unlabeled rows and one solver thread, so each job takes well
 under a second.
 """
 import json
+import logging
 import os
 import re
 import subprocess
@@ -294,7 +295,7 @@ def write_own_files(folder, n=300, n_known=40):
     return X, labels
 
 
-def test_own_data_job_uses_the_files_labels_and_saves_weights_and_outputs(tmp_path, capsys):
+def test_own_data_job_uses_the_files_labels_and_saves_weights_and_outputs(tmp_path, caplog):
     from hydra import compose, initialize_config_dir
 
     from ssl_repro.harness import jobkey
@@ -308,9 +309,10 @@ def test_own_data_job_uses_the_files_labels_and_saves_weights_and_outputs(tmp_pa
     cfg = OmegaConf.to_container(cfg, resolve=True)
     assert cfg["n_labeled"] == "all"                     # the own-data default: the file's labeled rows
     out = tmp_path / "job"
-    record = run_configured_job(cfg, out)
+    with caplog.at_level(logging.INFO, logger="ssl_repro"):
+        record = run_configured_job(cfg, out)
     assert record["n_labeled"] == 40 and record["n_unlabeled"] == 260 and record["n_test"] == 0
-    line = capsys.readouterr().out
+    (line,) = [r.getMessage() for r in caplog.records if "result.json" in r.getMessage()]   # one line per job
     assert "no test rows" in line and "nan" not in line
     w = np.load(out / "weights.npy")
     outputs = np.load(out / "outputs.npz")

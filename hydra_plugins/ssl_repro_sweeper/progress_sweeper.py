@@ -14,6 +14,12 @@ computed meanwhile (a second sweep into the same folder), appends them to
 ``<sweep dir>/.sweep/history.jsonl`` (how long each run of the sweep took)
 and exits with an error naming the failed jobs' ``error.txt``.
 
+A sweep folder (``results_dir``/``sweep_name``) that cannot be created or
+written stops the sweep before any job, with one ``Error:`` line naming it
+and the override that fixes it; a job whose own folder cannot be created or
+written is not launched (Hydra would fail the whole sweep creating it) and
+counts as a failed job of the summary, named with its reason.
+
 Decisions: the directories come from each job's configuration without the
 launcher's job number, so a ``hydra.sweep.subdir`` that used
 ``${hydra.job.num}`` would not be counted (the project's subdir is the job's
@@ -27,6 +33,7 @@ import datetime
 import itertools
 import json
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -49,7 +56,12 @@ class ProgressSweeper(BasicSweeper):
 
     def sweep(self, arguments):
         started = time.perf_counter()
-        self.jobs, self.done_before = None, 0
+        self.jobs, self.done_before, self.unwritable = None, 0, {}
+        sweep_dir = Path(str(self.config.hydra.sweep.dir))
+        problem = unwritable_folder(sweep_dir)
+        if problem:
+            raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
+                             "set results_dir=DIR to a folder you can write")
         returns = super().sweep(arguments)
         ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
                   for batch in returns for job in batch)
@@ -63,6 +75,7 @@ class ProgressSweeper(BasicSweeper):
         so the manifest lists the whole sweep before any job runs.
         """
         if self.jobs is not None:
+            batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
             return
         loader = self.hydra_context.config_loader
         self.jobs = []
@@ -72,19 +85,27 @@ class ProgressSweeper(BasicSweeper):
             with open_dict(config):
                 del config["hydra"]       # the task's configuration, as the job sees it
             self.jobs.append(str(directory.resolve()))
+            problem = unwritable_folder(directory)
+            if problem:
+                self.unwritable[tuple(overrides)] = f"{directory.resolve()}: cannot write it ({problem})"
+                continue
             self.done_before += finished_result(directory, OmegaConf.to_container(config, resolve=True)) is not None
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
-                 len(self.jobs) - self.done_before)
+                 len(self.jobs) - self.done_before - len(self.unwritable))
+        for reason in self.unwritable.values():
+            log.error("job folder %s: not run", reason)
+        batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
 
     def _sum_up(self, seconds, ran):
         """Log the totals (``ran``: jobs this sweep computed), append them to the history, fail if a
         job failed."""
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         done = count_done(self.jobs)
-        failed = [job for job in self.jobs
+        failed = [str(Path(job) / ERROR_FILE) for job in self.jobs
                   if (Path(job) / ERROR_FILE).exists() and not (Path(job) / RESULT_FILE).exists()]
+        failed += list(self.unwritable.values())
         elsewhere = max(0, done - self.done_before - ran)
         running = len(self.jobs) - done - len(failed)       # locked by another process, not finished yet
         log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run by this sweep, %d by another process "
@@ -97,5 +118,17 @@ class ProgressSweeper(BasicSweeper):
         with open(sweep_dir / HISTORY, "a") as f:
             f.write(json.dumps(entry) + "\n")
         if failed:
-            raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see "
-                             + ", ".join(str(Path(job) / ERROR_FILE) for job in failed[:5]))
+            raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see " + ", ".join(failed[:5]))
+
+
+def unwritable_folder(directory):
+    """Why the folder ``directory`` cannot be created or written (None if it can), told from its
+    nearest existing ancestor without creating anything."""
+    path = Path(directory).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    if not path.is_dir():
+        return f"{path} is not a folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"{path}: permission denied"
+    return None

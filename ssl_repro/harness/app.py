@@ -1,6 +1,7 @@
 """What ``run.py`` does with a composed configuration: skip, or run and store, one job."""
 import logging
 import os
+import shutil
 import traceback
 from pathlib import Path
 
@@ -49,6 +50,28 @@ def limit_threads(threads):
 #: (ConnectionError); their messages name the problem and the override that fixes it.
 USER_ERRORS = (ValueError, OSError)
 
+#: What Hydra writes into a single run's folder before the job starts (its configs, its log).
+HYDRA_RUN_FILES = {".hydra", "run.log"}
+
+
+def remove_refused_run(output_dir, root="outputs"):
+    """Remove the folder of a single run that was refused before it stored anything: when it holds
+    only :data:`HYDRA_RUN_FILES`, it goes, and so do its parents left empty, up to and including
+    ``root`` (relative to the working directory: Hydra's ``outputs/``) but never above it.
+    Decision: a refused run leaves nothing behind; its message is on the console."""
+    folder = Path(output_dir).absolute()
+    if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= HYDRA_RUN_FILES:
+        return
+    shutil.rmtree(folder)
+    top = (Path.cwd() / root).absolute()
+    parent = folder.parent
+    while (parent == top or top in parent.parents) and not any(parent.iterdir()):
+        parent.rmdir()
+        if parent == top:
+            break
+        parent = parent.parent
+
+
 #: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
 #: process holding its lock, or (in a sweep) recorded its failure.
 RAN, FOUND, ELSEWHERE, FAILED = "ran", "found", "elsewhere", "failed"
@@ -70,13 +93,13 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
 
 def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     """:func:`run_configured_job` and what it did with the job: (``RAN``, ``FOUND``, ``ELSEWHERE`` or
-    ``FAILED``, the record or None); the sweep's summary counts these."""
+    ``FAILED``, the record or None); the sweep's summary counts these.  Each job is reported once,
+    in one log line (Hydra shows it on the console and keeps it in the job's log): its scores,
+    seconds and result file, or why it was skipped or failed."""
     job = (f"{cfg['dataset']['name']} {cfg['method']['variant']} split={cfg['split']} "
            f"l={cfg['n_labeled']}")
     status, record = FOUND, finished_result(output_dir, cfg)
-    if record is not None:
-        log.info("%s: already done, skipped (%s)", job, Path(output_dir) / RESULT_FILE)
-    else:
+    if record is None:
         with job_lock(output_dir) as mine:
             record = finished_result(output_dir, cfg)      # finished while we waited for the lock?
             if not mine:
@@ -94,9 +117,10 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
                     log.exception("%s: failed (%s)", job, Path(output_dir) / ERROR_FILE)
                     report(sweep_dir, output_dir)
                     return FAILED, None
+    log.info("%s: %s%s, %.2f s -> %s", job, "already done, skipped: " if status == FOUND else "", scores(record),
+             record["seconds"], Path(output_dir) / RESULT_FILE)
     if sweep_dir is not None:
         report(sweep_dir, output_dir)
-    print(f"{job}: {scores(record)}, {record['seconds']:.2f} s -> {Path(output_dir) / RESULT_FILE}")
     return status, record
 
 
@@ -108,7 +132,6 @@ def _run_and_store(cfg, output_dir, job, parallel_jobs):
     record, arrays = train_job(cfg)
     write_arrays(output_dir, arrays)        # own data: weights.npy, outputs.npz (before result.json)
     write_result(output_dir, record)
-    log.info("%s: done in %.2f s: %s", job, record["seconds"], scores(record))
     return record
 
 
