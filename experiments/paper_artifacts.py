@@ -1,7 +1,7 @@
 """Every table and figure of the papers, how this project regenerates it, and whether it has.
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
-    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results]
+    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--dry-run] [--no-download]
     python experiments/paper_artifacts.py run all [--dry-run] [--svm-learn PATH] [--universvm PATH]
     python experiments/paper_artifacts.py render [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
@@ -20,7 +20,10 @@ calibration and the peers' scripts (SVM-light for 000 Table 9 with
 reason, without them), after printing an estimate of the time from the
 committed records' seconds and with a progress line per step; then it
 re-renders and writes the report.  ``--dry-run`` prints the plan and the
-estimate only.  ``render`` re-renders every sweep folder's summary.csv,
+estimate only (``run ARTIFACT --dry-run``: the commands it would run).
+A sweep loads its dataset once before launching any job and stops with one
+message naming the missing file and where to put it; ``--no-download``
+(``download=false``) forbids downloading it.  ``render`` re-renders every sweep folder's summary.csv,
 summary.md and figures from its committed results.csv (no job is run),
 the loss-shape drawings, then the report.  ``report`` writes
 results/README.md from the records (:mod:`ssl_repro.harness.report`);
@@ -184,9 +187,14 @@ def command_of(artifact, dataset=None):
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results):
-    """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw."""
+def regenerate(artifact, dataset, results, dry_run=False, download=True):
+    """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
+    ``dry_run``, print what it would run and run nothing.  ``download=False``: the sweep's jobs never
+    download a missing data file."""
     out = Path(results)
+    if dry_run:
+        print(dry_run_text(artifact, dataset, out, download))
+        return None
     if artifact.kind == "drawing":
         stem, draw = DRAWINGS[artifact.name]
         plots.save(draw(), out / "figures", stem)
@@ -202,16 +210,39 @@ def regenerate(artifact, dataset, results):
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    experiment, folder = experiment_name(artifact), sweep_folder(artifact, dataset)
-    if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
-        raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
-    runs = out / "runs"
-    subprocess.run([sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
-                    f"results_dir={runs}"], check=True, cwd=ROOT)
+    folder, runs = sweep_folder(artifact, dataset), out / "runs"
+    status_ = subprocess.run(sweep_command(artifact, dataset, runs, download), cwd=ROOT).returncode
+    if status_:
+        raise SystemExit(status_)     # the sweep printed why (missing data: one message, no job run)
     target = out / folder
     write_tables([runs / folder], target)
     render_folder(target)
     return target
+
+
+def sweep_command(artifact, dataset, runs, download=True):
+    """The ``run.py`` command of a sweep ``artifact`` on ``dataset`` into ``runs``."""
+    experiment = experiment_name(artifact)
+    if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
+        raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
+    return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
+            f"results_dir={runs}"] + ([] if download else ["download=false"])
+
+
+def dry_run_text(artifact, dataset, out, download=True):
+    """What :func:`regenerate` would do, as the commands it would run (nothing is run)."""
+    if artifact.kind == "drawing":
+        return f"{artifact.name}: would draw {out / 'figures' / DRAWINGS[artifact.name][0]}.png and .pdf"
+    if artifact.kind == "script":
+        return f"{artifact.name}: would run {artifact.command}" + (f" ({artifact.why_not})" if artifact.why_not else "")
+    dataset = dataset or artifact.default_dataset
+    if dataset not in artifact.datasets:
+        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", download)[1:])
+    folder = sweep_folder(artifact, dataset)
+    return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
+            f"    {command}\n"
+            f"    then aggregate {out / 'runs' / folder} into {out / folder} and draw its figures")
 
 
 def render_folder(folder):
@@ -408,7 +439,10 @@ def main(argv=None):
     ls.add_argument("--markdown", action="store_true", help="a markdown table (as in results/README.md)")
     run = sub.add_parser("run", help="make one artifact, or 'all': every artifact, then render and report")
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
-    run.add_argument("--dry-run", action="store_true", help="all: print the plan and the estimate, run nothing")
+    run.add_argument("--dry-run", action="store_true",
+                     help="print what would run (all: the plan and the estimate) and run nothing")
+    run.add_argument("--no-download", action="store_true",
+                     help="sweeps: never download a missing data file (stop naming it instead)")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
     run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
@@ -432,7 +466,9 @@ def main(argv=None):
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
-    print(regenerate(artifact, args.dataset, args.results))
+    made = regenerate(artifact, args.dataset, args.results, args.dry_run, download=not args.no_download)
+    if made is not None:
+        print(made)
 
 
 if __name__ == "__main__":

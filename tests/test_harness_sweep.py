@@ -349,3 +349,14 @@ def test_a_job_rerun_under_another_folder_name_replaces_its_earlier_row(tmp_path
     table, summary = write_tables([tmp_path / "new"], tmp_path / "agg", keep=[tmp_path / "agg" / "results.csv"])
     assert len(first) == 1 and len(table) == 1 and "cfg-0123456789" in table["path"].item()
     assert summary["n_splits"].tolist() == [1]
+
+
+@pytest.mark.slow   # a Hydra sweep in a subprocess
+def test_a_sweep_whose_data_is_missing_stops_before_any_job_with_one_message(tmp_path):
+    (tmp_path / "empty").mkdir()
+    proc = sweep(tmp_path / "runs", "dataset=pcmac", "method=svm,da", "split=0,1", "n_labeled=29", "download=false",
+                 env={**os.environ, "SSL_REPRO_DATA": str(tmp_path / "empty")})
+    assert proc.returncode == 1 and "Traceback" not in proc.log, proc.log[-3000:]
+    assert proc.log.count("Error: dataset 'pcmac'") == 1 and "20newsgroups/20news-bydate_py3.pkz missing" in proc.log
+    assert "no job was run" in proc.log and ": running" not in proc.log
+    assert [p.name for p in tmp_path.rglob("*")] == ["empty"]      # no sweep folder, nothing in the data root

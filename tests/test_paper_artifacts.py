@@ -83,3 +83,19 @@ def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifac
     assert artifacts.status(curves, tmp_path)[:2] == ("missing", [])
     (folder / "summary.md").write_text("the table")
     assert artifacts.status(curves, tmp_path)[1] == ["pcmac"]
+
+
+def test_dry_run_runs_nothing_for_every_artifact(artifacts, tmp_path, monkeypatch, capsys):
+    def no_run(*args, **kwargs):
+        raise AssertionError(f"--dry-run ran {args}")
+    monkeypatch.setattr(artifacts.subprocess, "run", no_run)
+    monkeypatch.setattr(artifacts.plots, "save", no_run)
+    for a in artifacts.ARTIFACTS:
+        artifacts.main(["run", a.name, "--dry-run", "--results", str(tmp_path)])
+        out = capsys.readouterr().out
+        assert out.startswith(f"{a.name}") and "would " in out, out
+    artifacts.main(["run", "learning-curves", "--dataset", "pcmac", "--dry-run", "--no-download",
+                    "--results", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "+experiment=learning_curve dataset=pcmac" in out and "download=false" in out
+    assert not list(tmp_path.iterdir())           # nothing written

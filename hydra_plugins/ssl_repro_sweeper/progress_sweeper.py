@@ -14,6 +14,10 @@ computed meanwhile (a second sweep into the same folder), appends them to
 ``<sweep dir>/.sweep/history.jsonl`` (how long each run of the sweep took)
 and exits with an error naming the failed jobs' ``error.txt``.
 
+Before any job runs, the sweep loads each dataset its jobs use once
+(:func:`ssl_repro.harness.runner.check_job_data`): missing data stops it with
+the one message naming the file and where to put it, instead of every job
+failing (or downloading) on its own.
 A sweep folder (``results_dir``/``sweep_name``) that cannot be created or
 written stops the sweep before any job, with one ``Error:`` line naming it
 and the override that fixes it; a job whose own folder cannot be created or
@@ -34,6 +38,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -42,9 +47,10 @@ from hydra.core.utils import JobStatus
 from omegaconf import OmegaConf, open_dict
 
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import RAN
+from ssl_repro.harness.app import RAN, USER_ERRORS
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
 from ssl_repro.harness.result_files import ERROR_FILE, RESULT_FILE, finished_result, write_json
+from ssl_repro.harness.runner import check_job_data
 
 jobkey.register()     # the sweep's sub-directories use ${job_key:}
 
@@ -62,7 +68,14 @@ class ProgressSweeper(BasicSweeper):
         if problem:
             raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
                              "set results_dir=DIR to a folder you can write")
-        returns = super().sweep(arguments)
+        created = next((folder for folder in reversed([sweep_dir, *sweep_dir.parents]) if not folder.exists()), None)
+        try:
+            returns = super().sweep(arguments)
+        except SystemExit:
+            # stopped before any job (missing data): the folders this sweep created go again
+            if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml"}:
+                shutil.rmtree(created)
+            raise
         ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
                   for batch in returns for job in batch)
         self._sum_up(time.perf_counter() - started, ran)
@@ -78,18 +91,22 @@ class ProgressSweeper(BasicSweeper):
             batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
             return
         loader = self.hydra_context.config_loader
-        self.jobs = []
+        self.jobs, data = [], {}
         for overrides in itertools.chain.from_iterable(self.overrides):
             config = loader.load_sweep_config(master_config=self.config, sweep_overrides=list(overrides))
             directory = Path(str(config.hydra.sweep.dir)) / str(config.hydra.sweep.subdir)
             with open_dict(config):
                 del config["hydra"]       # the task's configuration, as the job sees it
+            task = OmegaConf.to_container(config, resolve=True)
+            data.setdefault(json.dumps([task.get(k) for k in ("dataset", "data_root", "download")], sort_keys=True,
+                                       default=str), task)
             self.jobs.append(str(directory.resolve()))
             problem = unwritable_folder(directory)
             if problem:
                 self.unwritable[tuple(overrides)] = f"{directory.resolve()}: cannot write it ({problem})"
                 continue
-            self.done_before += finished_result(directory, OmegaConf.to_container(config, resolve=True)) is not None
+            self.done_before += finished_result(directory, task) is not None
+        check_data(data.values())
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
@@ -119,6 +136,17 @@ class ProgressSweeper(BasicSweeper):
             f.write(json.dumps(entry) + "\n")
         if failed:
             raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see " + ", ".join(failed[:5]))
+
+
+def check_data(configs):
+    """Load the data of each job configuration of ``configs`` (one per dataset) before any job runs;
+    missing data (or a refused dataset setting) ends the sweep with its one message."""
+    for config in configs:
+        try:
+            check_job_data(config)
+        except USER_ERRORS as error:
+            raise SystemExit(f"Error: {error}\n(the sweep loads its data once before launching jobs: "
+                             "no job was run)") from None
 
 
 def unwritable_folder(directory):

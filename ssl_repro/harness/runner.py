@@ -21,7 +21,7 @@ only, for svm and rls; the kernel form, RKHS norm for ||w||^2, for the
 kernel methods),
 seconds (the fit's wall time alone; with a distributed ``backend``, sending the rows to the workers
 included), compile_seconds (before the fit's timer: compiling the linear solvers' numba kernels
-for the job's value type, or loading them from numba's on-disk cache; about 10-25 s in a fresh
+for the job's value type, or loading them from numba's on-disk cache; tens of seconds in a fresh
 install, said once in the log, well under a second once cached, near 0 after the first job of a
 process; 0 for the kernel methods, which use none of them: :func:`compile_solvers`),
 diagnostics (the solver's record), config and provenance (the command, date, git commit and
@@ -62,7 +62,7 @@ from ..solvers import BiasedRows, warm_up_kernels
 log = logging.getLogger("ssl_repro")
 
 #: Seconds the warm-up may take before the job says that it is compiling (loading cached kernels
-#: takes well under one; compiling them, in a fresh install, 10-25 s).
+#: takes well under one; compiling them, in a fresh install, tens of seconds).
 COMPILE_NOTICE_AFTER = 1.0
 
 #: Keys of a method's configuration that are not estimator parameters.
@@ -239,6 +239,18 @@ def load_data(settings):
     return load_dataset(settings.dataset, root=settings.root, download=settings.download, **settings.paths)
 
 
+def check_job_data(cfg):
+    """Load the data of the job ``cfg`` once, as a sweep does before launching its jobs: a missing file
+    raises :class:`~ssl_repro.data.DatasetNotAvailable` naming it and where to put it (after one
+    download attempt where ``download`` allows it), so the sweep stops with that one message instead
+    of every job failing on it.  Data the package generates (``embedded``) is not checked.  Returns the
+    data's source, or None when not checked."""
+    settings = resolve_job(cfg)
+    if dataset_info(settings.dataset).embedded:
+        return None
+    return load_data(settings).source
+
+
 def split_rows(cfg, settings, dataset):
     """Stage 3: the job's labeled, unlabeled and test rows (:func:`~ssl_repro.data.make_split`);
     for a semi-supervised method without its own ``r``, refused when the unlabeled rows hold
@@ -292,7 +304,7 @@ def compile_solvers(dtype):
     an install), the log says once that numba is compiling, so the wait is explained."""
     dtype = np.float32 if dtype == np.float32 else np.float64
     notice = threading.Timer(COMPILE_NOTICE_AFTER, log.info, (
-        "compiling the solvers' numba kernels for %s data: once after an install (about 10-25 s), "
+        "compiling the solvers' numba kernels for %s data: once after an install (tens of seconds), "
         "cached on disk for the next jobs", np.dtype(dtype).name))
     notice.daemon = True
     start = time.perf_counter()
