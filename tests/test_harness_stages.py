@@ -71,3 +71,13 @@ def test_record_scores_the_outputs_and_reports_the_values_used(g50c):
 def test_the_job_is_its_stages():
     record, _ = train_job(CFG)
     assert (record["dataset"], record["split"], record["n_labeled"], record["lam_u"]) == ("g50c", 1, 10, 0.5)
+
+
+def test_a_label_count_off_the_datasets_grid_runs_with_a_warning_naming_the_grid(g50c, caplog):
+    with caplog.at_level("WARNING", logger="ssl_repro"):
+        split_rows({**CFG, "n_labeled": 10}, settings(), g50c)       # on g50c's grid (10, 25, 50)
+        assert not caplog.records
+        split = split_rows({**CFG, "n_labeled": 12}, settings(), g50c)
+    assert split.labeled.size == 12
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert "n_labeled=12 is off the label counts of g50c (10, 25, 50)" in warning

@@ -95,9 +95,18 @@ def job_split(value):
 
 def job_labels(value, dataset):
     """The job's ``n_labeled``: a whole number (its range is :func:`~ssl_repro.data.make_split`'s) or
-    ``all``, else refused naming the accepted values."""
-    if value == ALL or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
-        return value if value == ALL else int(value)
+    ``all``, else refused naming the accepted values.  A number off the dataset's label counts (its
+    learning curve's and its transductive table's) runs, with a logged warning naming them: the papers
+    report no result there to compare with (e.g. pcmac at the default ``n_labeled=64``)."""
+    if value == ALL:
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        counts = sorted(set(dataset.info.curve_labels) | set(dataset.info.transductive_labels))
+        if counts and int(value) not in counts:
+            log.warning("n_labeled=%d is off the label counts of %s (%s): the papers report no result at it; "
+                        "give one of them for a result to compare", int(value), dataset.name,
+                        ", ".join(map(str, counts)))
+        return int(value)
     grid = ", ".join(map(str, dataset.info.label_grid))
     raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
                      + (f" (the label grid of {dataset.name}: {grid})" if grid else "")
