@@ -12,10 +12,15 @@ can be an early temperature whose outputs are all of one sign; the
 positive fraction shows when that happens.
 ``python experiments/da_path.py --dataset D --n-labeled L`` writes the same
 path for a harness job.
+A loop that stops on its cap is reported from the diagnostics
+(``stop_reason``, ``capped``) rather than by a warning.
 """
+
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from ssl_repro.data import load_dataset, make_split
 from ssl_repro.estimators import LinearDA
@@ -26,8 +31,11 @@ rows = np.r_[split.labeled, split.unlabeled]
 y_fit = data.fit_labels(split.labeled)[rows]               # -1 on the unlabeled rows
 r = split.r
 
-da = LinearDA(lam=data.info.lam, lam_u=data.info.lam_u, r=r).fit(data.X[rows], y_fit)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", ConvergenceWarning)        # reported below from the diagnostics
+    da = LinearDA(lam=data.info.lam, lam_u=data.info.lam_u, r=r).fit(data.X[rows], y_fit)
 info = da.diagnostics_
+print(f"converged={info.converged} stop_reason={info.stop_reason!r} capped={info.capped}")
 T = np.array([t for t, _ in info.objective_path])
 J = np.array([j for _, j in info.objective_path])
 positive = np.array(info.positive_path)

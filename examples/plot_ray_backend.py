@@ -19,6 +19,7 @@ it this example says so and skips the distributed fit.
 """
 
 import importlib.util
+import logging
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +41,10 @@ if importlib.util.find_spec("ray") is None:
 else:
     from ssl_repro.backend import use_backend
     from ssl_repro.distributed import RayBackend
+
+    # A local Ray instance announces that it turned token authentication on (it is on; nothing to
+    # do): that notice is kept out of the example's output, Ray's errors are not.
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
 
     with RayBackend(workers=2) as backend, use_backend(backend):
         distributed = LinearSVM(lam=1e-3).fit(X, y_fit)
