@@ -79,7 +79,8 @@ def yahoo_33_vs_36(name, root, download, paths):
 def svmlight(name, root, download, paths):
     """A user's svmlight/LIBSVM file (``path=``)."""
     if "path" not in paths:
-        raise ValueError("dataset 'svmlight' needs path= (an svmlight/LIBSVM file)")
+        raise ValueError("dataset 'svmlight' needs its file: dataset.path=FILE on the command line, "
+                         "load_dataset('svmlight', path=FILE) in Python (an svmlight/LIBSVM file)")
     X, y = read_svmlight(paths["path"], name)
     return X, y, str(paths["path"])
 
@@ -87,6 +88,7 @@ def svmlight(name, root, download, paths):
 def svmlin(name, root, download, paths):
     """A user's pair of files in the reference software's format (``examples=``, ``labels=``)."""
     if "examples" not in paths or "labels" not in paths:
-        raise ValueError("dataset 'svmlin' needs examples= and labels= (the reference software's files)")
+        raise ValueError("dataset 'svmlin' needs its two files: dataset.examples=FILE dataset.labels=FILE on the "
+                         "command line, examples= and labels= in load_dataset (the reference software's files)")
     X, y = read_svmlin_pair(paths["examples"], paths["labels"])
     return X, y, f"{paths['examples']} + {paths['labels']}"
