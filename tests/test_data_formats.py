@@ -176,10 +176,10 @@ def test_svmlight_user_file_and_errors(tmp_path):
     ds = load_dataset("svmlight", root=tmp_path, path=path)
     assert list(ds.y) == [1, -1, 1]
     path.write_text("1 1:0.5\n2 2:0.5\n3 3:1\n")
-    with pytest.raises(ValueError, match="expected two classes, found 3"):
+    with pytest.raises(ValueError, match=r"mine.svm: expected two classes .*found 3: 1, 2, 3; line 3 holds the third"):
         load_dataset("svmlight", root=tmp_path, path=path)
     path.write_text("this is : not svmlight\n")
-    with pytest.raises(ValueError, match="not a readable svmlight"):
+    with pytest.raises(ValueError, match="mine.svm, line 1: the label 'this' is not a number"):
         load_dataset("svmlight", root=tmp_path, path=path)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_dataset("svmlight", root=tmp_path, path=tmp_path / "nope.svm")

@@ -29,8 +29,7 @@ import scipy.sparse as sp
 
 from ..labels import mask_labels
 from .files import load_svmlin_pair
-from .loaders import generator_key
-from .registry import DATASETS, DatasetInfo, dataset_info
+from .registry import DATASETS, DatasetInfo, dataset_info, generator_key
 from .splits import Split, make_split
 from .cache import DatasetNotAvailable, data_root
 
