@@ -357,7 +357,34 @@ def section_learning_curves(records):
             "first temperature, which label every unlabeled row negative: the paper's rule returns the lowest J "
             "on the annealing path, and Eqn 18 has no balance term, so those weights can have the lowest J. The "
             "C++ reference returns the same J and error (`reference_agreement/`); the path is in `da_path/`. "
-            "How hard each stand-in is, against the paper's set, is in the calibration section."]
+            "How hard each stand-in is, against the paper's set, is in the calibration section.",
+            *svm_bias_lines(records)]
+
+
+def svm_bias_lines(records):
+    """Why the SVM's pcmac error peaks at 7 labels, from ``svm_bias/pcmac.json``
+    (``experiments/svm_bias.py``)."""
+    record = records.json("svm_bias/pcmac.json")
+    if record is None:
+        return []
+    r = record["rows"]
+    rows = [[l, f"{v['labeled_positives']:.0f} of {l}", f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
+             pct(v["wx_zero"], 1), pct(v["bias_decides"], 1), pct(v["predicted_positive"], 1), pct(v["test_error"], 1),
+             pct(v["negative_share"], 1)] for l, v in r.items()]
+    seven = r.get("7")
+    why = "" if seven is None else (
+        f" At 7 labels every split labels 4 positives and 3 negatives (the stratified order of the split rule: "
+        f"000's footnote 14, \"The class ratios are maintained in these splits\", asks no more), the fitted bias "
+        f"is positive on every split ({seven['bias_min']:+.3f} to {seven['bias_max']:+.3f}), and on "
+        f"{pct(seven['bias_decides'], 1)} of the test rows |w.x| is below it: with 7 short documents w is small "
+        f"on most test rows (no test row has w.x = 0: {pct(seven['wx_zero'], 1)}), so the bias decides, "
+        f"{pct(seven['predicted_positive'], 1)} are predicted positive and the error ({pct(seven['test_error'], 1)}) "
+        f"is nearly the negative share ({pct(seven['negative_share'], 1)}). With 2 or 4 labels the classes are "
+        "balanced and the bias is near 0; at 15 (8 of 15) it is smaller than at 7.")
+    return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: the "
+            f"SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
+            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "|w.x| < |b|", "predicted positive",
+                              "test error", "negatives in test"], rows)]
 
 
 def _with_timing_s1(records, dataset, frame):
