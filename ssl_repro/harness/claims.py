@@ -14,7 +14,7 @@ and says the "significantly better" of ccat "continues to hold" on full-ccat, wh
 :data:`J_EQUAL` up to :data:`J_SIGNIFICANT` (0.25%), **significantly** better a gap of at least
 :data:`J_SIGNIFICANT` (a reading of four-digit numbers: 0.05% is about the rounding step of 0.15).
 Two error rates are **equal** when their mean paired difference is below :data:`ERROR_EQUAL_POINTS`
-(0.5 points) *or* below :data:`ERROR_EQUAL_SHARE` (10%) of the larger mean error: half a point is
+(0.5 points) *and* below :data:`ERROR_EQUAL_SHARE` (10%) of the larger mean error: half a point is
 what a reader of 10-split learning curves would not act on, and the relative part keeps differences
 such as kdd99's 0.22% vs 0.29% (004 Table 1.5) from being "equal" merely because errors are small.
 Seconds are compared as ratios against the factor a claim states (no threshold).
@@ -57,7 +57,7 @@ J_EQUAL = 5e-4
 J_SIGNIFICANT = 2.5e-3
 #: Error gap (fraction) below which two error rates are equal: 0.5 points ...
 ERROR_EQUAL_POINTS = 0.005
-#: ... or 10% of the larger of the two errors.
+#: ... and 10% of the larger of the two errors.
 ERROR_EQUAL_SHARE = 0.10
 #: Differences (and gaps between |differences|) up to this share of the largest value compared are float noise.
 TIE_RTOL = 1e-12
@@ -134,7 +134,7 @@ def equal_within(metric, mean_diff, a_mean, b_mean):
         return abs(mean_diff) < J_EQUAL * abs(b_mean)
     if metric == "seconds":
         return mean_diff == 0
-    return abs(mean_diff) < ERROR_EQUAL_POINTS or abs(mean_diff) < ERROR_EQUAL_SHARE * max(abs(a_mean), abs(b_mean))
+    return abs(mean_diff) < min(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE * max(abs(a_mean), abs(b_mean)))
 
 
 @dataclass

@@ -152,6 +152,8 @@ def verdict(c, scale=1.0, unit=""):
     else:
         text = f"lower on {c.wins}/{c.n}" + (f" ({c.ties} ties)" if c.ties else "") + f", {diff}, p = {c.p:.2g}"
     word = c.word
+    if word == "not significant" and c.mean > 0:
+        word = "higher"
     if word == "one-class":
         return text + flags, f"one-class: not counted ({max(c.one_class_a, c.one_class_b)} of {c.n})"
     return text + flags, BELOW_WORDS[word]
@@ -383,7 +385,7 @@ def svm_bias_lines(records):
         "balanced and the bias is near 0; at 15 (8 of 15) it is smaller than at 7.")
     return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: the "
             f"SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
-            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "|w.x| < |b|", "predicted positive",
+            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "abs(w.x) < abs(b)", "predicted positive",
                               "test error", "negatives in test"], rows)]
 
 
@@ -854,7 +856,7 @@ paired over the splits both ran: wins k/n, the mean ± std of A - B and the two-
 (exact over the sign flips with average ranks for tied sizes; differences equal up to float noise, within
 {tie:g} of the values, are ties, and zeros are dropped). `yes` needs p < {alpha} *and* a difference beyond the
 thresholds: for J (Eqn 18) a relative gap of {j_equal:g}% (from {j_sig:g}% it is "significantly", below "slightly":
-bands read off 004 Table 1.2's minima), for errors {e_pts:g} points or {e_share:g}% of the larger error. Below the
+bands read off 004 Table 1.2's minima), for errors {e_pts:g} points and {e_share:g}% of the larger error. Below the
 thresholds the two are `equal` however small p is; beyond them with p >= {alpha} `not significant`; `no` when A is
 above B. One split or one run has no test: `yes (1 split)` / `no (1 split)`. A run is one-class when its
 unlabeled predictions are (nearly) all one class ({one:g}% of r's minority share or less, r's minority share at
