@@ -317,20 +317,22 @@ def check_compare(records, test):
             parts.append(Verdict(UNTESTABLE, "", f"{name}: {why}"))
             continue
         kind, dataset, frame = chosen
-        met, total, flagged = 0, 0, 0
+        met, total = 0, 0
+        words = {k: {} for k in range(len(test["checks"]))}
         for (l, u), cell in frame.groupby(["n_labeled", "n_unlabeled"]):
             results = []
-            for check in test["checks"]:
+            for k, check in enumerate(test["checks"]):
                 c = compare(cell, check["a"], check["b"], check["metric"])
                 if c is not None:
-                    flagged += c.word == "one-class"
+                    words[k][c.word] = words[k].get(c.word, 0) + 1
                     results.append(meets(c, check.get("expect", set_expect)))
             if results:
                 total += 1
                 met += all(results)
-        note = f", one-class winner in {flagged} comparisons (not counted)" if flagged else ""
+        counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+                           for k, c in enumerate(test["checks"]) if words[k])
         parts.append(Verdict(tally_word(met, total), f"{dataset} ({kind})",
-                             f"{dataset}: {set_expect} in {met} of {total} cells{note}"))
+                             f"{dataset}: {set_expect} in {met} of {total} cells ({counts})"))
     return combine(parts)
 
 

@@ -10,17 +10,16 @@ of the text that gives it), and writes one table per artifact of the
 papers: the paper's number where its text gives one, ours, the data (real
 or a SYNTHETIC stand-in), and whether the claim holds, decided here by code.
 
-How a comparison is decided (:func:`paired`, :func:`verdict`): "A below B"
-is tested paired over the splits both ran: wins k/n (A's value below B's
-on k of the n splits; equal values are ties), the mean and standard
-deviation of the difference A - B, and the two-sided Wilcoxon signed-rank
-test (:func:`signed_rank_p`: exact, zero differences dropped); "significant"
-means p < :data:`ALPHA`.  One split gets no test ("on 1 split").  Runs that
-stopped on an iteration cap (results.csv ``converged`` False) are counted
-in their cell ("3 of 10 not converged"); a record without the column says
-"convergence not recorded".  Timing tables name the code commit of their
-records (results.csv ``git_commit``), or, for records without it, "code
-commit not recorded" and the last commit that changed the record (``git log``).
+How a comparison is decided is :mod:`ssl_repro.harness.claims`'s alone
+(thresholds, the paired signed-rank test, one-class runs, which data a
+verdict rests on); here :func:`verdict` words it ("A below B": ``yes`` /
+``equal`` / ``not significant`` / ``no`` / ``one-class: not counted``) and
+:func:`claims_table` renders the claims table that opens the page.  Runs
+that stopped on an iteration cap are counted in their cell ("3 of 10 not
+converged"); a record without the column says "convergence not recorded".
+Timing tables name the code commit of their records (results.csv
+``git_commit``), or "code commit not recorded".  :func:`docs_pages` renders
+the same sections as the documentation's Results pages, figures inline.
 """
 import json
 import re
