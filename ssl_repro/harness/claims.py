@@ -276,7 +276,9 @@ def combine(parts):
         word = FAILS
     else:
         word = MIXED
-    data = ", ".join(dict.fromkeys(p.data for p in (tested or parts) if p.data)) or "-"
+    ordered = sorted(tested or parts, key=lambda p: next((k for k, kind in enumerate(KIND_ORDER) if kind in p.data),
+                                                         len(KIND_ORDER)))
+    data = ", ".join(dict.fromkeys(p.data for p in ordered if p.data)) or "-"
     return Verdict(word, data, "; ".join(p.evidence for p in parts))
 
 
@@ -429,7 +431,6 @@ def check_svmlight(records, test):
         parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
                              f"{row['dataset']} ({data_kind(row['dataset'])})",
                              f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
-    parts.sort(key=lambda p: KIND_ORDER.index(data_kind(p.data.split(" (")[0])))
     return combine(parts)
 
 
