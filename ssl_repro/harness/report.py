@@ -269,7 +269,7 @@ def _dataset_table(records, record):
     rows = []
     for r in record["rows"]:
         ours = r.get("ours") or r.get("stand_in") or {}
-        kind = claims.REAL if r.get("ours") else (claims.STAND_IN if r.get("stand_in") else "not here")
+        kind = claims.data_kind(r["dataset"]) if r.get("ours") else (claims.STAND_IN if r.get("stand_in") else "not here")
         paper, source = {}, {}
         for k in ("d", "n0", "l+u", "t"):
             for where in ("000 Table 8", "004 Table 1.1"):
