@@ -26,12 +26,13 @@ message naming the missing file and where to put it; ``--no-download``
 (``download=false``) forbids downloading it.  ``render`` re-renders every sweep folder's summary.csv,
 summary.md and figures from its committed results.csv (no job is run),
 the loss-shape drawings, then the report.  ``report`` writes
-results/README.md from the records (:mod:`ssl_repro.harness.report`);
-``report --check`` exits 1, printing a diff, when the committed file
-differs from a fresh render.
-Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
-2006, 004 = book chapter; their numbers and claims, quoted, are in
-``experiments/paper_numbers.json``.
+results/README.md and the documentation's Results pages (``docs/results/``)
+from the records (:mod:`ssl_repro.harness.report`, verdicts by
+:mod:`ssl_repro.harness.claims`); ``report --check`` exits 1, printing a
+diff, when a committed file differs from a fresh render.
+Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR
+2006 (CCCP-TSVM), 003 = SIGIR 2006, 004 = book chapter; their numbers and
+claims, quoted, are in ``experiments/paper_numbers.json``.
 """
 import argparse
 import difflib
@@ -48,6 +49,8 @@ import pandas as pd
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The documentation's Results pages, rendered from the same records as results/README.md.
+DOCS_RESULTS = ROOT / "docs" / "results"
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
 MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
 #: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
@@ -99,14 +102,14 @@ ARTIFACTS = [
     Artifact("learning-curves", "Figs 5-10 (000), Table 3 (003), Figs 1.4-1.5 (004)", "sweep",
              ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), MEDIUM + STAND_INS,
              "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
-    Artifact("timing", "Fig 11 (000), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM + STAND_INS,
+    Artifact("timing", "Fig 11 (000), Fig 3 (003), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM + STAND_INS,
              "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
              ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
              command="python experiments/svmlight_table9.py --svm-learn PATH",
              why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
                      "svm_learn); " + NOT_DOWNLOADABLE),
-    Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
+    Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
              ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
              "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
@@ -125,6 +128,29 @@ ARTIFACTS = [
              command="python experiments/kernel_benchmarks.py --splits 10 --lambdas 1e-3 --widths 0.5 1 2",
              why_not="PC-MAC only (USPS2, COIL6 and ESET2 are not here), on a reduced grid of 001's (the grid "
                      "points and fits are in results/kernel_benchmarks/table.json)"),
+    Artifact("universvm-002", "Table 2 (002), CCCP-TSVM's column: ours (linear, LinearCCCPTSVM) beside UniverSVM "
+             "(002's authors' program) on pcmac and text20k", "script", ("peers/universvm.csv",),
+             ("pcmac", "text20k"), record="peers/universvm.csv",
+             command="python experiments/universvm_compare.py --universvm PATH",
+             why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
+                     "text, uspst) are not here: pcmac and text20k instead"),
+    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why) for name, where, what, why in (
+        ("datasets", "Table 1", "the small-scale sets", "g50c, coil20, text and uspst (Chapelle and Zien's copies) "
+         "are not here"),
+        ("kernel-times", "Figs 3, 5", "training times of the kernel TSVMs over unlabeled rows and hyperparameters",
+         "002 times dual kernel solvers (SVMLight-TSVM, nabla-TSVM, CCCP-TSVM with RBF kernels); this project's "
+         "TSVMs are linear primal solvers"),
+        ("cccp-iterations", "Fig 4", "objective and test error over the CCCP iterations",
+         "the per-iteration objective of a kernel CCCP-TSVM on g50c and text, neither here"),
+        ("heuristics", "Table 3, Fig 6", "the C* = C and UC* = LC heuristics", "a kernel CCCP-TSVM option on the "
+         "small-scale sets, not here"),
+        ("ramp-s", "Fig 7", "the effect of the ramp parameter s", "needs 002's text and g50c sets"),
+        ("rcv1", "Table 4, Fig 8", "RCV1 CCAT vs GCAT, errors and times up to 12,500 unlabeled rows",
+         "RCV1 is not here"),
+        ("mnist", "Table 5, Fig 9", "MNIST, errors and times up to 60,000 unlabeled rows",
+         "a 10-class kernel problem; MNIST is not here"),
+        ("transductive-vs-ssl", "Table 6", "transductive vs semi-supervised TSVM", "the small-scale sets are not "
+         "here"))),
 ]
 DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
             "da-loss": ("fig_da_loss", plots.da_loss_figure),
@@ -151,6 +177,8 @@ def files_of(artifact, dataset=None):
 def status(artifact, results):
     """(``regenerated`` | ``partial`` | ``missing``, the datasets or files done, the reason for the rest)."""
     results = Path(results)
+    if artifact.kind == "not reproduced":
+        return "missing", [], artifact.why_not
     if artifact.record:
         path = results / artifact.record
         held = set(pd.read_csv(path)["dataset"]) if path.exists() else set()
@@ -184,6 +212,8 @@ def command_of(artifact, dataset=None):
         return f"python experiments/paper_artifacts.py run {artifact.name}"
     if artifact.kind == "script":
         return artifact.command
+    if artifact.kind == "not reproduced":
+        return "-"
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
@@ -192,6 +222,8 @@ def regenerate(artifact, dataset, results, dry_run=False, download=True):
     ``dry_run``, print what it would run and run nothing.  ``download=False``: the sweep's jobs never
     download a missing data file."""
     out = Path(results)
+    if artifact.kind == "not reproduced":
+        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if dry_run:
         print(dry_run_text(artifact, dataset, out, download))
         return None
@@ -320,7 +352,7 @@ def plan_all(results, programs):
     to a path; without one a peer is skipped)."""
     steps, seen = [], set()
     for a in ARTIFACTS:
-        if a.record:    # a peer's record: made by its script among EXTRA_SCRIPTS below
+        if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
         if a.kind != "sweep":
             seconds, basis = recorded_seconds(results, a)
@@ -385,12 +417,35 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run):
     return steps
 
 
+def by_kind(datasets):
+    """``real: pcmac; stand-in: synthetic-ccat, ...``: the datasets grouped by what they are."""
+    words = {report.claims.REAL: "real", report.claims.ANALOG: "analog", report.claims.STAND_IN: "stand-in"}
+    groups = {}
+    for d in datasets:
+        groups.setdefault(words[report.claims.data_kind(d)], []).append(d)
+    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items())
+
+
+def dataset_table_kinds(results):
+    """The dataset table's rows grouped as real / stand-in / not here (``dataset_table/table.json``)."""
+    path = Path(results) / "dataset_table" / "table.json"
+    if not path.exists():
+        return ""
+    rows = json.loads(path.read_text())["rows"]
+    groups = {"real": [r["dataset"] for r in rows if r.get("ours")],
+              "stand-in": [r["dataset"] for r in rows if not r.get("ours") and r.get("stand_in")],
+              "not here": [r["dataset"] for r in rows if not r.get("ours") and not r.get("stand_in")]}
+    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items() if ds)
+
+
 def _entries(results):
-    """Per artifact: (artifact, status with the datasets done, reason for the rest, command)."""
+    """Per artifact: (artifact, status with the datasets done by kind (real / analog / stand-in), reason for
+    the rest, command)."""
     for a in ARTIFACTS:
         state, done, why = status(a, results)
-        what = f" ({', '.join(done)})" if a.datasets and done else ""
-        yield a, state + what, why, command_of(a, a.default_dataset)
+        what = by_kind(done) if a.datasets and done else dataset_table_kinds(results) if (
+            a.name == "dataset-table" and done) else ""
+        yield a, state + (f" ({what})" if what else ""), why, command_of(a, a.default_dataset)
 
 
 def listing(results):
@@ -412,22 +467,41 @@ def report_text(results):
     return report.render(results, ROOT, markdown_listing(results))
 
 
+def rendered_files(results):
+    """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
+    results folder, the documentation's Results pages (``docs/results/*.md``)."""
+    listing = markdown_listing(results)
+    files = {Path(results) / "README.md": report.render(results, ROOT, listing)}
+    if Path(results).resolve() == (ROOT / "results").resolve():
+        files.update({DOCS_RESULTS / name: text for name, text in report.docs_pages(results, ROOT, listing).items()})
+    return files
+
+
 def write_report(results, check=False):
-    """Write ``results``/README.md, or with ``check`` compare it with a fresh render: 0 when equal,
-    1 (after printing a unified diff) when not."""
-    target = Path(results) / "README.md"
-    fresh = report_text(results)
+    """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
+    fresh render: 0 when equal, 1 (after printing a unified diff per file, and naming stale pages) when not."""
+    files = rendered_files(results)
     if not check:
-        target.write_text(fresh)
-        print(f"wrote {target}")
+        for target, fresh in files.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(fresh)
+            print(f"wrote {target}")
         return 0
-    current = target.read_text() if target.exists() else ""
-    if current == fresh:
-        print(f"{target} is up to date")
+    differ = []
+    for target, fresh in files.items():
+        current = target.read_text() if target.exists() else ""
+        if current != fresh:
+            differ.append(target)
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
+                                                       f"{target} (committed)", f"{target} (fresh render)"))
+    if DOCS_RESULTS in {t.parent for t in files}:
+        differ += [f for f in sorted(DOCS_RESULTS.glob("*.md")) if f not in files]
+    if not differ:
+        print(f"{', '.join(str(t) for t in files)}: up to date" if len(files) < 3 else
+              f"{len(files)} rendered files up to date")
         return 0
-    sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
-                                               f"{target} (committed)", f"{target} (fresh render)"))
-    print(f"\n{target} differs from a fresh render: run python experiments/paper_artifacts.py report")
+    print(f"\n{', '.join(str(t) for t in differ)} differ from a fresh render (or are not rendered): run "
+          "python experiments/paper_artifacts.py report")
     return 1
 
 
