@@ -13,7 +13,7 @@ from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svml
 from .kdd99 import load_kdd99
 from .rcv1 import load_rcv1
 from .cache import cached, parameters_key
-from .text import load_pcmac, load_sraa
+from .text import load_newsgroups, load_sraa
 
 
 def _embedded(generate):
@@ -42,9 +42,9 @@ def synthetic(name, root, download, paths):
     return cached(root, f"{name}-{generator_key(name)}", lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
 
 
-def pcmac(name, root, download, paths):
-    """pcmac from 20 Newsgroups."""
-    return load_pcmac(root, download)
+def newsgroups(name, root, download, paths):
+    """pcmac or a real-text analog (``20ng-*-like``) from 20 Newsgroups."""
+    return load_newsgroups(name, root, download)
 
 
 def kdd99(name, root, download, paths):
