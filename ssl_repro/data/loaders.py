@@ -12,7 +12,7 @@ from .embedded import GENERATORS
 from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import load_rcv1
-from .text import load_pcmac, load_sraa
+from .text import load_newsgroups, load_sraa
 
 
 def embedded_set(generate):
@@ -28,9 +28,9 @@ def generated(name, root, download, paths):
     return embedded_set(GENERATORS[name])
 
 
-def pcmac(name, root, download, paths):
-    """pcmac from 20 Newsgroups."""
-    return load_pcmac(root, download)
+def newsgroups(name, root, download, paths):
+    """pcmac or a real-text analog (``20ng-*-like``) from 20 Newsgroups."""
+    return load_newsgroups(name, root, download)
 
 
 def kdd99(name, root, download, paths):
