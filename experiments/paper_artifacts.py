@@ -231,11 +231,11 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
     put where (:func:`ssl_repro.data.availability`)."""
     out = Path(results)
-    if artifact.kind == "not reproduced":
-        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if dry_run:
         print(dry_run_text(artifact, dataset, out, root, download))
         return None
+    if artifact.kind == "not reproduced":
+        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
         stem, draw = DRAWINGS[artifact.name]
         plots.save(draw(), out / "figures", stem)
@@ -276,6 +276,8 @@ def sweep_command(artifact, dataset, runs, root=None, download=False):
 
 def dry_run_text(artifact, dataset, out, root=None, download=False):
     """What :func:`regenerate` would do, as the commands it would run (nothing is run)."""
+    if artifact.kind == "not reproduced":
+        return f"{artifact.name}: would run nothing: not reproduced here: {artifact.why_not}"
     if artifact.kind == "drawing":
         return f"{artifact.name}: would draw {out / 'figures' / DRAWINGS[artifact.name][0]}.png and .pdf"
     if artifact.kind == "script":

@@ -131,8 +131,8 @@ def test_corrupt_public_files_fail_clearly(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def newsgroups_analogs(shared_data_root):
-    return {name: load_dataset(name, root=shared_data_root, download=False)
+def newsgroups_analogs(pcmac_root):
+    return {name: load_dataset(name, root=pcmac_root, download=False)
             for name in ("20ng-ccat-like", "20ng-gcat-like", "20ng-aut-avn-like")}
 
 
