@@ -53,6 +53,21 @@ def test_svmlight_files_round_trip_and_the_transduction_file_is_read(tmp_path):
     assert table9.cpu_seconds("...\nRuntime in cpu-seconds: 12.34\nNumber of SV: 3") == 12.34
 
 
+def test_svmlin_pairs_round_trip_through_the_reference_format_reader(tmp_path):
+    from ssl_repro.data.files import read_svmlin_pair
+    from ssl_repro.harness.external import write_svmlin_pair
+    X = sp.csr_matrix(np.array([[0.5, 0, 1.25], [0, 0, 0.1], [2, 3, 0]]))
+    write_svmlin_pair(tmp_path / "examples", tmp_path / "labels", X, np.array([1, 0, -1]))
+    X_read, labels = read_svmlin_pair(tmp_path / "examples", tmp_path / "labels")
+    assert np.allclose(X_read[:, :3].toarray(), X.toarray()) and labels.tolist() == [1, 0, -1]
+
+
+def test_svmlin_agreement_reads_the_objective_it_prints_last():
+    agreement = script("svmlin_agreement")
+    log = "L2_SVM_MFN Iteration# 1 (9 active examples,  objective_value = 0.5)\nObjective Value = 0.15932\n"
+    assert float(agreement.OBJECTIVE.findall(log)[-1]) == 0.15932
+    assert float(agreement.OBJECTIVE.findall("(min) Objective Value = 0.299799\n")[-1]) == 0.299799
+
 def small_problem():
     from ssl_repro.data import DATASETS, Dataset, make_split
     from ssl_repro.data.embedded import text_like

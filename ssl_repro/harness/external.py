@@ -19,8 +19,8 @@ from ..atomic import atomic_write
 from ..provenance import provenance
 
 
-def run_capped(command, cap, log_path, wall_guard=None):
-    """Run ``command`` (stdout and stderr to ``log_path``) with ``cap`` seconds of CPU time.
+def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
+    """Run ``command`` (stdout and stderr to ``log_path``, in folder ``cwd``) with ``cap`` seconds of CPU time.
 
     The cap is CPU time, not wall time, so a run on a busy machine is not cut short: the child gets
     ``RLIMIT_CPU`` = ``cap`` (the kernel sends SIGXCPU there, SIGKILL a second later). A child that
@@ -31,7 +31,7 @@ def run_capped(command, cap, log_path, wall_guard=None):
     limit = None if cap is None else _cpu_limit(cap)
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                   preexec_fn=limit)
+                                   preexec_fn=limit, cwd=cwd)
         start, guarded = time.perf_counter(), False
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -58,14 +58,28 @@ def _cpu_limit(cap):
     return set_limit
 
 
+def _features(X, i):
+    """Row ``i`` of CSR ``X`` as ``id:value`` pairs, ids 1-based."""
+    start, end = X.indptr[i], X.indptr[i + 1]
+    return " ".join(f"{j + 1}:{v:.8g}" for j, v in zip(X.indices[start:end], X.data[start:end]))
+
+
 def write_svmlight(path, X, labels):
     """Rows ``X`` (CSR) with integer labels (e.g. +1, -1, 0 or -3 for unlabeled) in svmlight
     format, features 1-based."""
     with open(path, "w") as f:
         for i in range(X.shape[0]):
-            start, end = X.indptr[i], X.indptr[i + 1]
-            features = " ".join(f"{j + 1}:{v:.8g}" for j, v in zip(X.indices[start:end], X.data[start:end]))
-            f.write(f"{int(labels[i])} {features}\n")
+            f.write(f"{int(labels[i])} {_features(X, i)}\n")
+
+
+def write_svmlin_pair(examples, labels_path, X, labels):
+    """Rows ``X`` (CSR) as the reference software's pair of files: ``examples`` holds one line of
+    ``id:value`` pairs per row (1-based), ``labels_path`` one label per line (+1, -1, 0 = unlabeled)."""
+    with open(examples, "w") as f:
+        for i in range(X.shape[0]):
+            f.write(_features(X, i) + "\n")
+    with open(labels_path, "w") as f:
+        f.writelines(f"{int(label)}\n" for label in labels)
 
 
 def merge(old_rows, new_rows, key):
