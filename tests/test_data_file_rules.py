@@ -23,32 +23,41 @@ def svmlin_pair(folder, examples, labels):
     return ex, lab
 
 
-def test_feature_id_0_is_refused_by_both_readers_naming_file_line_and_value(tmp_path):
-    # svmlight used to read such a file as zero-based, shifting every column by one
-    path = svmlight_file(tmp_path, "1 1:1 2:1\n-1 0:0.5 2:1\n")
-    with pytest.raises(ValueError, match=r"mine.svm, line 2: feature id 0 in '0:0.5'; feature ids are one-based"):
-        read_svmlight(path, "svmlight")
-    ex, lab = svmlin_pair(tmp_path, "1:1 2:1\n0:0.5 2:1\n", "1\n-1\n")
-    with pytest.raises(ValueError, match=r"examples.svmlin, line 2: feature id 0 in '0:0.5'.*add 1 to every id"):
-        read_svmlin_pair(ex, lab)
+def read_file(folder, fmt, text, labels):
+    """Read ``text`` as a svmlight file, or as the examples of a svmlin pair with ``labels``."""
+    if fmt == "svmlight":
+        return read_svmlight(svmlight_file(folder, text), "svmlight")
+    return read_svmlin_pair(*svmlin_pair(folder, text, labels))
 
 
-def test_a_feature_id_twice_on_a_line_is_refused_by_both_readers(tmp_path):
-    # the svmlin reader used to add the two values up (34:0.73 ... 34:5 read as 5.73)
-    ex, lab = svmlin_pair(tmp_path, "1:1\n34:0.73 2:1 34:5\n", "1\n-1\n")
-    with pytest.raises(ValueError, match=r"examples.svmlin, line 2: feature id 34 appears twice"):
-        read_svmlin_pair(ex, lab)
-    path = svmlight_file(tmp_path, "1 1:1\n# a comment line\n\n-1 2:1 34:0.73 34:5\n")
-    with pytest.raises(ValueError, match=r"mine.svm, line 4: feature id 34 appears twice.*merge the repeated id"):
-        read_svmlight(path, "svmlight")
+#: (format, file, labels file of a svmlin pair, what the refusal says), each a line the readers used to take
+#: silently or refuse without its line: id 0 (svmlight read such a file as zero-based, shifting every column
+#: by one), an id twice on a line (svmlin added the values up: 34:0.73 ... 34:5 read as 5.73), ids out of
+#: order, a value that is not finite, a label out of place.
+REFUSALS = [
+    ("svmlight", "1 1:1 2:1\n-1 0:0.5 2:1\n", None,
+     r"mine.svm, line 2: feature id 0 in '0:0.5'; feature ids are one-based"),
+    ("svmlin", "1:1 2:1\n0:0.5 2:1\n", "1\n-1\n",
+     r"examples.svmlin, line 2: feature id 0 in '0:0.5'.*add 1 to every id"),
+    ("svmlin", "1:1\n34:0.73 2:1 34:5\n", "1\n-1\n", r"examples.svmlin, line 2: feature id 34 appears twice"),
+    ("svmlight", "1 1:1\n# a comment line\n\n-1 2:1 34:0.73 34:5\n", None,
+     r"mine.svm, line 4: feature id 34 appears twice.*merge the repeated id"),
+    ("svmlight", "1 1:1\n-1 5:1 3:1\n", None, r"mine.svm, line 2: feature id 3 comes after id 5.*sort the line's pairs"),
+    ("svmlight", "1 1:1\n-1 1:2 3:nan\n", None, r"mine.svm, line 2: feature 3 has the value nan; every value must be"),
+    ("svmlin", "1:1\n\n2:inf\n", "1\n0\n-1\n", r"examples.svmlin, line 3: feature 2 has the value inf"),
+    ("svmlin", "1:1\n2:1\n3:1\n", "1\n-1\n2\n", r"labels.txt, line 3: label '2'; the reference software's labels are"),
+    ("svmlight", "1 1:1\n-1 2:1\n-1 2:1\n7 1:1\n", None, r"found 3: -1, 1, 7; line 4 holds the third, 7"),
+]
 
 
-def test_svmlight_ids_out_of_order_name_the_line_and_both_ids(tmp_path):
-    path = svmlight_file(tmp_path, "1 1:1\n-1 5:1 3:1\n")
-    with pytest.raises(ValueError, match=r"mine.svm, line 2: feature id 3 comes after id 5.*sort the line's pairs"):
-        read_svmlight(path, "svmlight")
-    ex, lab = svmlin_pair(tmp_path, "1:1\n5:1 3:2\n", "1\n-1\n")   # svmlin: any order, as its reader takes them
-    X, _ = read_svmlin_pair(ex, lab)
+@pytest.mark.parametrize("fmt, text, labels, message", REFUSALS)
+def test_a_refused_line_is_named_by_file_line_and_value_with_the_fix(tmp_path, fmt, text, labels, message):
+    with pytest.raises(ValueError, match=message):
+        read_file(tmp_path, fmt, text, labels)
+
+
+def test_svmlin_ids_may_come_in_any_order(tmp_path):
+    X, _ = read_svmlin_pair(*svmlin_pair(tmp_path, "1:1\n5:1 3:2\n", "1\n-1\n"))
     assert X[1].toarray().tolist() == [[0, 0, 2, 0, 1]]
 
 
@@ -90,24 +99,6 @@ def test_the_id_span_bound_follows_the_non_zeros_above_a_floor(tmp_path):
     assert X.shape == (2, ID_SPAN_FLOOR)     # at the bound: read
     with pytest.raises(ValueError, match="far above"):
         read_svmlight(svmlight_file(tmp_path, f"1 1:1\n-1 {ID_SPAN_FLOOR + 1}:1\n"), "svmlight")
-
-
-def test_a_value_that_is_not_finite_names_file_line_and_feature(tmp_path):
-    path = svmlight_file(tmp_path, "1 1:1\n-1 1:2 3:nan\n")
-    with pytest.raises(ValueError, match=r"mine.svm, line 2: feature 3 has the value nan; every value must be"):
-        read_svmlight(path, "svmlight")
-    ex, lab = svmlin_pair(tmp_path, "1:1\n\n2:inf\n", "1\n0\n-1\n")
-    with pytest.raises(ValueError, match=r"examples.svmlin, line 3: feature 2 has the value inf"):
-        read_svmlin_pair(ex, lab)
-
-
-def test_bad_labels_name_the_line_and_the_value(tmp_path):
-    ex, lab = svmlin_pair(tmp_path, "1:1\n2:1\n3:1\n", "1\n-1\n2\n")
-    with pytest.raises(ValueError, match=r"labels.txt, line 3: label '2'; the reference software's labels are"):
-        read_svmlin_pair(ex, lab)
-    path = svmlight_file(tmp_path, "1 1:1\n-1 2:1\n-1 2:1\n7 1:1\n")
-    with pytest.raises(ValueError, match=r"found 3: -1, 1, 7; line 4 holds the third, 7"):
-        read_svmlight(path, "svmlight")
 
 
 def test_empty_files_say_they_hold_no_examples(tmp_path):
