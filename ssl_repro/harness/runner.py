@@ -47,6 +47,7 @@ import numbers
 import re
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,7 +57,7 @@ from ..backend import backend_from_settings
 from ..data import dataset_info, load_dataset, make_split
 from ..data.splits import ALL, N_SPLITS
 from ..kernel_estimators import check_kernel_rows
-from ..labels import mask_labels
+from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows, warm_up_kernels
@@ -301,7 +302,9 @@ def fit_estimator(settings, dataset, split):
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
     compile_seconds = 0.0 if kernel else compile_solvers(X_fit.dtype)   # not the solve: timed apart
-    with backend_from_settings(settings.backend):
+    with backend_from_settings(settings.backend), warnings.catch_warnings():
+        # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
+        warnings.simplefilter("ignore", LabelConventionWarning)
         start = time.perf_counter()
         estimator.fit(X_fit, y_fit)
         seconds = time.perf_counter() - start
