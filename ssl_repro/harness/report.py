@@ -950,6 +950,13 @@ def tidy(text):
     return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
 
 
+def figure_caption(path):
+    """``pcmac (real): learning_curve_pcmac/figures/pcmac_objective.png``: the data a sweep figure shows
+    (its file name starts with the dataset), then its path under results/."""
+    folder, name = path.split("/")[0], path.rsplit("/", 1)[-1]
+    return path if folder == "figures" else f"{name.split('_')[0]} ({data_kind(name.split('_')[0])}): {path}"
+
+
 def docs_pages(results, repo, listing, relative="../.."):
     """{file name: text} of the documentation's Results section (``docs/results/``): ``index.md`` (the
     rules, the claims table, the artifact list, the pages' table of contents), then one page per section
@@ -971,11 +978,12 @@ def docs_pages(results, repo, listing, relative="../.."):
     for key, title, _, globs in SECTIONS:
         figures = sorted({f.relative_to(records.results).as_posix() for g in globs
                           for f in records.results.glob(g)})
-        body = bodies[key][1:]
+        quoted = [c["quote"] for c in records.papers["claims"] if "test" in c and key in c["sections"]]
+        body = [line for line in bodies[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
         lines = [f"# {title}", ""]
         if verdicts.get(key):
             lines += ["The papers' words and our verdicts (rules and the whole table: [Results](index.md)):", "",
                       *verdicts[key], ""]
-        lines += [f"![{f}]({relative}/results/{f})\n" for f in figures]
+        lines += [f"![{figure_caption(f)}]({relative}/results/{f})\n" for f in figures]
         pages[f"{key}.md"] = tidy("\n".join(lines + [re.sub(r"^##", "###", line) for line in body]))
     return pages
