@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import dataset_info
+from ssl_repro.data.registry import DATASETS
 from ssl_repro.harness import plots, report
 import pandas as pd
 
@@ -50,6 +51,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS_RESULTS = ROOT / "docs" / "results"
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
 MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
+#: Their real-text analogs (20 Newsgroups sets standing for paper sets not here: ``DatasetInfo.analog_of``).
+ANALOGS = tuple(sorted(name for name, info in DATASETS.items() if info.analog_of))
 #: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
 STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
 NOT_DOWNLOADABLE = ("the real sets are not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on "
@@ -94,24 +97,25 @@ ARTIFACTS = [
     Artifact("dataset-table", "Table 8 (000), Table 1 (003), Table 1.1 (004)", "script",
              ("dataset_table/table.md",), command="python experiments/dataset_table.py"),
     Artifact("objective-minima", "Fig 4 (000), Table 2 (003), Fig 1.3 (004)", "sweep",
-             ("{e}/figures/{d}_objective.png",), MEDIUM + STAND_INS, "learning_curve", why_not=NOT_DOWNLOADABLE,
-             default_dataset="pcmac"),
+             ("{e}/figures/{d}_objective.png",), MEDIUM + ANALOGS + STAND_INS, "learning_curve",
+             why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("learning-curves", "Figs 5-10 (000), Table 3 (003), Figs 1.4-1.5 (004)", "sweep",
-             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), MEDIUM + STAND_INS,
-             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
-    Artifact("timing", "Fig 11 (000), Fig 3 (003), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM + STAND_INS,
-             "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"),
+             MEDIUM + ANALOGS + STAND_INS, "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("timing", "Fig 11 (000), Fig 3 (003), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",),
+             MEDIUM + ANALOGS + STAND_INS, "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
              ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
              command="python experiments/svmlight_table9.py --svm-learn PATH",
              why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
                      "svm_learn); " + NOT_DOWNLOADABLE),
     Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
-             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
-             "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"),
+             MEDIUM + ANALOGS + STAND_INS, "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
              "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
-             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"), ("aut-avn", "synthetic-aut-avn"),
+             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"),
+             ("aut-avn", *(a for a in ANALOGS if DATASETS[a].analog_of == "aut-avn"), "synthetic-aut-avn"),
              "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
     Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
              "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
@@ -131,7 +135,8 @@ ARTIFACTS = [
              command="python experiments/universvm_compare.py --universvm PATH",
              why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
                      "text, uspst) are not here: pcmac and text20k instead"),
-    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why) for name, where, what, why in (
+    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why)
+      for name, where, what, why in (
         ("datasets", "Table 1", "the small-scale sets", "g50c, coil20, text and uspst (Chapelle and Zien's copies) "
          "are not here"),
         ("kernel-times", "Figs 3, 5", "training times of the kernel TSVMs over unlabeled rows and hyperparameters",

@@ -331,7 +331,8 @@ def check_compare(records, test):
             if results:
                 total += 1
                 met += all(results)
-        counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+        counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): "
+                           + ", ".join(f"{w} {n}" for w, n in words[k].items())
                            for k, c in enumerate(test["checks"]) if words[k])
         parts.append(Verdict(tally_word(met, total), f"{dataset} ({kind})",
                              f"{dataset}: {set_expect} in {met} of {total} cells ({counts})"))

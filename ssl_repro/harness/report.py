@@ -269,7 +269,8 @@ def _dataset_table(records, record):
     rows = []
     for r in record["rows"]:
         ours = r.get("ours") or r.get("stand_in") or {}
-        kind = claims.data_kind(r["dataset"]) if r.get("ours") else (claims.STAND_IN if r.get("stand_in") else "not here")
+        kind = (claims.data_kind(r["dataset"]) if r.get("ours")
+                else claims.STAND_IN if r.get("stand_in") else "not here")
         paper, source = {}, {}
         for k in ("d", "n0", "l+u", "t"):
             for where in ("000 Table 8", "004 Table 1.1"):
@@ -369,9 +370,10 @@ def svm_bias_lines(records):
     if record is None:
         return []
     r = record["rows"]
-    rows = [[l, f"{v['labeled_positives']:.0f} of {l}", f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
-             pct(v["wx_zero"], 1), pct(v["bias_decides"], 1), pct(v["predicted_positive"], 1), pct(v["test_error"], 1),
-             pct(v["negative_share"], 1)] for l, v in r.items()]
+    rows = [[l, f"{v['labeled_positives']:.0f} of {l}",
+             f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
+             *(pct(v[k], 1) for k in ("wx_zero", "bias_decides", "predicted_positive", "test_error", "negative_share"))]
+            for l, v in r.items()]
     seven = r.get("7")
     why = "" if seven is None else (
         f" At 7 labels every split labels 4 positives and 3 negatives (the stratified order of the split rule: "
@@ -382,10 +384,10 @@ def svm_bias_lines(records):
         f"{pct(seven['predicted_positive'], 1)} are predicted positive and the error ({pct(seven['test_error'], 1)}) "
         f"is nearly the negative share ({pct(seven['negative_share'], 1)}). With 2 or 4 labels the classes are "
         "balanced and the bias is near 0; at 15 (8 of 15) it is smaller than at 7.")
-    return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: the "
-            f"SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
-            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "abs(w.x) < abs(b)", "predicted positive",
-                              "test error", "negatives in test"], rows)]
+    return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: "
+            f"the SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
+            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "abs(w.x) < abs(b)",
+                              "predicted positive", "test error", "negatives in test"], rows)]
 
 
 def _with_timing_s1(records, dataset, frame):
