@@ -436,7 +436,8 @@ def check_svmlight(records, test):
 
 
 def check_kernel_toy(records, test):
-    """001 Table 2: DA's successes above nabla-TSVM's above the best JTSVM's, best over the grid."""
+    """001 Table 2: per set, DA's successes above nabla-TSVM's, and nabla-TSVM's above the best JTSVM's
+    (best over the grid; each "above" a part of its own, so equal counts make the claim mixed)."""
     grid = records.json("kernel_toy_table/grid.json")
     if grid is None:
         return Verdict(UNTESTABLE, "-", "kernel_toy_table/grid.json absent")
@@ -445,10 +446,11 @@ def check_kernel_toy(records, test):
     parts = []
     for d in sorted({k[0] for k in best.index}):
         b = best[d]
-        da, nabla = b.get("DA (l1)", np.nan), b.get("nabla-TSVM", np.nan)
-        jtsvm = b[[m for m in b.index if m.startswith("JTSVM")]].max()
-        parts.append(Verdict(HOLDS if da > nabla > jtsvm else FAILS, f"{d} (generated, as the paper's)",
-                             f"{d}: DA {da:g}, nabla-TSVM {nabla:g}, JTSVM {jtsvm:g} of 10"))
+        counts = {"DA": b.get("DA (l1)", np.nan), "nabla-TSVM": b.get("nabla-TSVM", np.nan),
+                  "JTSVM": b[[m for m in b.index if m.startswith("JTSVM")]].max()}
+        for high, low in (("DA", "nabla-TSVM"), ("nabla-TSVM", "JTSVM")):
+            parts.append(Verdict(HOLDS if counts[high] > counts[low] else FAILS, f"{d} (generated, as the paper's)",
+                                 f"{d}: {high} {counts[high]:g} vs {low} {counts[low]:g} of 10"))
     return combine(parts)
 
 
