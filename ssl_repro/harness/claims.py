@@ -47,7 +47,10 @@ splits, and never counts as better optimization or better error.
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy.stats import wilcoxon
+
+from ..data import registry
 
 #: Significance level of the paired test.
 ALPHA = 0.05
@@ -217,7 +220,6 @@ KIND_ORDER = (REAL, ANALOG, STAND_IN)
 
 
 def _analog_of(dataset):
-    from ..data import registry
     info = registry.DATASETS.get(dataset)
     return info.analog_of if info is not None else None
 
@@ -441,7 +443,6 @@ def check_kernel_toy(records, test):
     grid = records.json("kernel_toy_table/grid.json")
     if grid is None:
         return Verdict(UNTESTABLE, "-", "kernel_toy_table/grid.json absent")
-    import pandas as pd
     best = pd.DataFrame(grid).groupby(["dataset", "method"])["successes"].max()
     parts = []
     for d in sorted({k[0] for k in best.index}):

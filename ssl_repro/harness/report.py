@@ -221,11 +221,12 @@ def tally(words):
 # ---------------------------------------------------------------- artifact sections
 
 def sweep_frames(records, prefix):
-    """(folder, dataset, frame) of every sweep folder starting with ``prefix``."""
-    for folder in records.folders(prefix):
-        frame = records.runs(folder)
-        for dataset in sorted(frame["dataset"].unique()):
-            yield folder, dataset, frame[frame["dataset"] == dataset]
+    """(folder, dataset, frame) of every sweep folder starting with ``prefix``: real sets first, then
+    real-text analogs, then stand-ins (:data:`ssl_repro.harness.claims.KIND_ORDER`), by name within each."""
+    found = [(folder, dataset, frame[frame["dataset"] == dataset])
+             for folder in records.folders(prefix) for frame in [records.runs(folder)]
+             for dataset in sorted(frame["dataset"].unique())]
+    yield from sorted(found, key=lambda t: (claims.KIND_ORDER.index(data_kind(t[1])), t[1]))
 
 
 def section_drawings(records):
