@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import availability, data_root, dataset_info
+from ssl_repro.data.registry import DATASETS
 from ssl_repro.harness import plots, report
 import pandas as pd
 
@@ -55,10 +56,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS_RESULTS = ROOT / "docs" / "results"
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
 MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
+#: Their real-text analogs (20 Newsgroups sets standing for paper sets not here: ``DatasetInfo.analog_of``).
+ANALOGS = tuple(sorted(name for name, info in DATASETS.items() if info.analog_of))
 #: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
 STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
-#: Real-text analogs from 20 Newsgroups of the sets that cannot be had here (ssl_repro/data/registry.py).
-ANALOGS = ("20ng-aut-avn-like", "20ng-ccat-like", "20ng-gcat-like")
 #: The datasets of the medium-size sweeps: the papers' own, their real-text analogs, their stand-ins.
 SWEEP_SETS = MEDIUM + ANALOGS + STAND_INS
 NOT_DOWNLOADABLE = ("the real sets are not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on "
@@ -116,13 +117,13 @@ ARTIFACTS = [
              why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
                      "svm_learn); " + NOT_DOWNLOADABLE),
     Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
-             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), SWEEP_SETS,
-             "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"),
+             SWEEP_SETS, "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
              "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
              ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"),
-             ("aut-avn", "20ng-aut-avn-like", "synthetic-aut-avn"), "learning_curve", why_not=NOT_DOWNLOADABLE,
-             default_dataset="synthetic-aut-avn"),
+             ("aut-avn", *(a for a in ANALOGS if DATASETS[a].analog_of == "aut-avn"), "synthetic-aut-avn"),
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
     Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
              "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
                                             "synthetic-full-gcat"), "transductive",
@@ -141,7 +142,8 @@ ARTIFACTS = [
              command="python experiments/universvm_compare.py --universvm PATH",
              why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
                      "text, uspst) are not here: pcmac and text20k instead"),
-    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why) for name, where, what, why in (
+    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why)
+      for name, where, what, why in (
         ("datasets", "Table 1", "the small-scale sets", "g50c, coil20, text and uspst (Chapelle and Zien's copies) "
          "are not here"),
         ("kernel-times", "Figs 3, 5", "training times of the kernel TSVMs over unlabeled rows and hyperparameters",

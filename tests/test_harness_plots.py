@@ -94,7 +94,10 @@ def test_a_transductive_table_of_several_unlabeled_sizes_is_summarized_apart_and
     assert "| toy | 100 | 1000 | 0.1000 |" in markdown(summary, "transductive_error")
     assert plots.dataset_figures(summary, "toy") == {}
     one_u = summary[summary["n_unlabeled"] == 1000]
-    assert set(plots.dataset_figures(one_u, "toy")) >= {"toy_transductive_error", "toy_objective"}
+    plan = plots.figure_plan(one_u, "toy")      # one split: its errors and J are a table, not a zoomed curve
+    assert plan["toy_transductive_error"][3] == plan["toy_objective"][3] == (
+        "one split: its values are a table, not a curve of means")
+    assert set(plots.dataset_figures(one_u.assign(n_splits=2), "toy")) >= {"toy_transductive_error", "toy_objective"}
 
 
 def test_a_figure_of_one_method_alone_is_refused_as_the_ablation_folders_da_only_panels_were():

@@ -64,6 +64,8 @@ def test_record_scores_the_outputs_and_reports_the_values_used(g50c):
     record, arrays = make_record(CFG, settings(), g50c, split, fitted)
     predicted = np.where(fitted.estimator.decision_function(g50c.X[split.test]) > 0, 1, -1)
     assert record["test_error"] == pytest.approx(np.mean(predicted != g50c.y[split.test]))
+    on_unlabeled = fitted.estimator.decision_function(g50c.X[split.unlabeled]) > 0
+    assert record["unlabeled_positive_fraction"] == pytest.approx(np.mean(on_unlabeled))    # the one-class flag's input
     assert (record["lam"], record["lam_u"], record["r"]) == (1e-3, 0.5, split.r) and arrays == {}
     assert isinstance(fitted, FittedJob)
 

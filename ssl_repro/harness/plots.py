@@ -277,7 +277,7 @@ def figure_plan(summary, dataset):
             panels[f"ablation_{stem}"] = (metric, ["da"] + fixed,
                                           f"{dataset}: annealing vs fixed T, {LABELS[metric]}")
     plan = {}
-    one_split = summary.loc[summary["dataset"] == dataset, "n_splits"].max() == 1
+    one_split = "n_splits" in summary and summary.loc[summary["dataset"] == dataset, "n_splits"].max() == 1
     for stem, (metric, chosen, title) in panels.items():
         if not chosen:
             continue

@@ -221,11 +221,12 @@ def tally(words):
 # ---------------------------------------------------------------- artifact sections
 
 def sweep_frames(records, prefix):
-    """(folder, dataset, frame) of every sweep folder starting with ``prefix``."""
-    for folder in records.folders(prefix):
-        frame = records.runs(folder)
-        for dataset in sorted(frame["dataset"].unique()):
-            yield folder, dataset, frame[frame["dataset"] == dataset]
+    """(folder, dataset, frame) of every sweep folder starting with ``prefix``: real sets first, then
+    real-text analogs, then stand-ins (:data:`ssl_repro.harness.claims.KIND_ORDER`), by name within each."""
+    found = [(folder, dataset, frame[frame["dataset"] == dataset])
+             for folder in records.folders(prefix) for frame in [records.runs(folder)]
+             for dataset in sorted(frame["dataset"].unique())]
+    yield from sorted(found, key=lambda t: (claims.KIND_ORDER.index(data_kind(t[1])), t[1]))
 
 
 def section_drawings(records):
@@ -269,7 +270,8 @@ def _dataset_table(records, record):
     rows = []
     for r in record["rows"]:
         ours = r.get("ours") or r.get("stand_in") or {}
-        kind = claims.data_kind(r["dataset"]) if r.get("ours") else (claims.STAND_IN if r.get("stand_in") else "not here")
+        kind = (claims.data_kind(r["dataset"]) if r.get("ours")
+                else claims.STAND_IN if r.get("stand_in") else "not here")
         paper, source = {}, {}
         for k in ("d", "n0", "l+u", "t"):
             for where in ("000 Table 8", "004 Table 1.1"):
@@ -369,9 +371,10 @@ def svm_bias_lines(records):
     if record is None:
         return []
     r = record["rows"]
-    rows = [[l, f"{v['labeled_positives']:.0f} of {l}", f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
-             pct(v["wx_zero"], 1), pct(v["bias_decides"], 1), pct(v["predicted_positive"], 1), pct(v["test_error"], 1),
-             pct(v["negative_share"], 1)] for l, v in r.items()]
+    rows = [[l, f"{v['labeled_positives']:.0f} of {l}",
+             f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
+             *(pct(v[k], 1) for k in ("wx_zero", "bias_decides", "predicted_positive", "test_error", "negative_share"))]
+            for l, v in r.items()]
     seven = r.get("7")
     why = "" if seven is None else (
         f" At 7 labels every split labels 4 positives and 3 negatives (the stratified order of the split rule: "
@@ -382,10 +385,10 @@ def svm_bias_lines(records):
         f"{pct(seven['predicted_positive'], 1)} are predicted positive and the error ({pct(seven['test_error'], 1)}) "
         f"is nearly the negative share ({pct(seven['negative_share'], 1)}). With 2 or 4 labels the classes are "
         "balanced and the bias is near 0; at 15 (8 of 15) it is smaller than at 7.")
-    return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: the "
-            f"SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
-            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "abs(w.x) < abs(b)", "predicted positive",
-                              "test error", "negatives in test"], rows)]
+    return ["", f"**The SVM at 7 pcmac labels** (`svm_bias/pcmac.json`, {_provenance(record['provenance'])}: "
+            f"the SVM refitted on the learning curve's splits, means over {seven['splits'] if seven else '?'} splits)."
+            + why, "", table(["labels", "labeled positives", "bias b", "w.x = 0", "abs(w.x) < abs(b)",
+                              "predicted positive", "test error", "negatives in test"], rows)]
 
 
 def _with_timing_s1(records, dataset, frame):
@@ -950,6 +953,13 @@ def tidy(text):
     return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
 
 
+def figure_caption(path):
+    """``pcmac (real): learning_curve_pcmac/figures/pcmac_objective.png``: the data a sweep figure shows
+    (its file name starts with the dataset), then its path under results/."""
+    folder, name = path.split("/")[0], path.rsplit("/", 1)[-1]
+    return path if folder == "figures" else f"{name.split('_')[0]} ({data_kind(name.split('_')[0])}): {path}"
+
+
 def docs_pages(results, repo, listing, relative="../.."):
     """{file name: text} of the documentation's Results section (``docs/results/``): ``index.md`` (the
     rules, the claims table, the artifact list, the pages' table of contents), then one page per section
@@ -971,11 +981,12 @@ def docs_pages(results, repo, listing, relative="../.."):
     for key, title, _, globs in SECTIONS:
         figures = sorted({f.relative_to(records.results).as_posix() for g in globs
                           for f in records.results.glob(g)})
-        body = bodies[key][1:]
+        quoted = [c["quote"] for c in records.papers["claims"] if "test" in c and key in c["sections"]]
+        body = [line for line in bodies[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
         lines = [f"# {title}", ""]
         if verdicts.get(key):
             lines += ["The papers' words and our verdicts (rules and the whole table: [Results](index.md)):", "",
                       *verdicts[key], ""]
-        lines += [f"![{f}]({relative}/results/{f})\n" for f in figures]
+        lines += [f"![{figure_caption(f)}]({relative}/results/{f})\n" for f in figures]
         pages[f"{key}.md"] = tidy("\n".join(lines + [re.sub(r"^##", "###", line) for line in body]))
     return pages
