@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.atomic import atomic_write  # noqa: E402
 from ssl_repro.data import DATASETS, Dataset, make_split  # noqa: E402
-from ssl_repro.data.embedded import flip_balanced, standin_parameters, text_like  # noqa: E402
+from ssl_repro.data.embedded import flip_balanced, text_like  # noqa: E402
+from ssl_repro.data.registry import standin_parameters  # noqa: E402
 from ssl_repro.estimators import LinearTSVM, mask_labels  # noqa: E402
 from ssl_repro.provenance import provenance  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Every table and figure of the papers, how this project regenerates it, and whether it has.
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
-    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--dry-run] [--no-download]
-    python experiments/paper_artifacts.py run all [--dry-run] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--dry-run] [--data-root DIR] [--download]
+    python experiments/paper_artifacts.py run all [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
     python experiments/paper_artifacts.py render [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
 
@@ -21,17 +21,20 @@ reason, without them), after printing an estimate of the time from the
 committed records' seconds and with a progress line per step; then it
 re-renders and writes the report.  ``--dry-run`` prints the plan and the
 estimate only (``run ARTIFACT --dry-run``: the commands it would run).
-A sweep loads its dataset once before launching any job and stops with one
-message naming the missing file and where to put it; ``--no-download``
-(``download=false``) forbids downloading it.  ``render`` re-renders every sweep folder's summary.csv,
+A sweep on a real set runs only when its loader finds the files under the
+data root (``--data-root``, default $SSL_REPRO_DATA, else scikit-learn's
+data home) or, with ``--download``, may fetch them; otherwise it stops
+before any job with one message naming the missing file and where to put
+it (and the sweep itself loads its dataset once before launching a job).  ``render`` re-renders every sweep folder's summary.csv,
 summary.md and figures from its committed results.csv (no job is run),
 the loss-shape drawings, then the report.  ``report`` writes
-results/README.md from the records (:mod:`ssl_repro.harness.report`);
-``report --check`` exits 1, printing a diff, when the committed file
-differs from a fresh render.
-Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 003 = SIGIR
-2006, 004 = book chapter; their numbers and claims, quoted, are in
-``experiments/paper_numbers.json``.
+results/README.md and the documentation's Results pages (``docs/results/``)
+from the records (:mod:`ssl_repro.harness.report`, verdicts by
+:mod:`ssl_repro.harness.claims`); ``report --check`` exits 1, printing a
+diff, when a committed file differs from a fresh render.
+Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR
+2006 (CCCP-TSVM), 003 = SIGIR 2006, 004 = book chapter; their numbers and
+claims, quoted, are in ``experiments/paper_numbers.json``.
 """
 import argparse
 import difflib
@@ -41,17 +44,23 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ssl_repro.data import dataset_info
+from ssl_repro.data import availability, data_root, dataset_info
 from ssl_repro.harness import plots, report
 import pandas as pd
 
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The documentation's Results pages, rendered from the same records as results/README.md.
+DOCS_RESULTS = ROOT / "docs" / "results"
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
 MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
 #: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
 STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
+#: Real-text analogs from 20 Newsgroups of the sets that cannot be had here (ssl_repro/data/registry.py).
+ANALOGS = ("20ng-aut-avn-like", "20ng-ccat-like", "20ng-gcat-like")
+#: The datasets of the medium-size sweeps: the papers' own, their real-text analogs, their stand-ins.
+SWEEP_SETS = MEDIUM + ANALOGS + STAND_INS
 NOT_DOWNLOADABLE = ("the real sets are not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on "
                     "this machine): SYNTHETIC stand-ins of their shapes instead (dataset=synthetic-<name>); the "
                     "splits and methods each record holds are in its table in results/README.md")
@@ -94,25 +103,26 @@ ARTIFACTS = [
     Artifact("dataset-table", "Table 8 (000), Table 1 (003), Table 1.1 (004)", "script",
              ("dataset_table/table.md",), command="python experiments/dataset_table.py"),
     Artifact("objective-minima", "Fig 4 (000), Table 2 (003), Fig 1.3 (004)", "sweep",
-             ("{e}/figures/{d}_objective.png",), MEDIUM + STAND_INS, "learning_curve", why_not=NOT_DOWNLOADABLE,
+             ("{e}/figures/{d}_objective.png",), SWEEP_SETS, "learning_curve", why_not=NOT_DOWNLOADABLE,
              default_dataset="pcmac"),
     Artifact("learning-curves", "Figs 5-10 (000), Table 3 (003), Figs 1.4-1.5 (004)", "sweep",
-             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), MEDIUM + STAND_INS,
+             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), SWEEP_SETS,
              "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
-    Artifact("timing", "Fig 11 (000), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), MEDIUM + STAND_INS,
+    Artifact("timing", "Fig 11 (000), Fig 3 (003), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), SWEEP_SETS,
              "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
              ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
              command="python experiments/svmlight_table9.py --svm-learn PATH",
              why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
                      "svm_learn); " + NOT_DOWNLOADABLE),
-    Artifact("annealing-ablation", "Figs 12-13 (000), fixed-T ablation of Sec. 1.5 (004)", "sweep",
-             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), MEDIUM + STAND_INS,
+    Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
+             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"), SWEEP_SETS,
              "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
     Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
              "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
-             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"), ("aut-avn", "synthetic-aut-avn"),
-             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
+             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"),
+             ("aut-avn", "20ng-aut-avn-like", "synthetic-aut-avn"), "learning_curve", why_not=NOT_DOWNLOADABLE,
+             default_dataset="synthetic-aut-avn"),
     Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
              "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
                                             "synthetic-full-gcat"), "transductive",
@@ -125,6 +135,29 @@ ARTIFACTS = [
              command="python experiments/kernel_benchmarks.py --splits 10 --lambdas 1e-3 --widths 0.5 1 2",
              why_not="PC-MAC only (USPS2, COIL6 and ESET2 are not here), on a reduced grid of 001's (the grid "
                      "points and fits are in results/kernel_benchmarks/table.json)"),
+    Artifact("universvm-002", "Table 2 (002), CCCP-TSVM's column: ours (linear, LinearCCCPTSVM) beside UniverSVM "
+             "(002's authors' program) on pcmac and text20k", "script", ("peers/universvm.csv",),
+             ("pcmac", "text20k"), record="peers/universvm.csv",
+             command="python experiments/universvm_compare.py --universvm PATH",
+             why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
+                     "text, uspst) are not here: pcmac and text20k instead"),
+    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why) for name, where, what, why in (
+        ("datasets", "Table 1", "the small-scale sets", "g50c, coil20, text and uspst (Chapelle and Zien's copies) "
+         "are not here"),
+        ("kernel-times", "Figs 3, 5", "training times of the kernel TSVMs over unlabeled rows and hyperparameters",
+         "002 times dual kernel solvers (SVMLight-TSVM, nabla-TSVM, CCCP-TSVM with RBF kernels); this project's "
+         "TSVMs are linear primal solvers"),
+        ("cccp-iterations", "Fig 4", "objective and test error over the CCCP iterations",
+         "the per-iteration objective of a kernel CCCP-TSVM on g50c and text, neither here"),
+        ("heuristics", "Table 3, Fig 6", "the C* = C and UC* = LC heuristics", "a kernel CCCP-TSVM option on the "
+         "small-scale sets, not here"),
+        ("ramp-s", "Fig 7", "the effect of the ramp parameter s", "needs 002's text and g50c sets"),
+        ("rcv1", "Table 4, Fig 8", "RCV1 CCAT vs GCAT, errors and times up to 12,500 unlabeled rows",
+         "RCV1 is not here"),
+        ("mnist", "Table 5, Fig 9", "MNIST, errors and times up to 60,000 unlabeled rows",
+         "a 10-class kernel problem; MNIST is not here"),
+        ("transductive-vs-ssl", "Table 6", "transductive vs semi-supervised TSVM", "the small-scale sets are not "
+         "here"))),
 ]
 DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
             "da-loss": ("fig_da_loss", plots.da_loss_figure),
@@ -151,6 +184,8 @@ def files_of(artifact, dataset=None):
 def status(artifact, results):
     """(``regenerated`` | ``partial`` | ``missing``, the datasets or files done, the reason for the rest)."""
     results = Path(results)
+    if artifact.kind == "not reproduced":
+        return "missing", [], artifact.why_not
     if artifact.record:
         path = results / artifact.record
         held = set(pd.read_csv(path)["dataset"]) if path.exists() else set()
@@ -184,17 +219,23 @@ def command_of(artifact, dataset=None):
         return f"python experiments/paper_artifacts.py run {artifact.name}"
     if artifact.kind == "script":
         return artifact.command
+    if artifact.kind == "not reproduced":
+        return "-"
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results, dry_run=False, download=True):
+def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False):
     """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
-    ``dry_run``, print what it would run and run nothing.  ``download=False``: the sweep's jobs never
-    download a missing data file."""
+    ``dry_run``, print what it would run and run nothing.  A sweep on a real set runs only when its
+    loader finds the files under the data root ``root`` (default: $SSL_REPRO_DATA, else scikit-learn's
+    data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
+    put where (:func:`ssl_repro.data.availability`)."""
     out = Path(results)
     if dry_run:
-        print(dry_run_text(artifact, dataset, out, download))
+        print(dry_run_text(artifact, dataset, out, root, download))
         return None
+    if artifact.kind == "not reproduced":
+        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
         stem, draw = DRAWINGS[artifact.name]
         plots.save(draw(), out / "figures", stem)
@@ -211,26 +252,32 @@ def regenerate(artifact, dataset, results, dry_run=False, download=True):
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
     folder, runs = sweep_folder(artifact, dataset), out / "runs"
-    status_ = subprocess.run(sweep_command(artifact, dataset, runs, download), cwd=ROOT).returncode
+    data = availability(dataset, root, download)
+    if not data.runnable:
+        raise SystemExit(f"{artifact.name} on {dataset}: {data.detail}")
+    status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download), cwd=ROOT).returncode
     if status_:
-        raise SystemExit(status_)     # the sweep printed why (missing data: one message, no job run)
+        raise SystemExit(status_)     # the sweep printed why
     target = out / folder
     write_tables([runs / folder], target)
     render_folder(target)
     return target
 
 
-def sweep_command(artifact, dataset, runs, download=True):
-    """The ``run.py`` command of a sweep ``artifact`` on ``dataset`` into ``runs``."""
+def sweep_command(artifact, dataset, runs, root=None, download=False):
+    """The ``run.py`` command of a sweep ``artifact`` on ``dataset`` into ``runs``, reading the data root
+    ``root`` (:func:`ssl_repro.data.data_root`), downloading missing files only with ``download``."""
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
         raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
-            f"results_dir={runs}"] + ([] if download else ["download=false"])
+            f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"]
 
 
-def dry_run_text(artifact, dataset, out, download=True):
+def dry_run_text(artifact, dataset, out, root=None, download=False):
     """What :func:`regenerate` would do, as the commands it would run (nothing is run)."""
+    if artifact.kind == "not reproduced":
+        return f"{artifact.name}: would run nothing: not reproduced here: {artifact.why_not}"
     if artifact.kind == "drawing":
         return f"{artifact.name}: would draw {out / 'figures' / DRAWINGS[artifact.name][0]}.png and .pdf"
     if artifact.kind == "script":
@@ -238,7 +285,7 @@ def dry_run_text(artifact, dataset, out, download=True):
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", download)[1:])
+    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
             f"    {command}\n"
@@ -313,14 +360,24 @@ EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
                  ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"))
 
 
-def plan_all(results, programs):
-    """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, and the
-    real sets with a committed folder, i.e. those this machine has; the other real sets are skipped with
-    the artifact's reason), then the calibration and the peers' scripts (``programs`` maps their option
-    to a path; without one a peer is skipped)."""
+def data_plan(root=None, download=False):
+    """Per dataset of a sweep artifact, its :class:`ssl_repro.data.Availability` under the data root
+    ``root``: what its loader finds there (or, with ``download``, may fetch), asked without loading."""
+    names = dict.fromkeys(d for a in ARTIFACTS if a.kind == "sweep" for d in a.datasets)
+    return {d: availability(d, root, download) for d in names}
+
+
+def plan_all(results, programs, root=None, download=False):
+    """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
+    real set and real-text analog whose loader finds its files under the data root ``root`` or, with
+    ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
+    where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
+    without one a peer is skipped)."""
     steps, seen = [], set()
+    data = data_plan(root, download)
+    passed = ["--data-root", str(data_root(root))] + (["--download"] if download else [])
     for a in ARTIFACTS:
-        if a.record:    # a peer's record: made by its script among EXTRA_SCRIPTS below
+        if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
         if a.kind != "sweep":
             seconds, basis = recorded_seconds(results, a)
@@ -334,10 +391,10 @@ def plan_all(results, programs):
                 continue
             seen.add(folder)
             seconds, basis = recorded_seconds(results, a, d)
-            argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results)]
-            runnable = seconds is not None or d.startswith("synthetic-")    # stand-ins are generated anywhere
+            argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results), *passed]
+            runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
-                              "" if runnable else a.why_not or "no committed record"))
+                              "" if runnable else data[d].detail))
     for name, script, option, record in EXTRA_SCRIPTS:
         path = ROOT / "experiments" / script
         seconds, basis = None, "seconds not recorded"
@@ -353,10 +410,27 @@ def plan_all(results, programs):
     return steps
 
 
-def run_all(results, programs, dry_run=False, runner=subprocess.run):
-    """Run every step of :func:`plan_all` with a progress line, after an estimate of the time from the
-    records' seconds; then re-render the summaries and figures and write the report."""
-    steps = plan_all(results, programs)
+def print_data_plan(root=None, download=False):
+    """Say up front which real sets run (their files here, or to be downloaded) and which are missing,
+    with the file to put where."""
+    data = data_plan(root, download)
+    real = {d: a for d, a in data.items() if a.state != "generated"}
+    runs = [f"{d} ({a.state})" for d, a in real.items() if a.runnable]
+    print(f"data root {data_root(root)}: real sets that run: {', '.join(runs) or 'none'}; missing: "
+          f"{', '.join(d for d, a in real.items() if not a.runnable) or 'none'}"
+          + ("" if download else " (downloads not allowed: --download lets the loaders fetch what they can)"),
+          flush=True)
+    for d, a in real.items():
+        if not a.runnable:
+            print(f"missing {d}: {a.detail}", flush=True)
+
+
+def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False):
+    """Run every step of :func:`plan_all` with a progress line, after saying which real sets run and which
+    are missing (:func:`print_data_plan`) and an estimate of the time from the records' seconds; then
+    re-render the summaries and figures and write the report."""
+    print_data_plan(root, download)
+    steps = plan_all(results, programs, root, download)
     todo = [s for s in steps if s.argv]
     known = sum(s.seconds for s in todo if s.seconds is not None)
     unknown = [s.name for s in todo if s.seconds is None]
@@ -369,7 +443,8 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run):
         if not s.argv:
             skipped.setdefault(s.why, []).append(s.name)
     for why, names in skipped.items():
-        print(f"skip {', '.join(names)}: {why}", flush=True)
+        print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
+              flush=True)
     done = 0.0
     for k, s in enumerate(todo, 1):
         estimate = "?" if s.seconds is None else f"{s.seconds:.0f} s"
@@ -385,12 +460,35 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run):
     return steps
 
 
+def by_kind(datasets):
+    """``real: pcmac; stand-in: synthetic-ccat, ...``: the datasets grouped by what they are."""
+    words = {report.claims.REAL: "real", report.claims.ANALOG: "analog", report.claims.STAND_IN: "stand-in"}
+    groups = {}
+    for d in datasets:
+        groups.setdefault(words[report.claims.data_kind(d)], []).append(d)
+    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items())
+
+
+def dataset_table_kinds(results):
+    """The dataset table's rows grouped as real / stand-in / not here (``dataset_table/table.json``)."""
+    path = Path(results) / "dataset_table" / "table.json"
+    if not path.exists():
+        return ""
+    rows = json.loads(path.read_text())["rows"]
+    groups = {"real": [r["dataset"] for r in rows if r.get("ours")],
+              "stand-in": [r["dataset"] for r in rows if not r.get("ours") and r.get("stand_in")],
+              "not here": [r["dataset"] for r in rows if not r.get("ours") and not r.get("stand_in")]}
+    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items() if ds)
+
+
 def _entries(results):
-    """Per artifact: (artifact, status with the datasets done, reason for the rest, command)."""
+    """Per artifact: (artifact, status with the datasets done by kind (real / analog / stand-in), reason for
+    the rest, command)."""
     for a in ARTIFACTS:
         state, done, why = status(a, results)
-        what = f" ({', '.join(done)})" if a.datasets and done else ""
-        yield a, state + what, why, command_of(a, a.default_dataset)
+        what = by_kind(done) if a.datasets and done else dataset_table_kinds(results) if (
+            a.name == "dataset-table" and done) else ""
+        yield a, state + (f" ({what})" if what else ""), why, command_of(a, a.default_dataset)
 
 
 def listing(results):
@@ -412,22 +510,41 @@ def report_text(results):
     return report.render(results, ROOT, markdown_listing(results))
 
 
+def rendered_files(results):
+    """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
+    results folder, the documentation's Results pages (``docs/results/*.md``)."""
+    listing = markdown_listing(results)
+    files = {Path(results) / "README.md": report.render(results, ROOT, listing)}
+    if Path(results).resolve() == (ROOT / "results").resolve():
+        files.update({DOCS_RESULTS / name: text for name, text in report.docs_pages(results, ROOT, listing).items()})
+    return files
+
+
 def write_report(results, check=False):
-    """Write ``results``/README.md, or with ``check`` compare it with a fresh render: 0 when equal,
-    1 (after printing a unified diff) when not."""
-    target = Path(results) / "README.md"
-    fresh = report_text(results)
+    """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
+    fresh render: 0 when equal, 1 (after printing a unified diff per file, and naming stale pages) when not."""
+    files = rendered_files(results)
     if not check:
-        target.write_text(fresh)
-        print(f"wrote {target}")
+        for target, fresh in files.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(fresh)
+            print(f"wrote {target}")
         return 0
-    current = target.read_text() if target.exists() else ""
-    if current == fresh:
-        print(f"{target} is up to date")
+    differ = []
+    for target, fresh in files.items():
+        current = target.read_text() if target.exists() else ""
+        if current != fresh:
+            differ.append(target)
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
+                                                       f"{target} (committed)", f"{target} (fresh render)"))
+    if DOCS_RESULTS in {t.parent for t in files}:
+        differ += [f for f in sorted(DOCS_RESULTS.glob("*.md")) if f not in files]
+    if not differ:
+        print(f"{', '.join(str(t) for t in files)}: up to date" if len(files) < 3 else
+              f"{len(files)} rendered files up to date")
         return 0
-    sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
-                                               f"{target} (committed)", f"{target} (fresh render)"))
-    print(f"\n{target} differs from a fresh render: run python experiments/paper_artifacts.py report")
+    print(f"\n{', '.join(str(t) for t in differ)} differ from a fresh render (or are not rendered): run "
+          "python experiments/paper_artifacts.py report")
     return 1
 
 
@@ -441,12 +558,14 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
-    run.add_argument("--no-download", action="store_true",
-                     help="sweeps: never download a missing data file (stop naming it instead)")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
     run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
     run.add_argument("--results", default=str(ROOT / "results"))
+    run.add_argument("--data-root", help="where the real sets' files are (default: $SSL_REPRO_DATA, else "
+                                         "scikit-learn's data home)")
+    run.add_argument("--download", action="store_true",
+                     help="let the loaders download missing files (default: run only the sets that are here)")
     rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
     rep.add_argument("--check", action="store_true")
     rep.add_argument("--results", default=str(ROOT / "results"))
@@ -463,10 +582,11 @@ def main(argv=None):
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":
-        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run)
+        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
+                root=args.data_root, download=args.download)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
-    made = regenerate(artifact, args.dataset, args.results, args.dry_run, download=not args.no_download)
+    made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download)
     if made is not None:
         print(made)
 

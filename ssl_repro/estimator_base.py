@@ -2,7 +2,9 @@
 
 Labels follow :mod:`sklearn.semi_supervised`: rows labelled ``-1``
 (:data:`UNLABELED`) are unlabeled; the labeled rows carry exactly two other
-class values (which therefore cannot include -1).  String classes go in an
+class values (which therefore cannot include -1); labels -1, 0, +1 with 0 on
+most rows, the reference software's convention, are read this way with a
+warning (:func:`ssl_repro.labels.svmlin_convention_suspected`).  String classes go in an
 object array whose unlabeled rows hold the number -1, as for
 :class:`sklearn.semi_supervised.SelfTrainingClassifier`.  ``classes_[1]`` plays
 the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
@@ -16,7 +18,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 
-from .labels import UNLABELED
+from .labels import UNLABELED, svmlin_convention_suspected
 
 #: scikit-learn parameter constraints shared by the estimators.
 POSITIVE = Interval(Real, 0, None, closed="neither")
@@ -24,8 +26,6 @@ COUNT = Interval(Integral, 1, None, closed="left")
 ABOVE_ONE = Interval(Real, 1, None, closed="neither")
 OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
 SEMI_SUPERVISED = {"lam": [POSITIVE], "lam_u": [POSITIVE], "r": [OPEN_UNIT, None]}
-
-
 
 
 def unlabeled_mask(y):
@@ -59,6 +59,7 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
 
     def _read_labels(self, y):
         """Set ``classes_`` from the labeled rows; return (unlabeled mask, their +1/-1 labels)."""
+        svmlin_convention_suspected(y, type(self).__name__)
         unlabeled = unlabeled_mask(y)
         labels = y[~unlabeled]
         kinds = {type(v).__name__ for v in labels} if labels.dtype == object else set()

@@ -27,7 +27,7 @@ from .solvers import deterministic_annealing, rls, svm, tsvm
 from .solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from .solvers.cccp import cccp_tsvm
 from .solvers.nabla import nabla_tsvm
-from .solvers.tsvm import LAM_U_GROWTH, LAM_U_START
+from .solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
 from .labels import mask_labels  # noqa: F401  (public here: the README and the examples import it from here)
 from .solvers.engine.data_checks import DATA_DTYPES
 
@@ -198,10 +198,16 @@ class LinearTSVM(_LinearModel):
     switches : int >= 1 or "max", default=1
         S, the maximum number of label pairs switched per retraining
         (1 = Joachims' TSVM; "max" = every qualifying pair).
-    lam_u_start : float, default=1e-5
-        lambda' of the first annealing level.
+    lam_u_start : float or None, default=None
+        lambda' of the first annealing level, at most ``lam_u``; ``None``
+        means 1e-5 (Table 4), or ``lam_u`` when that is smaller.
     lam_u_growth : float, default=1.5
         Factor between lambda' levels (reference software: 1.5; tech report: 2).
+    max_levels : int >= 1, default=100
+        Cap on the lambda' levels; a schedule that needs more runs its first
+        ``max_levels - 1`` levels and then ``lam_u`` (reported:
+        ``diagnostics_.converged`` False, ``stop_reason`` "max_levels" and a
+        ConvergenceWarning naming a growth factor or a cap that fits).
     max_switch_rounds : int >= 1, default=10000
         Cap on switch-and-retrain rounds per lambda' level (reaching it is
         reported: ``diagnostics_.converged`` False and a ConvergenceWarning).
@@ -251,10 +257,11 @@ class LinearTSVM(_LinearModel):
     _semi_supervised = True
     _iteration_field = "mfn_calls"
     _parameter_constraints = {**SEMI_SUPERVISED, "switches": [COUNT, StrOptions({"max"})],
-                              "lam_u_start": [POSITIVE], "lam_u_growth": [ABOVE_ONE], "max_switch_rounds": [COUNT]}
+                              "lam_u_start": [POSITIVE, None], "lam_u_growth": [ABOVE_ONE], "max_switch_rounds": [COUNT],
+                              "max_levels": [COUNT]}
 
-    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH,
-                 max_switch_rounds=10_000):
+    def __init__(self, lam=1e-3, lam_u=1.0, r=None, switches=1, lam_u_start=None, lam_u_growth=LAM_U_GROWTH,
+                 max_switch_rounds=10_000, max_levels=MAX_LEVELS):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
@@ -262,11 +269,12 @@ class LinearTSVM(_LinearModel):
         self.lam_u_start = lam_u_start
         self.lam_u_growth = lam_u_growth
         self.max_switch_rounds = max_switch_rounds
+        self.max_levels = max_levels
 
     def _solve(self, problem, r):
         return tsvm(problem, self.lam, self.lam_u, r, switches=self.switches,
                     lam_u_start=self.lam_u_start, lam_u_growth=self.lam_u_growth,
-                    max_switch_rounds=self.max_switch_rounds)
+                    max_switch_rounds=self.max_switch_rounds, max_levels=self.max_levels)
 
 
 class LinearDA(_LinearModel):

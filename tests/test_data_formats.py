@@ -2,16 +2,13 @@
 source format, written by the test; bad files fail with clear messages."""
 import bz2
 import gzip
-import io
 import json
-import tarfile
 from pathlib import Path
 
-import joblib
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
+from fake_data_files import write_fake_rcv1, write_fake_sraa
 from solver_problems import dense_masked_problem, fit_quietly
 from ssl_repro.data import DatasetNotAvailable, data_root, load_dataset, load_svmlin_pair, make_split
 from ssl_repro.estimators import LinearDA, mask_labels
@@ -22,23 +19,11 @@ N_RCV1_TRAIN = 23149      # fetch_rcv1's training portion: the first 23,149 docu
 
 @pytest.fixture(scope="module")
 def fake_rcv1(tmp_path_factory):
-    """What sklearn's fetch_rcv1 caches under <data_home>/RCV1 (read in sklearn/datasets/_rcv1.py):
-    samples_py3.pkl (CSR X), sample_id_py3.pkl (uint32 ids), sample_topics_py3.pkl (sparse uint8
-    documents x topics), topics_names_py3.pkl (object array of sorted topic codes), all joblib dumps.
-    Three documents more than the training portion, so ccat and full-ccat differ."""
+    """scikit-learn's RCV1 cache (:func:`fake_data_files.write_fake_rcv1`) with three documents more than the
+    training portion, so ccat and full-ccat differ."""
     root = tmp_path_factory.mktemp("rcv1_root")
-    rng = np.random.default_rng(0)
-    n = N_RCV1_TRAIN + 3
-    folder = root / "RCV1"
-    folder.mkdir()
-    X = sp.random(n, 47236, density=2e-5, random_state=rng, format="csr")
-    topics = np.array(["C15", "CCAT", "ECAT", "GCAT"], dtype=object)
-    y = sp.csr_array((rng.random((n, 4)) < 0.4).astype(np.uint8))
-    joblib.dump(X, folder / "samples_py3.pkl")
-    joblib.dump(np.arange(n, dtype=np.uint32), folder / "sample_id_py3.pkl")
-    joblib.dump(y, folder / "sample_topics_py3.pkl")
-    joblib.dump(topics, folder / "topics_names_py3.pkl")
-    return root, X, y.toarray()
+    X, topics = write_fake_rcv1(root / "RCV1", N_RCV1_TRAIN + 3)
+    return root, X, topics
 
 
 @pytest.mark.parametrize("name, column, rows", [("ccat", 1, N_RCV1_TRAIN), ("gcat", 3, N_RCV1_TRAIN),
@@ -64,26 +49,6 @@ def test_rcv1_corrupt_cache_fails_clearly(tmp_path):
         (tmp_path / "RCV1" / f"{name}_py3.pkl").write_bytes(b"not a pickle")
     with pytest.raises(ValueError, match=r"RCV1 cache in .*RCV1 is not readable"):
         load_dataset("gcat", root=tmp_path, download=False)
-
-
-def write_fake_sraa(path, per_group=6):
-    """The SRAA tarball layout: sraa/<realauto|realaviation|simauto|simaviation>/<message id>."""
-    vocab = {"realauto": "engine brake tire garage", "realaviation": "wing cockpit runway pilot",
-             "simauto": "engine racing lap tire game", "simaviation": "simulator cockpit flight game"}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(path, "w:gz") as tar:
-        for folder in ["sraa", *(f"sraa/{group}" for group in vocab)]:
-            info = tarfile.TarInfo(folder)
-            info.type, info.mode = tarfile.DIRTYPE, 0o755
-            tar.addfile(info)
-        for group, words in vocab.items():
-            for i in range(per_group):
-                body = (f"From: someone@example.com\nNewsgroups: rec.{group}\nSubject: post {i}\n\n"
-                        f"{words} message number {i} {words}\n")
-                data = body.encode("latin-1")
-                info = tarfile.TarInfo(f"sraa/{group}/{1000 + i}")
-                info.size = len(data)
-                tar.addfile(info, io.BytesIO(data))
 
 
 @pytest.mark.parametrize("name, positive", [("aut-avn", {"realauto", "simauto"}),
@@ -176,10 +141,10 @@ def test_svmlight_user_file_and_errors(tmp_path):
     ds = load_dataset("svmlight", root=tmp_path, path=path)
     assert list(ds.y) == [1, -1, 1]
     path.write_text("1 1:0.5\n2 2:0.5\n3 3:1\n")
-    with pytest.raises(ValueError, match="expected two classes, found 3"):
+    with pytest.raises(ValueError, match=r"mine.svm: expected two classes .*found 3: 1, 2, 3; line 3 holds the third"):
         load_dataset("svmlight", root=tmp_path, path=path)
     path.write_text("this is : not svmlight\n")
-    with pytest.raises(ValueError, match="not a readable svmlight"):
+    with pytest.raises(ValueError, match="mine.svm, line 1: the label 'this' is not a number"):
         load_dataset("svmlight", root=tmp_path, path=path)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_dataset("svmlight", root=tmp_path, path=tmp_path / "nope.svm")
@@ -276,3 +241,20 @@ def test_the_svmlin_loader_returns_labels_the_estimators_read_right(tmp_path):
     reference = fit_quietly(LinearDA(), X, mask_labels(truth, np.arange(20)))
     np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
     assert (np.flatnonzero(y_file == -1) == np.arange(20, 60)).all()
+
+
+def test_availability_asks_the_loaders_files_without_loading_them(tmp_path):
+    from ssl_repro.data import availability
+    assert availability("aut-avn", tmp_path).state == "missing" and not list(tmp_path.iterdir())
+    assert availability("aut-avn", tmp_path, download=True).state == "download"
+    assert availability("33-vs-36", tmp_path, download=True).state == "missing"       # proprietary
+    write_fake_sraa(tmp_path / "sraa" / "sraa.tar.gz")
+    here = availability("real-sim", tmp_path)
+    assert (here.state, here.detail) == ("here", str(tmp_path / "sraa" / "sraa.tar.gz"))
+    load_dataset("aut-avn", root=tmp_path, download=False)
+    (tmp_path / "sraa" / "sraa.tar.gz").unlink()
+    cached = availability("aut-avn", tmp_path)                # the vectorized cache alone still loads
+    assert cached.state == "here" and "ssl_repro_cache" in cached.detail
+    assert load_dataset("aut-avn", root=tmp_path, download=False).source in cached.detail
+    assert availability("real-sim", tmp_path).state == "missing"
+    assert availability("synthetic-gcat", tmp_path).state == "generated"

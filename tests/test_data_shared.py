@@ -128,3 +128,29 @@ def test_corrupt_public_files_fail_clearly(tmp_path):
     (tmp_path / "20newsgroups" / "20news-bydate_py3.pkz").write_bytes(b"not zlib")
     with pytest.raises(ValueError, match=r"20news-bydate_py3\.pkz is not a readable"):
         load_dataset("pcmac", root=tmp_path, download=False)
+
+
+@pytest.fixture(scope="session")
+def newsgroups_analogs(pcmac_root):
+    return {name: load_dataset(name, root=pcmac_root, download=False)
+            for name in ("20ng-ccat-like", "20ng-gcat-like", "20ng-aut-avn-like")}
+
+
+def test_20_newsgroups_analogs_are_the_issues_tasks_in_pcmacs_vectorization(newsgroups_analogs, pcmac):
+    ccat, gcat, aut_avn = newsgroups_analogs.values()
+    for ds in newsgroups_analogs.values():
+        assert_csr_rows(ds)
+        assert ds.source.endswith("20newsgroups/20news-bydate_py3.pkz")
+        assert abs(np.mean(ds.y > 0) - ds.info.r) < 5e-4 and ds.info.analog_of in ds.info.description
+        norms = np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1
+        np.testing.assert_allclose(norms[norms > 0], 1.0)
+    # ccat and gcat share X: the same 18,846 documents in one input space, two disjoint positive classes
+    assert ccat.X.shape[0] == 18846 and (ccat.X != gcat.X).nnz == 0
+    assert (np.sum(ccat.y > 0), np.sum(gcat.y > 0), np.sum((ccat.y > 0) & (gcat.y > 0))) == (8843, 5049, 0)
+    assert 50000 < ccat.X.shape[1] < 60000 and 85 < ccat.X.nnz / ccat.X.shape[0] < 100
+    assert (aut_avn.X.shape[0], np.sum(aut_avn.y > 0)) == (2973, 1986)
+    # the paper's train : test proportion (ccat 17,332 : 5,787; aut-avn 50 : 50), stratified
+    split = make_split(ccat, seed=0, n_labeled=ccat.info.label_grid[-1])
+    assert abs(split.test.size / 18846 - 5787 / 23119) < 1e-3
+    assert abs(make_split(aut_avn, seed=0, n_labeled=2).test.size - 2973 / 2) <= 1
+    assert pcmac[0].X.shape == (1945, 8742)      # pcmac's loader, now shared with the analogs, is unchanged

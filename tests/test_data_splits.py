@@ -141,7 +141,7 @@ def small_gcat():
 
 def test_a_synthetic_stand_in_is_generated_once_then_read_from_the_cache(tmp_path, monkeypatch):
     from ssl_repro.data import registry
-    from ssl_repro.data.embedded import standin_parameters
+    from ssl_repro.data.registry import standin_parameters
     from ssl_repro.data.cache import cache_path, parameters_key
     monkeypatch.setitem(registry.DATASETS, "gcat", small_gcat())
     built = load_dataset("synthetic-gcat", root=tmp_path)
@@ -178,7 +178,7 @@ def test_flip_balanced_keeps_the_class_ratio_and_flips_the_fraction():
 
 
 def test_the_stand_ins_keep_their_shape_and_class_ratio_at_the_calibrated_difficulty():
-    from ssl_repro.data.embedded import standin_parameters
+    from ssl_repro.data.registry import standin_parameters
     from ssl_repro.data.registry import SYNTHETIC_DIFFICULTY
     for name in SYNTHETIC_DIFFICULTY:
         rows, features, nnz = DATASETS[name].shape
@@ -225,10 +225,32 @@ def test_a_stand_in_job_key_changes_with_its_generator_parameters(monkeypatch):
 
 
 def test_every_registry_entry_loads_itself():
-    from ssl_repro.data import loaders
+    from ssl_repro.data import loaders, registry
     for name, info in DATASETS.items():
-        assert callable(info.loader) and info.loader.__module__ == loaders.__name__, name
+        home = registry if name.startswith("synthetic-") else loaders     # a stand-in's loader reads the registry
+        assert callable(info.loader) and info.loader.__module__ == home.__name__, name
     assert load_dataset("g50c").X.shape == (550, 50)
+
+
+def test_the_data_modules_import_each_other_without_a_circle():
+    """Every import between the modules of ssl_repro/data, also one inside a function, points one way
+    (registry -> loaders -> embedded used to lead back to registry)."""
+    import ast
+    from pathlib import Path
+    import ssl_repro.data
+    folder = Path(ssl_repro.data.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found.update([node.module] if node.module else [alias.name for alias in node.names])
+        imports[path.stem] = {name for name in found if (folder / f"{name}.py").exists()} - {"__init__"}
+
+    def reaches(start, target, seen=()):
+        return any(n == target or (n not in seen and reaches(n, target, seen + (n,))) for n in imports.get(start, ()))
+    circles = sorted(name for name in imports if name != "__init__" and reaches(name, name))
+    assert not circles, f"modules of ssl_repro/data on an import circle: {circles}"
 
 
 def test_the_papers_figures_and_the_stand_ins_shapes_come_from_one_entry():

@@ -94,8 +94,56 @@ def test_dry_run_runs_nothing_for_every_artifact(artifacts, tmp_path, monkeypatc
         artifacts.main(["run", a.name, "--dry-run", "--results", str(tmp_path)])
         out = capsys.readouterr().out
         assert out.startswith(f"{a.name}") and "would " in out, out
-    artifacts.main(["run", "learning-curves", "--dataset", "pcmac", "--dry-run", "--no-download",
-                    "--results", str(tmp_path)])
+    artifacts.main(["run", "learning-curves", "--dataset", "pcmac", "--dry-run", "--results", str(tmp_path)])
     out = capsys.readouterr().out
     assert "+experiment=learning_curve dataset=pcmac" in out and "download=false" in out
     assert not list(tmp_path.iterdir())           # nothing written
+
+
+def sweeps_planned(steps, dataset):
+    """The sweep steps of ``run all`` on ``dataset`` that would run (argv set), by artifact name."""
+    return {s.name.rsplit(" ", 1)[0] for s in steps if s.argv and s.name.endswith(f" {dataset}")}
+
+
+def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(artifacts, tmp_path, capsys):
+    from fake_data_files import write_fake_rcv1, write_fake_sraa
+    root = tmp_path / "data"
+    write_fake_sraa(root / "sraa" / "sraa.tar.gz")
+    write_fake_rcv1(root / "RCV1", 30)
+    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    out = capsys.readouterr().out
+    medium = {"objective-minima", "timing", "annealing-ablation"}   # learning-curves: objective-minima's folder
+    for name in ("aut-avn", "real-sim", "ccat", "gcat"):
+        assert sweeps_planned(steps, name) == medium, name
+    assert sweeps_planned(steps, "aut-avn-fig5") == set() and "aut-avn-fig5" not in out   # same folder as above
+    assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == {"large-transductive"}
+    step = next(s for s in steps if s.name == "timing ccat")
+    assert step.argv[-2:] == ["--data-root", str(root)]      # the sweep reads the same data root
+    assert "real sets that run: aut-avn (here), real-sim (here), ccat (here), gcat (here)" in out
+    assert sweeps_planned(steps, "33-vs-36") == set()
+    assert f"missing 33-vs-36: dataset '33-vs-36': expected file(s) {root / '33-vs-36' / '33-vs-36.svmlight'}" in out
+
+
+def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(artifacts, tmp_path, capsys):
+    root = tmp_path / "empty"
+    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    out = capsys.readouterr().out
+    assert "real sets that run: none" in out
+    newsgroups = "20newsgroups/20news-bydate_py3.pkz"
+    expected = {"aut-avn": "sraa/sraa.tar.gz", "ccat": "RCV1/samples_py3.pkl", "pcmac": newsgroups,
+                "20ng-ccat-like": newsgroups, "kdd99-10": "kddcup99/kddcup.data_10_percent.gz"}
+    for name, file in expected.items():
+        assert sweeps_planned(steps, name) == set(), name
+        assert f"missing {name}: dataset '{name}': expected file(s) {root / file}" in out, name
+    assert sweeps_planned(steps, "synthetic-ccat") == {"objective-minima", "timing", "annealing-ablation"}
+    assert not root.exists()                                  # asking the loaders creates nothing
+    downloading = artifacts.plan_all(tmp_path / "results", {}, root, download=True)
+    assert "timing aut-avn" in {s.name for s in downloading if s.argv}
+    assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
+
+
+def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path, monkeypatch):
+    monkeypatch.setattr(artifacts.subprocess, "run", lambda *a, **k: pytest.fail(f"launched {a}"))
+    timing = by_name(artifacts, "timing")
+    with pytest.raises(SystemExit, match=r"timing on gcat: dataset 'gcat': expected file\(s\) .*RCV1/samples_py3"):
+        artifacts.regenerate(timing, "gcat", tmp_path / "results", root=tmp_path / "data")

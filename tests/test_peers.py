@@ -26,7 +26,7 @@ def fake_binary(path, body):
 
 
 def test_the_calibration_record_is_of_the_registry_parameters_and_meets_the_tolerance():
-    from ssl_repro.data.embedded import standin_parameters
+    from ssl_repro.data.registry import standin_parameters
     calibrate = script("calibrate_standins")
     record = json.loads((ROOT / "results" / "calibration" / "calibration.json").read_text())
     assert {"command", "date", "git_commit", "machine"} <= set(record["provenance"])

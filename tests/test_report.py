@@ -51,15 +51,6 @@ def test_every_paper_number_and_claim_is_quoted_from_its_paper_and_the_number_is
     assert len(table9) == 6 * 4 * 2                 # 6 datasets x (SVM-light, S=1, S=max, MFA) x (time, error)
 
 
-def test_the_signed_rank_p_is_scipys_exact_one_without_ties_and_exact_with_them():
-    rng = np.random.default_rng(0)
-    for n in (3, 7, 10):
-        d = rng.normal(0.2, 1.0, n)
-        assert report.signed_rank_p(d) == pytest.approx(wilcoxon(d, method="exact").pvalue)
-    assert report.signed_rank_p(-np.ones(10)) == pytest.approx(2 / 2 ** 10)    # 10 of 10 wins
-    assert report.signed_rank_p(np.array([])) == 1.0
-
-
 def test_a_paired_verdict_counts_wins_and_says_not_significant_as_pcmac_at_37_labels_is():
     # 7 wins of 10, small mean gain: the "DA outperforms TSVM significantly" does not follow
     da = [0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.30, 0.31, 0.32]
@@ -71,16 +62,18 @@ def test_a_paired_verdict_counts_wins_and_says_not_significant_as_pcmac_at_37_la
     text, word = report.verdict(c)
     assert word == "no" and "lower on 7/10" in text
     better = jobs({(37, "da"): [t - 0.01 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
-    assert report.verdict(report.paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes"
+    assert report.verdict(report.paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes"      # 1 pt, p = 0.002
+    close = jobs({(37, "da"): [t - 0.002 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
+    assert report.verdict(report.paired(close, "da", "tsvm-Smax", "test_error"))[1] == "equal"     # 0.2 pt, p = 0.002
 
 
 def test_one_split_gets_no_test_and_equal_values_are_a_tie():
-    frame = jobs({(827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2093], (827, "da"): [0.2801]})
+    frame = jobs({(827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2033], (827, "da"): [0.2801]})
     assert report.verdict(report.paired(frame, "tsvm-Smax", "svm", "test_error")) == (
-        "-0.0043 (1 split, no test)", "yes (1 split)")
+        "-0.0103 (1 split, no test)", "yes (1 split)")
     assert report.verdict(report.paired(frame, "da", "tsvm-Smax", "test_error"))[1] == "no (1 split)"
     same = jobs({(44, "da"): [0.1958, 0.2], (44, "da-T1"): [0.1958, 0.2]})
-    assert report.verdict(report.paired(same, "da", "da-T1", "test_error"))[1] == "tie"
+    assert report.verdict(report.paired(same, "da", "da-T1", "test_error"))[1] == "equal"
 
 
 def test_not_converged_runs_are_counted_in_their_cell():
@@ -101,11 +94,14 @@ def test_timing_records_name_their_code_commit_or_say_it_was_not_recorded(tmp_pa
     assert report.commit_note(some) == "code commit abc1234 (2026-11-24); 1 jobs: code commit not recorded"
 
 
-def test_a_figure_note_names_the_method_lowest_at_most_label_counts():
+def test_a_figure_note_names_the_method_lowest_at_most_label_counts_and_ties_are_no_wins():
     curves = {"svm": ([2, 4, 8], np.array([0.5, 0.4, 0.3])), "da": ([2, 4, 8], np.array([0.3, 0.2, 0.35]))}
-    assert report.lowest_curve(curves) == "lowest: DA at 2 of 3 label counts"
+    assert report.lowest_curve(curves, "test_error") == "lowest: DA at 2 of 3 label counts"
     tied = {"svm": ([2, 4], np.array([0.5, 0.4])), "rls": ([2, 4], np.array([0.5, 0.4]))}
-    assert report.lowest_curve(tied) == "lowest: SVM and RLS at 2 of 2 label counts"
+    assert report.lowest_curve(tied, "test_error") == "no single lowest at any of 2 label counts"
+    close = {"svm": ([2, 4, 8], np.array([0.5, 0.4, 0.3])), "da": ([2, 4, 8], np.array([0.3, 0.2, 0.298]))}
+    assert report.lowest_curve(close, "test_error") == ("lowest: DA at 2 of 3 label counts; no single lowest "
+                                                        "(within the thresholds) at 1")
 
 
 def write_records(results, frame, folder="learning_curve_synthetic_33_vs_36"):
@@ -120,7 +116,7 @@ def test_the_report_renders_the_records_verdicts_and_check_fails_on_a_stale_file
     text = artifacts.report_text(tmp_path)
     row_827 = next(line for line in text.splitlines()
                    if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
-    assert row_827.split(" | ")[-3:-1] == ["no (1 split)", "yes (1 split)"]       # DA lower: no; TSVM below SVM: yes
+    assert row_827.split(" | ")[-3:-1] == ["no (1 split)", "equal"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
     assert "37.01% (1 of 1 not converged)" in text
     assert "`calibration/calibration.json` absent" in text and "`peers/universvm.csv` absent" in text
     (tmp_path / "README.md").write_text(text.replace("21.36%", "21.00%"))
@@ -187,8 +183,9 @@ def test_render_folder_redraws_from_results_csv_and_drops_stale_figures(artifact
     write_records(tmp_path, frame, folder="timing_toy")
     (folder / "figures").mkdir()
     (folder / "figures" / "toy_stale.png").write_bytes(b"png")
-    assert artifacts.render_folder(folder) >= 3
+    assert artifacts.render_folder(folder) == 1      # one split: the seconds figure; errors and J are tables
     assert not (folder / "figures" / "toy_stale.png").exists()
+    assert not (folder / "figures" / "toy_test_error.png").exists()
     assert (folder / "figures" / "toy_seconds.png").stat().st_size > 1000
     assert "## seconds" in (folder / "summary.md").read_text()
 

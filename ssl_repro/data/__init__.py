@@ -20,7 +20,8 @@ that cannot use the real data here (cached like the loaded sets); ``svmlight``
 from ``path=`` (a user's svmlight/LIBSVM file); ``svmlin`` from
 ``examples=`` and ``labels=`` (the reference software's two files; rows
 labelled 0 are the unlabeled rows); text-like, g50c, 2moons, 2circles are
-generated.
+generated.  ``availability(name)`` says, without loading, whether a dataset's
+files are here, may be downloaded, or which file to put where.
 """
 from dataclasses import dataclass
 
@@ -29,10 +30,10 @@ import scipy.sparse as sp
 
 from ..labels import mask_labels
 from .files import load_svmlin_pair
-from .loaders import generator_key
-from .registry import DATASETS, DatasetInfo, dataset_info
+from .registry import DATASETS, DatasetInfo, dataset_info, generator_key
 from .splits import Split, make_split
 from .cache import DatasetNotAvailable, data_root
+from .sources import Availability, availability
 
 
 @dataclass(frozen=True)
@@ -76,5 +77,5 @@ def load_dataset(name, root=None, download=True, **paths):
     return Dataset(name, X, np.asarray(y, dtype=np.int8), source, info)
 
 
-__all__ = ["DATASETS", "Dataset", "DatasetInfo", "DatasetNotAvailable", "Split", "data_root",
-           "dataset_info", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]
+__all__ = ["DATASETS", "Availability", "Dataset", "DatasetInfo", "DatasetNotAvailable", "Split", "data_root",
+           "availability", "dataset_info", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]

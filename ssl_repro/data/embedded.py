@@ -109,36 +109,11 @@ def flip_balanced(y, fraction, seed=0):
     return flipped
 
 
-def standin_parameters(name):
-    """Every parameter of the generator of the synthetic stand-in for ``name`` (the cache key too).
-
-    The shape (rows, features, nonzeros per row) is Table 1.1 / Table 8's
-    (:attr:`~ssl_repro.data.registry.DatasetInfo.shape`), ``pos_frac`` the set's r;
-    ``topic_mix`` and ``label_noise`` set its difficulty
-    (:data:`~ssl_repro.data.registry.SYNTHETIC_DIFFICULTY`, calibrated by
-    ``experiments/calibrate_standins.py`` against 000 Table 9).
-    """
-    from .registry import DATASETS, SYNTHETIC_DIFFICULTY
-    rows, features, nnz = DATASETS[name].shape
-    topic_mix, label_noise = SYNTHETIC_DIFFICULTY[name]
-    # distinct words per document ~ tokens for a large vocabulary; a little over to cover repeats
-    return {"n_rows": rows, "n_features": features, "pos_frac": DATASETS[name].r or 0.5,
-            "doc_len": int(nnz * 1.2), "topic_size": 300, "topic_mix": topic_mix, "seed": 1,
-            "label_noise": label_noise}
-
-
 def standin(parameters):
-    """(X, y) of a stand-in: :func:`text_like` with ``parameters`` less ``label_noise``, then
-    :func:`flip_balanced` by ``label_noise`` (same seed)."""
-    parameters = dict(parameters)
-    noise = parameters.pop("label_noise")
-    X, y = text_like(**parameters)
-    return X, (flip_balanced(y, noise, parameters["seed"]) if noise else y)
-
-
-def synthetic_like(name):
-    """Generator of the synthetic stand-in for ``name``: text-like data of its shape and class ratio,
-    at the calibrated difficulty (:func:`standin_parameters`).
+    """(X, y) of a SYNTHETIC stand-in: :func:`text_like` with ``parameters`` less ``label_noise``, then
+    :func:`flip_balanced` by ``label_noise`` (same seed).  The parameters of each stand-in
+    (:func:`ssl_repro.data.registry.standin_parameters`) are the shape and class ratio of the set it
+    stands for, at a calibrated difficulty.
 
     Difficulty.  Text-like clusters alone are nearly separable (TSVM S=max
     errs on 0.1% of synthetic-ccat), far from the error rates of the real
@@ -165,8 +140,10 @@ def synthetic_like(name):
     full-gcat) keep the uncalibrated (0.12, 0) of their records: Table 9 has
     no figure for them.
     """
-    parameters = standin_parameters(name)
-    return lambda: standin(parameters)
+    parameters = dict(parameters)
+    noise = parameters.pop("label_noise")
+    X, y = text_like(**parameters)
+    return X, (flip_balanced(y, noise, parameters["seed"]) if noise else y)
 
 
 GENERATORS = {"text-like": text_like, "g50c": g50c, "2moons": two_moons, "2circles": two_circles}

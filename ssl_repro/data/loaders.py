@@ -8,15 +8,14 @@ from.
 import numpy as np
 import scipy.sparse as sp
 
-from .embedded import GENERATORS, standin_parameters, synthetic_like
+from .embedded import GENERATORS
 from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
 from .kdd99 import load_kdd99
 from .rcv1 import load_rcv1
-from .cache import cached, parameters_key
-from .text import load_pcmac, load_sraa
+from .text import load_newsgroups, load_sraa
 
 
-def _embedded(generate):
+def embedded_set(generate):
     """(X as sorted CSR float64, y, "embedded") of a generator of :mod:`.embedded`."""
     X, y = generate()
     X = sp.csr_matrix(X, dtype=np.float64)
@@ -24,27 +23,14 @@ def _embedded(generate):
     return X, y, "embedded"
 
 
-def generator_key(name):
-    """For a ``synthetic-`` stand-in, a short hash of its generator's parameters (its cache file's
-    and its jobs' result folders' key: other parameters, other data); None for any other dataset."""
-    if not name.startswith("synthetic-"):
-        return None
-    return parameters_key(standin_parameters(name[len("synthetic-"):]))
-
-
 def generated(name, root, download, paths):
     """An embedded set, generated on each load (:data:`.embedded.GENERATORS`)."""
-    return _embedded(GENERATORS[name])
+    return embedded_set(GENERATORS[name])
 
 
-def synthetic(name, root, download, paths):
-    """A ``synthetic-`` stand-in, generated once per data root (full-ccat size: a minute), then cached."""
-    return cached(root, f"{name}-{generator_key(name)}", lambda: _embedded(synthetic_like(name[len("synthetic-"):])))
-
-
-def pcmac(name, root, download, paths):
-    """pcmac from 20 Newsgroups."""
-    return load_pcmac(root, download)
+def newsgroups(name, root, download, paths):
+    """pcmac or a real-text analog (``20ng-*-like``) from 20 Newsgroups."""
+    return load_newsgroups(name, root, download)
 
 
 def kdd99(name, root, download, paths):
@@ -79,7 +65,8 @@ def yahoo_33_vs_36(name, root, download, paths):
 def svmlight(name, root, download, paths):
     """A user's svmlight/LIBSVM file (``path=``)."""
     if "path" not in paths:
-        raise ValueError("dataset 'svmlight' needs path= (an svmlight/LIBSVM file)")
+        raise ValueError("dataset 'svmlight' needs its file: dataset.path=FILE on the command line, "
+                         "load_dataset('svmlight', path=FILE) in Python (an svmlight/LIBSVM file)")
     X, y = read_svmlight(paths["path"], name)
     return X, y, str(paths["path"])
 
@@ -87,6 +74,7 @@ def svmlight(name, root, download, paths):
 def svmlin(name, root, download, paths):
     """A user's pair of files in the reference software's format (``examples=``, ``labels=``)."""
     if "examples" not in paths or "labels" not in paths:
-        raise ValueError("dataset 'svmlin' needs examples= and labels= (the reference software's files)")
+        raise ValueError("dataset 'svmlin' needs its two files: dataset.examples=FILE dataset.labels=FILE on the "
+                         "command line, examples= and labels= in load_dataset (the reference software's files)")
     X, y = read_svmlin_pair(paths["examples"], paths["labels"])
     return X, y, f"{paths['examples']} + {paths['labels']}"

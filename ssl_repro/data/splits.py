@@ -115,9 +115,10 @@ def make_split(dataset, seed, n_labeled, n_unlabeled=None):
     if np.any(y == 0):
         return _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled)
     if n_labeled == ALL:
-        raise ValueError(f"{dataset.name}: n_labeled=all uses the rows the file labels, but every row of it is "
-                         f"labeled (no label 0 marks an unlabeled row); set n_labeled to a number to hold the "
-                         f"others' labels out")
+        raise ValueError(f"{dataset.name}: n_labeled=all uses the rows the file labels, but all {y.size} rows hold "
+                         f"one of two classes: 0 marks an unlabeled row only in a file whose labels are -1, 0 and "
+                         f"+1 (labels 0/1 or 1/2 are two classes); set n_labeled to a number to hold the others' "
+                         f"labels out, or label the unlabeled rows 0 beside -1/+1")
     rng = np.random.default_rng(seed)
     frac = train_fraction(dataset.info)
     train_parts, test_parts = [], []

@@ -35,7 +35,8 @@ class SkippedResult(UserWarning):
     """An incomplete ``result.json`` left out of the table (the message names the file)."""
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
-                  "test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds", "compile_seconds", "converged")
+                  "test_error", "transductive_error", "unlabeled_positive_fraction", "objective_own", "objective_eqn18",
+                  "seconds", "compile_seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 PROVENANCE_COLUMNS = ("git_commit", "date", "command")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")

@@ -254,7 +254,9 @@ def balance_figure(T=1.0, r=0.15, n=200):
 def figure_plan(summary, dataset):
     """The candidate figures of one dataset, by file stem: ``(metric, methods, title, refused)``,
     ``refused`` None for a figure to draw, else why it is a table instead (:func:`refusal`, or
-    ``not drawable``: fewer than two label counts, no finite value, several u per label count).
+    ``not drawable``: fewer than two label counts, no finite value, several u per label count; or
+    ``one split``: an error or objective curve of a single split, whose wiggles a zoomed axis would show
+    as differences, is its table; timing figures of one split are drawn).
 
     Fixed-temperature runs (``da-T...``) appear only in the ablation figures.
     """
@@ -275,11 +277,14 @@ def figure_plan(summary, dataset):
             panels[f"ablation_{stem}"] = (metric, ["da"] + fixed,
                                           f"{dataset}: annealing vs fixed T, {LABELS[metric]}")
     plan = {}
+    one_split = summary.loc[summary["dataset"] == dataset, "n_splits"].max() == 1
     for stem, (metric, chosen, title) in panels.items():
         if not chosen:
             continue
         refused = (refusal(curves_of(summary, dataset, metric, chosen))
                    if drawable(summary, dataset, metric, chosen) else "not drawable")
+        if refused is None and one_split and metric != "seconds":
+            refused = "one split: its values are a table, not a curve of means"
         plan[f"{dataset}_{stem}"] = (metric, chosen, title, refused)
     return plan
 

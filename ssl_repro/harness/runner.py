@@ -10,7 +10,9 @@ used: the method's own setting, else the dataset's; r the method's, else
 the split's true positive fraction), converged (False when a solver loop
 stopped on a cap, see ``diagnostics``), test_error (NaN without test
 rows), transductive_error (on the unlabeled rows, against their true
-labels), objective_own (``diagnostics.own_objective``, the objective the
+labels), unlabeled_positive_fraction (the share of unlabeled rows predicted
+positive; records before it have none: ``harness.claims`` derives its
+one-class flag from transductive_error and r there), objective_own (``diagnostics.own_objective``, the objective the
 method itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path;
 the least-squares objective for rls; J_nabla for nabla-TSVM; J_ramp for
 CCCP-TSVM; 001's Eqn 1 in their loss V for the kernel methods),
@@ -367,6 +369,8 @@ def make_record(cfg, settings, dataset, split, fitted):
         "converged": bool(info.converged),
         "test_error": error_rate(o_t, dataset.y[split.test]),
         "transductive_error": error_rate(o_u, dataset.y[split.unlabeled]),
+        # the predicted positive share of the unlabeled rows: flags one-class solutions (harness.claims)
+        "unlabeled_positive_fraction": float(np.mean(o_u > 0)) if len(o_u) else float("nan"),
         "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
         "seconds": fitted.seconds, "compile_seconds": fitted.compile_seconds,
         "diagnostics": info.as_dict(), "data_source": dataset.source,

@@ -97,5 +97,5 @@ def kernel_da(K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="l2", T0=STA
     f_step = KernelFStep(FStep(K, lam, loss), labeled, y, unlabeled, lam_u, info)
     (alpha, bias), info.own_objective, info.positive_fraction = anneal(
         f_step, unlabeled.size, r, T0, rate, fixed_temperature, eps, max_outer, max_inner, info)
-    info.warn_if_capped(annealing_cap_hints(max_outer, max_inner, f_step.outputs_vary()))
+    info.warn_if_capped(annealing_cap_hints(f_step, info, r, eps, rate, max_outer, max_inner))
     return alpha, bias, info

@@ -26,6 +26,7 @@ it.  Rows with identical outputs get identical beliefs, so identical
 unlabeled rows that straddle the balance boundary never settle (for an
 integer r*u too); DA then ends on max_outer.
 """
+import math
 import time
 
 import numpy as np
@@ -50,6 +51,8 @@ EPS = 1e-6
 MAX_OUTER, MAX_INNER = 30, 100
 #: Margin tolerance of OPTIMIZE-W's optimality test (Table 7).
 TAU = 1e-8
+#: How far below the last temperature :func:`outer_advice` looks for one at which the beliefs settle.
+SETTLE_SEARCH_RANGE = 1e12
 
 
 def optimize_w_loss(problem, lam, lam_u, beliefs):
@@ -173,13 +176,50 @@ def anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps, max_outer, max_
     return best_model, float(best_value), best_positive
 
 
-def annealing_cap_hints(max_outer, max_inner, outputs_vary):
-    """The ConvergenceWarning's advice for the caps of :func:`anneal`."""
-    # equal unlabeled outputs (e.g. all-zero rows) keep every belief at r at any temperature
-    return {"max_outer": larger("max_outer", max_outer) if outputs_vary else
-            "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r",
+def annealing_cap_hints(w_step, info, r, eps, anneal_rate, max_outer, max_inner):
+    """The ConvergenceWarning's advice for the caps of :func:`anneal` (after it ran on ``w_step``;
+    the advice for ``max_outer`` is worked out only when that cap ended the run)."""
+    ended_on_outer = info.stop_reason == "max_outer"
+    return {"max_outer": outer_advice(w_step, info, r, eps, anneal_rate, max_outer) if ended_on_outer else None,
             "max_inner": larger("max_inner", max_inner),
             "optimize_p_max_iter": fixed_cap("500 iterations of OPTIMIZE-P, Table 6")}
+
+
+def outer_advice(w_step, info, r, eps, anneal_rate, max_outer):
+    """Advice for DA ending on ``max_outer``: what would let the beliefs settle (Eqn 17).
+
+    With the unlabeled outputs of the last OPTIMIZE-W held fixed, the
+    temperature T* at which their beliefs would settle is the first one of the
+    schedule below the last temperature visited where
+    :func:`.balance.unsettled_entropy` falls to u*eps (the entropy falls with
+    T: found by bisection on the number of steps).  The advice is the
+    ``max_outer`` that reaches T* at this ``anneal_rate``, and the rate that
+    reaches it within today's ``max_outer``; an estimate, since the outputs
+    move as T falls.  Where no temperature down to :data:`SETTLE_SEARCH_RANGE`
+    below the last one settles them (equal outputs, or identical rows astride
+    the balance boundary), it says that no setting helps.
+    """
+    if not w_step.outputs_vary():
+        return "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r"
+    gaps, T_last = w_step.gaps(), info.temperatures[-1]
+    threshold = gaps.shape[0] * eps
+
+    def settled(steps):
+        return unsettled_entropy(gaps, T_last / anneal_rate ** steps, r) <= threshold
+
+    low, high = 0, math.ceil(math.log(SETTLE_SEARCH_RANGE) / math.log(anneal_rate))
+    if not settled(high):
+        return (f"no setting helps: the beliefs of the last outputs do not settle at any temperature down to "
+                f"{T_last / SETTLE_SEARCH_RANGE:.3g} (identical unlabeled rows astride the balance boundary?)")
+    while high - low > 1:                       # settled(high), not settled(low): T_last itself did not settle
+        middle = (low + high) // 2
+        low, high = (low, middle) if settled(middle) else (middle, high)
+    T_settle, T_first = T_last / anneal_rate ** high, info.temperatures[0]
+    rate = math.exp(math.log(T_first / T_settle) / max(max_outer - 1, 1))
+    return (f"the beliefs of the last outputs settle near T={T_settle:.3g} (first T={T_first:.3g}, last "
+            f"{T_last:.3g}), {high} more temperatures at anneal_rate={anneal_rate:g}: set max_outer="
+            f"{max_outer + high} (now {max_outer}), or anneal_rate={math.ceil(rate * 1000) / 1000:g} to get there "
+            f"in {max_outer}")
 
 
 @solver_threads
@@ -241,7 +281,7 @@ def deterministic_annealing(problem, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_
     w_step = OptimizeW(problem, lam, lam_u, initial_beliefs(u, r), info)
     best_w, best_value, info.positive_fraction = anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps,
                                                         max_outer, max_inner, info)
-    info.warn_if_capped({**annealing_cap_hints(max_outer, max_inner, w_step.outputs_vary()),
+    info.warn_if_capped({**annealing_cap_hints(w_step, info, r, eps, anneal_rate, max_outer, max_inner),
                          "max_newton_iter": NEWTON_CAP})
     info.objective = info.own_objective = best_value
     info.seconds = time.perf_counter() - start

@@ -5,22 +5,29 @@ outputs so that a fraction r is positive, then raise lambda' level by level
 and, at each level, switch up to S label pairs that lower the objective and
 retrain (seeded) until no pair qualifies.
 """
+import math
 import time
 
 import numpy as np
 
 from .engine._threads import solver_threads
-from .info import NEWTON_CAP, SolverInfo, larger
+from .info import NEWTON_CAP, TOLERANCE, SolverInfo, larger
 from .engine.loss import SquaredHingeLoss
 from .mfn import l2svm_mfn
 from .objective import transductive_objective
 from .validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
-#: lambda' of the first level (Table 4).
+#: lambda' of the first level (Table 4); when lambda' itself is smaller, the schedule is lambda' alone.
 LAM_U_START = 1e-5
 #: Growth factor of lambda' between levels: the reference software's 1.5
 #: (the tech report's Table 4 says 2; both are available as a parameter).
 LAM_U_GROWTH = 1.5
+#: Cap on the lambda' levels of one run (not in Table 4, whose schedule is
+#: finite for any factor > 1 but not bounded: 1 + 1e-7 asks for 1.2e8 levels).
+#: The reference software's factor 1.5 goes from 1e-5 to 10, the papers'
+#: largest lambda', in 35 levels, the tech report's 2 in 21; 100 leaves room
+#: for factors down to 1.15 over that span.
+MAX_LEVELS = 100
 #: Cap on the switch-and-retrain rounds at one lambda' level (not in Table 4,
 #: whose loop ends by Joachims' descent argument; the cap makes the end certain).
 MAX_SWITCH_ROUNDS = 10_000
@@ -28,19 +35,45 @@ MAX_SWITCH_ROUNDS = 10_000
 SORT_HEAD = 64
 
 
-def lam_u_levels(lam_u, start=LAM_U_START, growth=LAM_U_GROWTH):
-    """lambda' levels: start, start*growth, ... while below lam_u, then lam_u itself.
+def lam_u_levels(lam_u, start=LAM_U_START, growth=LAM_U_GROWTH, max_levels=MAX_LEVELS):
+    """lambda' levels: start, start*growth, ... while below lam_u, then lam_u itself; at most
+    ``max_levels`` of them (a longer schedule keeps its first ``max_levels - 1`` levels, then lam_u).
 
     The last round runs exactly at the user's lambda' (reference software
     behaviour), so the returned weights optimize the requested objective.
     """
+    return _schedule(lam_u, start, growth, max_levels)[0]
+
+
+def _schedule(lam_u, start, growth, max_levels):
+    """(the levels of :func:`lam_u_levels`, whether ``max_levels`` cut them short)."""
     levels = []
     level = start
-    while level < lam_u:
+    while level < lam_u and len(levels) < max_levels - 1:
         levels.append(level)
         level *= growth
     levels.append(lam_u)
-    return levels
+    return levels, level < lam_u
+
+
+def levels_needed(lam_u, start, growth):
+    """How many levels :func:`lam_u_levels` has without a cap (lam_u included), from the logarithms
+    (within one of the product's rounding); no list is built."""
+    if not start < lam_u:
+        return 1
+    return math.ceil(math.log(lam_u / start) / math.log1p(growth - 1.0)) + 1
+
+
+def levels_advice(lam_u, start, growth, max_levels):
+    """The ConvergenceWarning's advice when the levels cap cut the schedule: the growth factor that
+    reaches lam_u within ``max_levels`` levels (rounded up, 3 digits), or the cap the schedule needs."""
+    fits = math.exp(math.log(lam_u / start) / max(max_levels - 1, 1))
+    digits = 10.0 ** (math.floor(math.log10(fits - 1.0)) - 2)
+    growth_ok = 1.0 + math.ceil((fits - 1.0) / digits) * digits
+    needed = levels_needed(lam_u, start, growth)
+    return (f"lam_u_growth={growth:.12g} needs {needed:,} lambda' levels from lam_u_start={start:g} to "
+            f"lam_u={lam_u:g}; raise lam_u_growth to at least {growth_ok:.12g}, or set max_levels={needed + 1} "
+            f"(now {max_levels})")
 
 
 def initial_labels(o_unlabeled, r):
@@ -189,8 +222,8 @@ def switch_labels(retraining, levels, max_pairs, max_switch_rounds, info):
 
 
 @solver_threads
-def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_growth=LAM_U_GROWTH,
-         max_switch_rounds=MAX_SWITCH_ROUNDS):
+def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=None, lam_u_growth=LAM_U_GROWTH,
+         max_switch_rounds=MAX_SWITCH_ROUNDS, max_levels=MAX_LEVELS):
     """Multi-switch transductive L2-SVM-MFN (Table 4).
 
     Parameters
@@ -200,7 +233,13 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
     r : positive fraction of the unlabeled rows, in (0, 1)
     switches : S, the maximum number of label pairs switched at once
         (1 = Joachims' single switch; ``"max"`` = every qualifying pair)
-    lam_u_start, lam_u_growth : the lambda' schedule (:func:`lam_u_levels`)
+    lam_u_start, lam_u_growth : the lambda' schedule (:func:`lam_u_levels`); ``lam_u_start=None`` is
+        :data:`LAM_U_START`, or lam_u when that is smaller (one level); a given
+        ``lam_u_start`` above lam_u is refused (Table 4 grows lambda' up to lam_u).
+    max_levels : cap on the lambda' levels (:data:`MAX_LEVELS`); a schedule
+        that needs more runs its first ``max_levels - 1`` levels and then lam_u,
+        sets ``info.converged = False`` (``stop_reason = "max_levels"``) and
+        warns with a growth factor or a cap that would fit.
     max_switch_rounds : cap on the switch-and-retrain rounds per lambda'
         level; reaching it ends the level, sets ``info.converged = False``
         (``stop_reason = "max_switch_rounds"``) and warns.
@@ -219,13 +258,20 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=LAM_U_START, lam_u_grow
     r = check_fraction(r)
     check_has_unlabeled(problem, "TSVM")
     max_pairs = max_pairs_of(switches, problem.n_unlabeled)
-    check_positive(lam_u_start, "lam_u_start")
+    lam_u_start = check_lam_u_start(lam_u_start, lam_u)
     lam_u_growth = check_above_one(lam_u_growth, "lam_u_growth")
     max_switch_rounds = check_count(max_switch_rounds, "max_switch_rounds")
+    max_levels = check_count(max_levels, "max_levels")
     info = SolverInfo("tsvm")
     retraining = MFNRetraining(problem, lam, r, info)
-    switch_labels(retraining, lam_u_levels(lam_u, lam_u_start, lam_u_growth), max_pairs, max_switch_rounds, info)
+    levels, cut = _schedule(lam_u, lam_u_start, lam_u_growth, max_levels)
+    switch_labels(retraining, levels, max_pairs, max_switch_rounds, info)
+    if cut and info.stop_reason == TOLERANCE:
+        info.stop("max_levels")
+    elif cut:
+        info.inner_cap("max_levels")
     info.warn_if_capped({"max_switch_rounds": larger("max_switch_rounds", max_switch_rounds),
+                         "max_levels": levels_advice(lam_u, lam_u_start, lam_u_growth, max_levels) if cut else None,
                          "max_newton_iter": NEWTON_CAP})
     l, w, o = problem.n_labeled, retraining.w, retraining.o
     info.positive_fraction = float(np.mean(retraining.labels_u > 0))
@@ -242,3 +288,16 @@ def max_pairs_of(switches, u):
     if isinstance(switches, (int, np.integer)) and not isinstance(switches, bool) and switches >= 1:
         return int(switches)
     raise ValueError(f"switches (S) must be a positive integer or 'max', got {switches!r}")
+
+
+def check_lam_u_start(lam_u_start, lam_u):
+    """lambda' of the first level: ``None`` is :data:`LAM_U_START` (lam_u if smaller); a given value
+    must be > 0 and at most lam_u, since Table 4 grows lambda' from a small start up to lam_u."""
+    if lam_u_start is None:
+        return min(LAM_U_START, lam_u)
+    lam_u_start = check_positive(lam_u_start, "lam_u_start")
+    if lam_u_start > lam_u:
+        raise ValueError(f"lam_u_start={lam_u_start:g} is above lam_u={lam_u:g}: TSVM grows lambda' from "
+                         f"lam_u_start up to lam_u (Table 4), so a start above it would be ignored; set "
+                         f"lam_u_start below lam_u (default {LAM_U_START:g}), or equal to it for a single level")
+    return lam_u_start
