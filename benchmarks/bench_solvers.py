@@ -1,11 +1,11 @@
-"""Benchmark the solvers on a file in the format of ``shared/bench/text20k.npz``.
+"""Benchmark the solvers on a file in the format of ``text20k.npz`` (``write_bench_file.py --text-bench``).
 
-    python benchmarks/bench_solvers.py --data ../shared/bench/text20k.npz \
+    python benchmarks/bench_solvers.py --data text20k.npz \
         --methods svm,rls,tsvm-1,tsvm-max,da [--repeat 3] [--json OUT]
 
 Methods: the linear names of :data:`ssl_repro.methods.METHODS` (``svm``,
 ``rls``, ``da``, ``nabla_tsvm``, ``cccp_tsvm``, ``tsvm`` with S = 1) and the
-aliases ``shared/bench/side_by_side.py`` passes: ``tsvm-S`` (S a positive
+aliases the side-by-side timing against the C++ reference passes: ``tsvm-S`` (S a positive
 integer or ``max``), ``nabla``, ``cccp``; each trains the harness's
 estimator with its defaults (the table's
 :func:`~ssl_repro.methods.estimator_for_benchmark`).  Each method runs in a fresh Python process (so its peak memory is

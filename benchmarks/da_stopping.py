@@ -6,7 +6,7 @@
 Run from the project root.  Fits :class:`~ssl_repro.estimators.LinearDA`
 (defaults but ``r``) on
 
-- text20k (``shared/bench/text20k.npz``, lambda = 0.001, lambda' = 1) with
+- text20k (``text20k.npz`` (``write_bench_file.py --text-bench``), lambda = 0.001, lambda' = 1) with
   r*u = 7960 (an integer) and 7960.5 (u = 19,900);
 - pcmac, splits 0-9 x l = 37, 74, 147, 294, 584 (the learning curve's extra
   labels), with r the positive fraction of the training (labeled +
@@ -37,7 +37,8 @@ from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "benchmarks"
-TEXT20K = ROOT.parent / "shared" / "bench" / "text20k.npz"
+#: the benchmark matrix, made by ``python benchmarks/write_bench_file.py --text-bench --out text20k.npz``
+TEXT20K = "text20k.npz"
 TEXT20K_MASS = (7960.0, 7960.5)
 PCMAC_SPLITS, PCMAC_LABELS = range(10), (37, 74, 147, 294, 584)
 
@@ -164,7 +165,7 @@ def render(records):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", help="name of this record (replaces an earlier one of that name)")
-    parser.add_argument("--text20k", default=str(TEXT20K))
+    parser.add_argument("--text20k", default=TEXT20K, help="the benchmark matrix (default: text20k.npz here)")
     parser.add_argument("--out", default=str(OUT), help="folder of da_stopping.json and .md")
     parser.add_argument("--render", action="store_true", help="only rewrite da_stopping.md from the records")
     args = parser.parse_args(argv)

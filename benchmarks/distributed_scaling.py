@@ -3,7 +3,7 @@
     python benchmarks/distributed_scaling.py --bench /tmp/fullccat.npz --shards /tmp/fullccat-shards \\
         --workers 1,2,4 --tsvm-workers 1,2,4 --da-workers 2 --out results/distributed/scaling.json
 
-(``--bench`` a file of ``shared/bench/make_text_like.py``, the full-ccat-size
+(``--bench`` a file of ``write_bench_file.py --text-bench``, the full-ccat-size
 command in its docstring; ``--shards`` the same file written by
 ``benchmarks/write_shards.py --bench FILE --rows-per-shard 50000``.)
 

@@ -1,6 +1,6 @@
 """Where the training time goes: cost of one CG iteration against the memory system, and phases of a solve.
 
-    python benchmarks/profile_cg.py --data ../shared/bench/text20k.npz --label text20k \\
+    python benchmarks/profile_cg.py --data text20k.npz --label text20k \\
         [--methods tsvm-max,da] [--threads 1,2]
 
 Part 1, one CG iteration (Table 2) of the compiled loop on every row of the

@@ -1,15 +1,19 @@
-"""Run ``side_by_side.py`` and keep its figures as a benchmark record in ``results/benchmarks/``.
+"""Run the side-by-side timing against the C++ reference and keep its figures as a record in ``results/benchmarks/``.
 
-    python benchmarks/record_side_by_side.py --label text20k \\
-        --data ../shared/bench/text20k.npz --methods tsvm-max,da --pairs 3
-    python benchmarks/record_side_by_side.py --label text20k-one-core-busy --busy-loops 1 \\
-        --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
-    python benchmarks/record_side_by_side.py --label text20k-one-core-busy-one-thread --busy-loops 1 \\
-        --env NUMBA_NUM_THREADS=1 --data ../shared/bench/text20k.npz --methods tsvm-max --pairs 3
+    python benchmarks/record_side_by_side.py --side-by-side SIDE_BY_SIDE --label text20k \\
+        --data text20k.npz --methods tsvm-max,da --pairs 3
+    python benchmarks/record_side_by_side.py --side-by-side SIDE_BY_SIDE --label text20k-one-core-busy \\
+        --busy-loops 1 --data text20k.npz --methods tsvm-max --pairs 3
+    python benchmarks/record_side_by_side.py --side-by-side SIDE_BY_SIDE --label text20k-one-core-busy-one-thread \\
+        --busy-loops 1 --env NUMBA_NUM_THREADS=1 --data text20k.npz --methods tsvm-max --pairs 3
     python benchmarks/record_side_by_side.py --render --readme   # tables from the records only
     python benchmarks/record_side_by_side.py --check             # is README.md's speed list up to date?
 
-Run from the project root.  Each run adds (or replaces, by label) one
+``SIDE_BY_SIDE`` is the timing script kept beside the papers' C++ reference
+(SVMlin, GPL, built separately ``-O3``; neither is part of this repository):
+it times ``benchmarks/bench_solvers.py`` and the reference in turn on the
+file.  ``text20k.npz``: ``python benchmarks/write_bench_file.py --text-bench
+--out text20k.npz``.  Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
 the machine (:func:`ssl_repro.provenance.machine`: cores, CPU model, RAM, OS, package versions), its state before and after
 (load averages, the busiest processes; after the runs also the cores
@@ -45,7 +49,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from ssl_repro.provenance import git_commit, machine  # noqa: E402
 
-SIDE_BY_SIDE = ROOT.parent / "shared" / "bench" / "side_by_side.py"
 OUT = ROOT / "results" / "benchmarks"
 BUSY = [sys.executable, "-c", "while True: pass"]
 
@@ -104,7 +107,7 @@ def run(args):
     with tempfile.TemporaryDirectory() as tmp:
         out, log = Path(tmp) / "side_by_side.json", Path(tmp) / "ours.jsonl"
         env["SSL_REPRO_BENCH_LOG"] = str(log)
-        cmd = [sys.executable, str(SIDE_BY_SIDE), "--data", args.data, "--methods", args.methods,
+        cmd = [sys.executable, args.side_by_side, "--data", args.data, "--methods", args.methods,
                "--pairs", str(args.pairs), "--json", str(out)]
         before = state()
         ticks0, children0, wall0 = cpu_ticks(), _children_cpu(), time.monotonic()
@@ -136,8 +139,7 @@ def run(args):
         "values": values,
         "float64_csr_mb": round(float64_csr_mb, 3),
         "date_utc": started.strftime("%Y-%m-%d %H:%M"),
-        "command": (shown + " " if shown else "") + "python ../shared/bench/side_by_side.py " + " ".join(
-            shlex.quote(a) for a in cmd[2:-2]),
+        "command": (shown + " " if shown else "") + "python " + " ".join(shlex.quote(a) for a in cmd[1:-2]),
         "busy_loops": args.busy_loops,
         "record_command": "python benchmarks/record_side_by_side.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "code": git_commit(),
@@ -263,6 +265,8 @@ def readme_table(rows):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--label", help="name of the record (a record with the same label is replaced)")
+    ap.add_argument("--side-by-side", metavar="PATH",
+                    help="the side-by-side timing script kept beside the C++ reference (built separately)")
     ap.add_argument("--data", help="benchmark file (format of text20k.npz)")
     ap.add_argument("--methods", default="tsvm-max,da")
     ap.add_argument("--pairs", type=int, default=3)
@@ -285,8 +289,8 @@ def main(argv=None):
         print("README.md's speed list is up to date")
         return
     if not args.render:
-        if not (args.label and args.data):
-            ap.error("--label and --data are needed (or --render)")
+        if not (args.label and args.data and args.side_by_side):
+            ap.error("--side-by-side, --label and --data are needed (or --render)")
         record = run(args)
         records = [r for r in records if r["label"] != args.label] + [record]
         args.out.mkdir(parents=True, exist_ok=True)

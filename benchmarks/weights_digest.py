@@ -5,7 +5,7 @@
 
 Run from the project root.  Fits ``LinearTSVM(switches="max")`` and
 ``LinearDA`` (lambda = 0.001, lambda' = 1, r = r_true) on
-``shared/bench/text20k.npz`` as stored (float64) and on its values rounded
+``text20k.npz`` (``write_bench_file.py --text-bench``) as stored (float64) and on its values rounded
 to float32 (a float32 CSR matrix), and records J (Eqn 18, full precision)
 and the SHA-256 of the weights (w then the bias, float64 bytes).  Two code
 versions that agree bit for bit on float64 data have equal float64 rows; the
@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-TEXT20K = ROOT.parent / "shared" / "bench" / "text20k.npz"
+#: the benchmark matrix, made by ``python benchmarks/write_bench_file.py --text-bench --out text20k.npz``
+TEXT20K = "text20k.npz"
 
 
 def digests(path):
@@ -49,7 +50,7 @@ def digests(path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True, help="name of this record (replaces an earlier one)")
-    parser.add_argument("--data", default=str(TEXT20K))
+    parser.add_argument("--data", default=TEXT20K, help="the benchmark matrix (default: text20k.npz here)")
     parser.add_argument("--out", default=str(ROOT / "results" / "benchmarks" / "weights_digest.json"))
     args = parser.parse_args(argv)
     from ssl_repro.atomic import atomic_write

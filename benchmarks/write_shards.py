@@ -2,12 +2,12 @@
 
 From a dataset and split of the harness (its labeled and unlabeled rows, in row order; test rows left out):
 
-    SSL_REPRO_DATA=../shared/data python benchmarks/write_shards.py \\
+    SSL_REPRO_DATA=DIR python benchmarks/write_shards.py \\
         --dataset text-like --n-labeled 64 --rows-per-shard 1000 --out /tmp/text-like-shards
 
-or from a benchmark file (the format of shared/bench/text20k.npz):
+or from a benchmark file (the format of text20k.npz):
 
-    python benchmarks/write_shards.py --bench ../shared/bench/text20k.npz --rows-per-shard 5000 \\
+    python benchmarks/write_shards.py --bench text20k.npz --rows-per-shard 5000 \\
         --out /tmp/text20k-shards
 
 Labeled rows keep their label (+1/-1), the others get 0 (unlabeled).  Then

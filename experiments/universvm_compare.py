@@ -3,7 +3,7 @@
     python experiments/universvm_compare.py --universvm /path/to/universvm [--cap 1800]
 
 Rows: real pcmac on its 10 splits at the lowest and the highest label count
-of its learning curve (2 and 584), and text20k (``../shared/bench/text20k.npz``:
+of its learning curve (2 and 584), and text20k (:mod:`ssl_repro.text_bench`:
 its 100 labeled rows, the other 19,900 unlabeled).  Both programs get the
 same labeled and unlabeled rows; the error on the unlabeled rows (truth
 from the data) is the transductive error, on pcmac's test rows the test
@@ -28,8 +28,7 @@ Times are CPU seconds, so that a busy machine slows neither side's figure: the
 project's the CPU time of the fit (one solver thread); UniverSVM's the CPU
 time of its process, which includes reading its text input (it prints no
 training time); a run that has used ``--cap`` CPU seconds is killed and
-recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository (its README in
-``../shared/reference/``) and only run it.  Writes
+recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
 ``results/peers/universvm.csv`` and ``.json`` (rows and provenance); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.
 """
@@ -42,7 +41,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -53,7 +51,6 @@ from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge,
                                          run_capped, write_svmlight, write_table)
 from ssl_repro.provenance import provenance  # noqa: E402
 
-TEXT20K = ROOT.parent / "shared" / "bench" / "text20k.npz"
 COLUMNS = ("dataset", "split", "n_labeled", "method", "seconds", "test_error", "transductive_error",
            "parameters", "git_commit", "date", "command")
 OUT = ROOT / "results" / "peers" / "universvm"
@@ -94,11 +91,10 @@ def pcmac_problems(labels):
             yield Problem("pcmac", seed, dataset.X, dataset.y, s.labeled, s.unlabeled, s.test)
 
 
-def text20k_problem(path=TEXT20K):
-    """text20k's labeled rows and the rest unlabeled (no test rows)."""
-    with np.load(path) as f:
-        X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
-        y, labeled = f["y_true"].astype(np.int8), f["labeled"].astype(bool)
+def text20k_problem():
+    """text20k's labeled rows and the rest unlabeled (no test rows), generated (:mod:`ssl_repro.text_bench`)."""
+    from ssl_repro.text_bench import make_text_bench
+    X, y, labeled = make_text_bench()
     return Problem("text20k", 0, X, y, np.flatnonzero(labeled), np.flatnonzero(~labeled), np.array([], int))
 
 

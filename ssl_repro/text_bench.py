@@ -13,11 +13,16 @@ scaled to unit L2 norm, no bias column; ``n_labeled`` random rows
 (both classes present) are labeled.
 
 With the defaults it writes ``text20k``: 20,000 rows x 20,000 features,
-1,032,620 nonzeros, 100 labeled rows, ``r_true`` = 0.39482; the speed
-records in ``results/benchmarks/`` were measured on this matrix (same
-arrays, bit for bit: ``tests/test_text_bench.py``).  Deterministic for a
-seed; the full-ccat-size matrix of the records is
-``m=804414, n=47236, tokens_mean=95, n_labeled=1000, pos_frac=0.47``.
+1,032,620 nonzeros, 100 labeled rows, ``r_true`` = 0.39482: the matrix
+of the speed records in ``results/benchmarks/``, with the same column ids,
+row pointers, labels and labeled rows, and the same values rounded to
+float32 (``tests/test_benchfile.py`` checks their digests).  The float64
+values of the records' file differ from today's in the last bit of 7% of
+them: the row norms are summed in another order by other numpy/scipy
+versions, so figures that depend on every bit (weight digests) compare only
+runs on one file.  Deterministic for a seed; the full-ccat-size matrix of
+the records is ``m=804414, n=47236, tokens_mean=95, n_labeled=1000,
+pos_frac=0.47``.
 """
 from dataclasses import asdict, dataclass
 

@@ -37,16 +37,17 @@ def kernel_eqn18(K, alpha, bias, y_l, labeled, unlabeled, lam, lam_u):
             + 0.5 * lam_u * np.mean(np.maximum(0, 1 - np.abs(f[unlabeled])) ** 2))
 
 
-def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(fitted, tmp_path, capsys,
+def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(fitted, tmp_path, caplog,
                                                                                monkeypatch):
     cfg = job("dataset=2circles", "method=kernel_da_l1", "n_labeled=2")
     monkeypatch.setattr(app, "limit_threads", lambda threads: threads)    # leave this process's pools alone
-    record = app.run_configured_job(cfg, tmp_path)    # what `python run.py dataset=2circles ...` runs
+    with caplog.at_level("INFO", logger="ssl_repro"):
+        record = app.run_configured_job(cfg, tmp_path)    # what `python run.py dataset=2circles ...` runs
     (est,) = fitted
     linear = runner.run_job(job("dataset=2circles", "method=svm", "n_labeled=2"))
     assert list(record) == list(linear)                # the same fields, in the same order, as every method
     assert json.loads((tmp_path / "result.json").read_text())["method"] == "kernel_da-l1"
-    assert "2circles kernel_da-l1 split=0 l=2: no test rows, transductive error 0.0000" in capsys.readouterr().out
+    assert "2circles kernel_da-l1 split=0 l=2: no test rows, transductive error 0.0000" in caplog.text
 
     dataset = load_dataset("2circles")
     split = make_split(dataset, 0, 2)

@@ -81,6 +81,7 @@ def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_s
     assert "12 jobs, 0 already done, 12 to run" in log
     assert "1/12 jobs done, 11 remaining" in log and "12/12 jobs done, 0 remaining" in log
     assert log.count("running (1 solver thread)") == 12
+    assert log.count("test error") == log.count("/result.json\n") == 12     # each job reported in one line
     manifest = json.loads((root / "test" / ".sweep" / "jobs.json").read_text())["jobs"]
     assert sorted(manifest) == sorted(str(p.parent.resolve()) for p in paths)    # the sweeper's list: Hydra's jobs
     history = [json.loads(line) for line in (root / "test" / ".sweep" / "history.jsonl").read_text().splitlines()]
