@@ -208,3 +208,17 @@ def test_a_learning_curve_without_s1_takes_s1_from_the_timing_sweep(artifacts, t
     row = next(line for line in artifacts.report_text(tmp_path).splitlines()
                if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 30.50%"))
     assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) |")
+
+
+def test_svmlin_agreement_counts_the_jobs_where_each_side_has_da_above_tsvm(tmp_path):
+    folder = tmp_path / "results" / "reference_agreement"
+    folder.mkdir(parents=True)
+    rows = [(0, "da", 0.30, 0.31), (0, "tsvm-Smax", 0.16, 0.15), (1, "da", 0.18, 0.17), (1, "tsvm-Smax", 0.183, 0.165)]
+    pd.DataFrame([{"dataset": "20ng-aut-avn-like", "split": s, "n_labeled": 2, "method": m, "objective_svmlin": j_ref,
+                   "objective_record": j_rec, "objective_relative_difference": j_rec / j_ref - 1}
+                  for s, m, j_ref, j_rec in rows]).to_csv(folder / "svmlin_x.csv", index=False)
+    shutil.copytree(ROOT / "experiments", tmp_path / "experiments")
+    lines = report.svmlin_agreement_lines(report.Records(tmp_path / "results", tmp_path))
+    assert "DA's J above TSVM S=max's on 1 of 2 jobs for SVMlin, 2 of 2 in the record" in lines[-1]
+    assert "within 9.8% of SVMlin's" in lines[-1] and "4 of the same jobs" in lines[-1]
+    assert report.svmlin_agreement_lines(report.Records(tmp_path / "none", tmp_path)) == []
