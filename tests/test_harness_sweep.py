@@ -79,7 +79,9 @@ def test_sweep_writes_one_complete_result_per_job_and_counts_progress(finished_s
     assert record["objective_own"] == record["objective_eqn18"] == record["diagnostics"]["objective"]
     assert record["n_unlabeled"] == 300 and record["config"]["split"] in (0, 1)
     assert "12 jobs, 0 already done, 12 to run" in log
-    assert "1/12 jobs done, 11 remaining" in log and "12/12 jobs done, 0 remaining" in log
+    # each job counts the finished ones when it ends; two parallel jobs may end together (then both say 2/12)
+    counts = [int(done) for done in re.findall(r"(\d+)/12 jobs done, \d+ remaining", log)]
+    assert len(counts) == 12 and min(counts) >= 1 and "12/12 jobs done, 0 remaining" in log
     assert log.count("running (1 solver thread)") == 12
     assert log.count("test error") == log.count("/result.json\n") == 12     # each job reported in one line
     manifest = json.loads((root / "test" / ".sweep" / "jobs.json").read_text())["jobs"]
