@@ -33,6 +33,7 @@ from scipy.stats import rankdata, wilcoxon
 
 from . import plots
 from .aggregate import read_results, summarize
+from ..data import DATASETS
 from ..methods import LABELS
 
 #: Significance level of the paired Wilcoxon signed-rank test.
@@ -50,13 +51,22 @@ SIGNIFICANT_J = ("aut-avn", "ccat", "pcmac")
 NOT_YET = "not measured yet"
 
 
+def analog_of(dataset):
+    """The paper's set a real-text analog stands for (``20ng-ccat-like`` -> ``ccat``); None for the others."""
+    info = DATASETS.get(dataset)
+    return info.analog_of if info else None
+
+
 def real_name(dataset):
-    """The paper's dataset a record's dataset stands for (``synthetic-full-ccat`` -> ``full-ccat``)."""
-    return dataset.removeprefix("synthetic-").removesuffix("-10")
+    """The paper's dataset a record's dataset stands for (``synthetic-full-ccat`` -> ``full-ccat``,
+    ``20ng-ccat-like`` -> ``ccat``)."""
+    return analog_of(dataset) or dataset.removeprefix("synthetic-").removesuffix("-10")
 
 
 def data_kind(dataset):
-    """``real`` or ``SYNTHETIC stand-in``."""
+    """``real``, ``real-text analog (20 Newsgroups)`` or ``SYNTHETIC stand-in``."""
+    if analog_of(dataset):
+        return "real-text analog (20 Newsgroups)"
     return "SYNTHETIC stand-in" if dataset.startswith("synthetic-") else "real"
 
 
@@ -304,6 +314,9 @@ def _dataset_table(records, record):
         n0 = (f"{100 * (ours['n0'] / paper['n0'] - 1):+.1f}%" if paper["n0"] and ours.get("n0") else "-")
         rows.append([r["dataset"], kind, *(f"{_fmt(paper[k])} / {_fmt(ours.get(k))}" for k in ("d", "n0", "l+u", "t")),
                      n0, f"{len(same)} of {len(checked)}" if checked else "-"])
+        rows += [[r["dataset"], f"{data_kind(a['dataset'])}: {a['dataset']}",
+                  *(f"{_fmt(paper[k])} / {_fmt((a['figures'] or {}).get(k))}" for k in ("d", "n0", "l+u", "t")),
+                  "-", "-"] for a in r.get("analogs", [])]
     return [f"From `dataset_table/table.json` ({_provenance(record)}); the paper's columns from "
                    "`experiments/paper_numbers.json` (000 Table 8).", "",
                    table(["dataset", "data", "d: 000 / ours", "n0: 000 / ours", "l+u: 000 / ours", "t: 000 / ours",
@@ -824,8 +837,10 @@ Figures and summaries are re-rendered from the committed `results.csv` files by
 `python experiments/paper_artifacts.py render`; everything is re-run by `python experiments/paper_artifacts.py run all`.
 
 Papers: 000 = tech report (the spec), 001 = ICML 2006 (kernel DA), 002 = JMLR 2006 (CCCP-TSVM),
-003 = SIGIR 2006, 004 = book chapter. Data: `real` is the paper's set (our copy), `SYNTHETIC stand-in`
-a generated set of the real one's shape (`ssl_repro/data/registry.py`), for sets not on this machine.
+003 = SIGIR 2006, 004 = book chapter. Data: `real` is the paper's set (our copy), `real-text analog (20 Newsgroups)`
+a task of 20 Newsgroups of the same kind as a paper's set that is not on this machine (`20ng-ccat-like`, ...: not the
+paper's data), `SYNTHETIC stand-in` a generated set of the real one's shape (`ssl_repro/data/registry.py`), for the
+scale of sets not on this machine.
 
 How the comparisons are decided: "A below B" is paired over the splits both ran: wins k/n, the mean ± std
 of the difference A - B, and the two-sided Wilcoxon signed-rank test (`ssl_repro.harness.report.signed_rank_p`:
