@@ -208,3 +208,12 @@ def test_a_learning_curve_without_s1_takes_s1_from_the_timing_sweep(artifacts, t
     row = next(line for line in artifacts.report_text(tmp_path).splitlines()
                if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 30.50%"))
     assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) |")
+
+
+def test_an_analogs_records_are_labelled_as_such_and_judged_by_their_paper_sets_claim(artifacts, tmp_path):
+    frame = jobs({(35, "tsvm-Smax"): [0.74, 0.75], (35, "da"): [0.69, 0.70]}, dataset="20ng-ccat-like")
+    write_records(tmp_path, frame, folder="learning_curve_20ng_ccat_like")
+    text = artifacts.report_text(tmp_path)
+    row = next(line for line in text.splitlines() if line.startswith("| 20ng-ccat-like | "))
+    # ccat's claim (000 Sec. 5: DA's J "significantly" lower), not a real set's nor a stand-in's label
+    assert row.startswith("| 20ng-ccat-like | real-text analog (20 Newsgroups) | 35 | significantly lower |")
