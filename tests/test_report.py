@@ -222,3 +222,12 @@ def test_svmlin_agreement_counts_the_jobs_where_each_side_has_da_above_tsvm(tmp_
     assert "DA's J above TSVM S=max's on 1 of 2 jobs for SVMlin, 2 of 2 in the record" in lines[-1]
     assert "within 9.8% of SVMlin's" in lines[-1] and "4 of the same jobs" in lines[-1]
     assert report.svmlin_agreement_lines(report.Records(tmp_path / "none", tmp_path)) == []
+
+
+def test_an_analogs_records_are_labelled_as_such_and_judged_by_their_paper_sets_claim(artifacts, tmp_path):
+    frame = jobs({(35, "tsvm-Smax"): [0.74, 0.75], (35, "da"): [0.69, 0.70]}, dataset="20ng-ccat-like")
+    write_records(tmp_path, frame, folder="learning_curve_20ng_ccat_like")
+    text = artifacts.report_text(tmp_path)
+    row = next(line for line in text.splitlines() if line.startswith("| 20ng-ccat-like | "))
+    # ccat's claim (000 Sec. 4: DA's J "significantly" lower), not a real set's nor a stand-in's label
+    assert row.startswith("| 20ng-ccat-like | real-text analog | 35 | significantly lower |")

@@ -286,6 +286,10 @@ def _dataset_table(records, record):
             " (by construction)" if kind == claims.STAND_IN else "")
         rows.append([r["dataset"], kind, ", ".join(sorted(set(source.values()))) or "-",
                      *(f"{_fmt(paper.get(k))} / {_fmt(ours.get(k))}" for k in ("d", "n0", "l+u", "t")), n0, equal])
+        rows += [[r["dataset"], f"{claims.data_kind(a['dataset'])}: {a['dataset']}",
+                  ", ".join(sorted(set(source.values()))) or "-",
+                  *(f"{_fmt(paper.get(k))} / {_fmt((a['figures'] or {}).get(k))}" for k in ("d", "n0", "l+u", "t")),
+                  "-", "-"] for a in r.get("analogs", [])]
     return [f"From `dataset_table/table.json` ({_provenance(record)}); the paper's columns from "
             "`experiments/paper_numbers.json` (000 Table 8; 004 Table 1.1 for full-ccat, full-gcat and kdd99, "
             "which 000 does not list). A stand-in's d, l+u and t are set to the paper's, so their equality is "
@@ -882,6 +886,7 @@ committed `results.csv` files by `python experiments/paper_artifacts.py render`;
 Papers: 000 = Sindhwani & Keerthi, tech report 2006 (the spec; experiments in its Sec. 4), 001 = Sindhwani,
 Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Bottou, JMLR 2006 (CCCP-TSVM),
 003 = Sindhwani & Keerthi, SIGIR 2006, 004 = Sindhwani & Keerthi, book chapter 2006 (experiments in its Sec. 1.5)."""
+
 
 RULES = """Data: `real` is the paper's set (our copy; kdd99-10 is kdd99's 10% file), `real-text analog` a 20 Newsgroups
 set standing for a paper set that is not here, `SYNTHETIC stand-in` a generated set of the paper set's shape
