@@ -29,12 +29,12 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import dataset_info, load_dataset, make_split  # noqa: E402
+from ssl_repro.harness.aggregate import read_results  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlin_pair, write_table)
 from ssl_repro.provenance import provenance  # noqa: E402
@@ -68,7 +68,7 @@ def svmlin_row(binary, X, y, labeled, unlabeled, method, lam, lam_u, r, cap, wor
 def recorded(dataset, results):
     """The committed learning-curve records of ``dataset``, indexed by (method, split, n_labeled)."""
     path = results / f"learning_curve_{dataset_info(dataset).folder}" / "results.csv"
-    frame = pd.read_csv(path)
+    frame = read_results(path)
     return frame.set_index(["method", "split", "n_labeled"]), path
 
 

@@ -343,7 +343,7 @@ def svmlin_agreement_lines(records):
     objectives are apart, and on how many jobs each has DA's J above TSVM S=max's."""
     lines = []
     for path in sorted((records.results / "reference_agreement").glob("svmlin_*.csv")):
-        frame = pd.read_csv(path)
+        frame = records.csv(path.relative_to(records.results))
         gap = frame["objective_relative_difference"].abs()
         pairs = frame.pivot_table(index=["split", "n_labeled"], columns="method",
                                   values=["objective_svmlin", "objective_record"])
