@@ -1,0 +1,36 @@
+"""results/README.md, rendered from the committed records: every number and comparative word.
+
+    python experiments/paper_artifacts.py report [--check]
+
+:func:`~.page.render` reads the records under ``results/`` (each sweep folder's
+``results.csv``, the scripts' JSON and CSV records, the peers' and the
+calibration's records when present) and the papers' numbers and claims of
+``experiments/paper_numbers.json`` (each with its paper, table and a quote
+of the text that gives it), and writes one table per artifact of the
+papers: the paper's number where its text gives one, ours, the data (real
+or a SYNTHETIC stand-in), and whether the claim holds, decided here by code.
+
+How a comparison is decided is :mod:`ssl_repro.harness.claims`'s alone
+(thresholds, the paired signed-rank test, one-class runs, which data a
+verdict rests on); here :func:`~.tables.verdict` words it ("A below B": ``yes`` /
+``equal`` / ``not significant`` / ``no`` / ``one-class: not counted``) and
+:func:`~.page.claims_table` renders the claims table that opens the page.  Runs
+that stopped on an iteration cap are counted in their cell ("3 of 10 not
+converged"); a record without the column says "convergence not recorded".
+Timing tables name the code commit of their records (results.csv
+``git_commit``), or "code commit not recorded".  :func:`~.page.docs_pages` renders
+the same sections as the documentation's Results pages, figures inline.
+
+One module per section (:mod:`.learning_curves`, :mod:`.objective_minima`, :mod:`.timing`, ...), the
+shared table, number and wording helpers in :mod:`.tables`, the record readers in :mod:`.records`, the
+pages assembled in :mod:`.page`.
+"""
+from .. import claims
+from .figures import lowest_curve
+from .objective_minima import svmlin_agreement_lines
+from .page import docs_pages, render
+from .records import Records, commit_note
+from .tables import cell_text, convergence_line, not_converged, num, paired, pct, verdict
+
+__all__ = ["claims", "lowest_curve", "svmlin_agreement_lines", "docs_pages", "render", "Records", "commit_note",
+           "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "verdict"]

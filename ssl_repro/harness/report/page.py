@@ -1,0 +1,175 @@
+"""The pages: results/README.md and the documentation's Results pages, from the sections in order."""
+import re
+
+from .. import claims
+from .ablation import section_ablation
+from .calibration import section_calibration
+from .da_path import section_da_path
+from .datasets import section_dataset_table
+from .distributed import section_distributed
+from .figures import figure_notes
+from .kernel import section_kernel_benchmarks, section_kernel_toy
+from .learning_curves import section_learning_curves
+from .loss_shapes import section_drawings
+from .objective_minima import section_objective
+from .records import Records, data_kind
+from .side_by_side import section_side_by_side
+from .svmlight import section_svmlight
+from .tables import table
+from .text20k import section_text20k
+from .timing import section_timing
+from .transductive import section_transductive
+from .universvm import section_universvm
+
+
+HEADER = """# Results
+
+This file is generated: `python experiments/paper_artifacts.py report` writes it (and the documentation's
+Results pages, `docs/results/`) from the committed records under `results/` and the papers' numbers and claims
+in `experiments/paper_numbers.json` (each with its paper, place and a verbatim quote); `report --check` fails
+when either differs from a fresh render. Do not edit it by hand. Figures and summaries are re-rendered from the
+committed `results.csv` files by `python experiments/paper_artifacts.py render`; everything is re-run by
+`python experiments/paper_artifacts.py run all`.
+
+Papers: 000 = Sindhwani & Keerthi, tech report 2006 (the spec; experiments in its Sec. 4), 001 = Sindhwani,
+Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Bottou, JMLR 2006 (CCCP-TSVM),
+003 = Sindhwani & Keerthi, SIGIR 2006, 004 = Sindhwani & Keerthi, book chapter 2006 (experiments in its Sec. 1.5)."""
+
+
+RULES = """Data: `real` is the paper's set (our copy; kdd99-10 is kdd99's 10% file), `real-text analog` a 20 Newsgroups
+set standing for a paper set that is not here, `SYNTHETIC stand-in` a generated set of the paper set's shape
+(`ssl_repro/data/registry.py`). A verdict uses the real set, else its analog, else (timing only) its stand-in:
+error and optimization verdicts never rest on a stand-in.
+
+How comparisons are decided (`ssl_repro/harness/claims.py`, where the rules are stated once): "A below B" is
+paired over the splits both ran: wins k/n, the mean ± std of A - B and the two-sided Wilcoxon signed-rank p
+(exact over the sign flips with average ranks for tied sizes; differences equal up to float noise, within
+{tie:g} of the values, are ties, and zeros are dropped). `yes` needs p < {alpha} *and* a difference beyond the
+thresholds: for J (Eqn 18) a relative gap of {j_equal:g}% (from {j_sig:g}% it is "significantly", below "slightly":
+bands read off 004 Table 1.2's minima), for errors {e_pts:g} points and {e_share:g}% of the larger error. Below the
+thresholds the two are `equal` however small p is; beyond them with p >= {alpha} `not significant`; `no` when A is
+above B. One split or one run has no test: `yes (1 split)` / `no (1 split)`. A run is one-class when its
+unlabeled predictions are (nearly) all one class ({one:g}% of r's minority share or less, r's minority share at
+least {inside:g}%; derived from the error and r for records without the predicted share): it is counted in its
+cell ("one-class on k of n") and a comparison it would win says `one-class: not counted`. Runs that stopped on an
+iteration cap are counted in their cells ("k of n not converged")."""
+
+
+def rules_text():
+    return RULES.format(tie=claims.TIE_RTOL, alpha=claims.ALPHA, j_equal=100 * claims.J_EQUAL,
+                        j_sig=100 * claims.J_SIGNIFICANT, e_pts=100 * claims.ERROR_EQUAL_POINTS,
+                        e_share=100 * claims.ERROR_EQUAL_SHARE, one=100 * claims.ONE_CLASS_SHARE,
+                        inside=100 * claims.R_INSIDE)
+
+
+#: The sections of the report, in order: (key: the docs page and the claims' ``sections``, title, renderer,
+#: the figures shown on its docs page as globs under results/).
+SECTIONS = (
+    ("calibration", "Calibration of the stand-ins", section_calibration, ()),
+    ("loss-shapes", "Loss shapes and B(nu)", section_drawings, ("figures/*.png",)),
+    ("dataset-table", "Datasets", section_dataset_table, ()),
+    ("objective-minima", "Objective minima", section_objective, ("learning_curve_*/figures/*_objective.png",)),
+    ("learning-curves", "Learning curves", section_learning_curves, ("learning_curve_*/figures/*_error.png",)),
+    ("timing", "Training time", section_timing, ("timing_*/figures/*.png",)),
+    ("svmlight-speed", "Speed beside SVM-light", section_svmlight, ()),
+    ("annealing-ablation", "Annealing vs fixed temperature", section_ablation, ("ablation_*/figures/*.png",)),
+    ("large-transductive", "Large transductive sets", section_transductive, ("transductive_*/figures/*.png",)),
+    ("kernel-toy-table", "2MOONS and 2CIRCLES", section_kernel_toy, ()),
+    ("kernel-benchmarks", "PC-MAC with kernels", section_kernel_benchmarks, ()),
+    ("universvm", "CCCP-TSVM beside UniverSVM", section_universvm, ()),
+    ("side-by-side", "Speed and agreement with SVMlin", section_side_by_side, ()),
+    ("text20k", "text20k", section_text20k, ()),
+    ("da-path", "DA's path", section_da_path, ()),
+    ("distributed", "Distributed backend", section_distributed, ()),
+    ("figures", "Figures", figure_notes, ()),
+)
+
+
+TITLES = {key: title for key, title, _, _ in SECTIONS}
+
+
+def slug(title):
+    """The anchor GitHub and MyST give a heading."""
+    return re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", title.lower()).strip())
+
+
+def section_body(records, key, render_section):
+    """A section's lines under ``## <title>``: the renderer's own heading becomes the title, what it named
+    in parentheses a line of its own."""
+    lines = render_section(records)
+    named = re.match(r"## [^(]*\((.*)\)$", lines[0])
+    return [f"## {TITLES[key]}", ""] + ([f"Artifacts: {named.group(1)}.", ""] if named else []) + lines[1:]
+
+
+def claims_table(records, link):
+    """The claims table: one row per claim of ``paper_numbers.json`` with a test; ``link(key)`` is the
+    target of a section (an anchor in README.md, a page in the docs)."""
+    rows, counts = [], {}
+    for k, claim in enumerate((c for c in records.papers["claims"] if "test" in c), 1):
+        v = claims.evaluate(claim, records)
+        counts[v.word] = counts.get(v.word, 0) + 1
+        see = ", ".join(f"[{TITLES[key]}]({link(key)})" for key in claim["sections"])
+        rows.append([k, f"{claim['paper']} {claim['where']}: \"{claim['quote']}\"",
+                     claims.describe(claim["test"]), v.data, f"**{v.word}**", v.evidence, see])
+    summary = "; ".join(f"{w}: {n}" for w, n in counts.items())
+    return [f"Every claim the papers make about their experiments, tested on our records ({summary}).", "",
+            table(["#", "the paper's words", "test", "data", "verdict", "evidence", "see"],
+                  [[str(c).replace("|", "\\|") for c in row] for row in rows])]
+
+
+def render_sections(records):
+    """{key: the section's markdown lines} in :data:`SECTIONS` order."""
+    return {key: section_body(records, key, f) for key, _, f, _ in SECTIONS}
+
+
+def render(results, repo, listing):
+    """The text of results/README.md from the records under ``results`` (committed in ``repo``);
+    ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``)."""
+    records = Records(results, repo)
+    parts = [HEADER, "## Claims", "", rules_text(), "", *claims_table(records, lambda key: f"#{slug(TITLES[key])}"),
+             "", "## Every table and figure of the papers", "", listing]
+    parts += ["\n".join(lines) for lines in render_sections(records).values()]
+    return tidy("\n\n".join(parts))
+
+
+def tidy(text):
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+
+
+def figure_caption(path):
+    """``pcmac (real): learning_curve_pcmac/figures/pcmac_objective.png``: the data a sweep figure shows
+    (its file name starts with the dataset), then its path under results/."""
+    folder, name = path.split("/")[0], path.rsplit("/", 1)[-1]
+    return path if folder == "figures" else f"{name.split('_')[0]} ({data_kind(name.split('_')[0])}): {path}"
+
+
+def docs_pages(results, repo, listing, relative="../.."):
+    """{file name: text} of the documentation's Results section (``docs/results/``): ``index.md`` (the
+    rules, the claims table, the artifact list, the pages' table of contents), then one page per section
+    with the papers' words and our verdicts first and its figures inline (``relative``: from the page's
+    folder to the repository root, so the images are the committed ones)."""
+    records = Records(results, repo)
+    bodies = render_sections(records)
+    verdicts = {}
+    for claim in (c for c in records.papers["claims"] if "test" in c):
+        v = claims.evaluate(claim, records)
+        for key in claim["sections"]:
+            verdicts.setdefault(key, []).append(
+                f"- {claim['paper']} {claim['where']}: \"{claim['quote']}\" -- **{v.word}** ({v.data}): {v.evidence}")
+    pages = {"index.md": tidy("\n".join([
+        "# Results", "", "Rendered from the committed records by `python experiments/paper_artifacts.py report` "
+        "(the same render as the repository's `results/README.md`).", "", rules_text(), "", "## Claims", "",
+        *claims_table(records, lambda key: f"{key}.md"), "", "## Every table and figure of the papers", "", listing,
+        "", "```{toctree}", ":maxdepth: 1", "", *(key for key, *_ in SECTIONS), "```"]))}
+    for key, title, _, globs in SECTIONS:
+        figures = sorted({f.relative_to(records.results).as_posix() for g in globs
+                          for f in records.results.glob(g)})
+        quoted = [c["quote"] for c in records.papers["claims"] if "test" in c and key in c["sections"]]
+        body = [line for line in bodies[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
+        lines = [f"# {title}", ""]
+        if verdicts.get(key):
+            lines += ["The papers' words and our verdicts (rules and the whole table: [Results](index.md)):", "",
+                      *verdicts[key], ""]
+        lines += [f"![{figure_caption(f)}]({relative}/results/{f})\n" for f in figures]
+        pages[f"{key}.md"] = tidy("\n".join(lines + [re.sub(r"^##", "###", line) for line in body]))
+    return pages

@@ -1,0 +1,103 @@
+"""The report's record readers: the records under results/, their commits and provenance, the sweeps."""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from .. import claims
+from ..aggregate import read_results
+
+
+NOT_YET = "not measured yet"
+
+
+real_name = claims.paper_set
+
+
+data_kind = claims.data_kind
+
+
+class Records:
+    """The records under ``results`` and the repository ``repo`` they are committed in."""
+
+    def __init__(self, results, repo):
+        self.results, self.repo = Path(results), Path(repo)
+        self.papers = json.loads((self.repo / "experiments" / "paper_numbers.json").read_text())
+
+    def runs(self, folder):
+        """``folder``'s results.csv, or None when absent."""
+        f = self.results / folder / "results.csv"
+        return read_results(f) if f.exists() else None
+
+    def json(self, relative):
+        f = self.results / relative
+        return json.loads(f.read_text()) if f.exists() else None
+
+    def csv(self, relative):
+        f = self.results / relative
+        return pd.read_csv(f) if f.exists() else None
+
+    def folders(self, prefix):
+        """The sweep folders under results/ whose name starts with ``prefix``, sorted."""
+        return sorted(p.name for p in self.results.glob(f"{prefix}*") if (p / "results.csv").exists())
+
+
+    def paper_numbers(self, **match):
+        """The paper_numbers.json entries whose fields equal ``match``."""
+        return [n for n in self.papers["numbers"] if all(n.get(k) == v for k, v in match.items())]
+
+    def paper_value(self, **match):
+        found = self.paper_numbers(**match)
+        return found[0]["value"] if found else None
+
+    def claims(self, artifact):
+        return [c for c in self.papers["claims"] if c["artifact"] == artifact]
+
+
+def commit_note(frame):
+    """The code commit of the jobs in ``frame`` (results.csv ``git_commit`` and ``date``), for timing
+    tables and figures; jobs run before the harness recorded a commit are counted as "code commit not
+    recorded". Read from the record alone (never from git history), so a render does not change when
+    the record is committed."""
+    recorded = frame["git_commit"].notna() if "git_commit" in frame else pd.Series(False, index=frame.index)
+    unrecorded = "code commit not recorded"
+    if not recorded.any():
+        return unrecorded
+    commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
+                      for c in frame.loc[recorded, "git_commit"]})
+    dates = sorted({str(d)[:10] for d in frame.loc[recorded, "date"].dropna()}) if "date" in frame else []
+    note = f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
+    return note if recorded.all() else f"{note}; {int((~recorded).sum())} jobs: {unrecorded}"
+
+
+def provenance(record):
+    """The command, date and code commit of a record, then those of the earlier runs merged into it."""
+    def one(p):
+        commit = str(p.get("git_commit") or p.get("code") or "")[:7]
+        return f"command `{p.get('command', '?')}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
+            f", code commit {commit}" if commit else "")
+    earlier = record.get("earlier", []) if "provenance" in record else []
+    return one(record.get("provenance", record)) + "".join(
+        f"; merged with the runs of {one(p)}" for p in earlier)
+
+
+def with_record(records, title, relative, body, load=Records.json):
+    """A section: ``title``, then ``body(record)`` of the record ``results/relative`` (read by ``load``:
+    JSON, or :meth:`Records.csv`), or "not measured yet" when it is absent."""
+    record = load(records, relative)
+    return [title, ""] + ([f"{NOT_YET} (`{relative}` absent)."] if record is None else body(record))
+
+
+def sweep_frames(records, prefix):
+    """(folder, dataset, frame) of every sweep folder starting with ``prefix``: real sets first, then
+    real-text analogs, then stand-ins (:data:`ssl_repro.harness.claims.KIND_ORDER`), by name within each."""
+    found = [(folder, dataset, frame[frame["dataset"] == dataset])
+             for folder in records.folders(prefix) for frame in [records.runs(folder)]
+             for dataset in sorted(frame["dataset"].unique())]
+    yield from sorted(found, key=lambda t: (claims.KIND_ORDER.index(data_kind(t[1])), t[1]))
+
+
+def cells(frame):
+    """(n_labeled, n_unlabeled, rows) of one dataset's sweep, in order of labels then unlabeled rows."""
+    for (l, u), rows in frame.groupby(["n_labeled", "n_unlabeled"], sort=True):
+        yield int(l), int(u), rows

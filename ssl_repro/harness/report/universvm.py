@@ -1,0 +1,40 @@
+"""CCCP-TSVM beside UniverSVM (002)."""
+import pandas as pd
+
+from .records import Records, data_kind, with_record
+from .tables import NAMES, paired, pct, table, verdict
+
+
+def section_universvm(records):
+    return with_record(records, "## CCCP-TSVM beside UniverSVM (002)", "peers/universvm.csv", _universvm,
+                       load=Records.csv)
+
+
+def _universvm(frame):
+    rows = []
+    for (dataset, l), cell in frame.groupby(["dataset", "n_labeled"]):
+        numbers, word = verdict(paired(cell, "cccp-tsvm", "universvm-cccp", "transductive_error"), 100, " pt")
+        peer = cell[cell["method"] == "universvm-cccp"]
+        if "capped" in peer and peer["capped"].fillna(False).astype(bool).any():
+            numbers, word = f"UniverSVM capped on {int(peer['capped'].fillna(False).astype(bool).sum())} of " \
+                            f"{len(peer)} splits", "not compared"
+        for method, part in cell.groupby("method"):
+            rows.append([dataset, data_kind(dataset), l, NAMES.get(method, method), part["split"].nunique(),
+                         _seconds_text(part), pct(part["transductive_error"].mean()),
+                         pct(part["test_error"].mean()), "; ".join(sorted(set(map(str, part["parameters"])))),
+                         ", ".join(sorted({str(c)[:7] for c in part["git_commit"].dropna()})),
+                         f"{numbers}: **{word}**" if method == "cccp-tsvm" else ""])
+    return ["`peers/universvm.csv`: means over the splits run; UniverSVM's seconds are its process's CPU "
+            "seconds, \"> cap\" when it was killed at its CPU-time cap; the last column: ours "
+            "(`LinearCCCPTSVM`) minus UniverSVM's transductive error, paired over splits, and whether ours is "
+            "lower.", "",
+            table(["dataset", "data", "labels", "method", "splits", "seconds", "transductive error",
+                   "test error", "parameters", "code", "ours - UniverSVM"], rows)]
+
+
+def _seconds_text(part):
+    """Mean seconds of ``part``'s runs, or "> cap" when every run was killed at its cap."""
+    capped = part["capped"].fillna(False).astype(bool) if "capped" in part else pd.Series(False, part.index)
+    if capped.all():
+        return f"> {part['cap_seconds'].max():g}"
+    return f"{part.loc[~capped, 'seconds'].mean():.3g}" + (f" ({capped.sum()} capped)" if capped.any() else "")
