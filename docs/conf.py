@@ -32,6 +32,8 @@ numpydoc_class_members_toctree = False
 html_theme = "pydata_sphinx_theme"
 html_title = "ssl_repro"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_static_path = ["_static"]
+html_css_files = ["results.css"]      # compact tables on the Results pages
 
 # The gallery runs every example during the build; the data are the package's embedded sets.
 os.environ.setdefault("MPLBACKEND", "Agg")

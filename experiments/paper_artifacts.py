@@ -472,15 +472,23 @@ def by_kind(datasets):
 
 
 def dataset_table_kinds(results):
-    """The dataset table's rows grouped as real / stand-in / not here (``dataset_table/table.json``)."""
+    """(status, what) of the dataset table from ``dataset_table/table.json``: its rows grouped as real
+    (regenerated from our copy), stand-in (d, l+u and t the paper's by construction), analog (a real-text
+    set standing for a paper set, listed under it) and not here; ``regenerated`` only when every paper set
+    is real, else ``partial``."""
     path = Path(results) / "dataset_table" / "table.json"
     if not path.exists():
-        return ""
+        return None, ""
     rows = json.loads(path.read_text())["rows"]
-    groups = {"real": [r["dataset"] for r in rows if r.get("ours")],
-              "stand-in": [r["dataset"] for r in rows if not r.get("ours") and r.get("stand_in")],
+    groups = {"real, regenerated": [r["dataset"] for r in rows if r.get("ours")],
+              "stand-in, the paper's d, l+u and t by construction": [
+                  r["dataset"] for r in rows if not r.get("ours") and r.get("stand_in")],
+              "real-text analog": [f"{a['dataset']} (for {r['dataset']})" for r in rows for a in r.get("analogs", [])],
               "not here": [r["dataset"] for r in rows if not r.get("ours") and not r.get("stand_in")]}
-    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items() if ds)
+    papers = [r["dataset"] for r in rows if not r["dataset"].endswith("-10")]
+    real = [d for d in groups["real, regenerated"] if d in papers]
+    state = "regenerated" if len(real) == len(papers) else "partial"
+    return state, "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items() if ds)
 
 
 def _entries(results):
@@ -488,8 +496,9 @@ def _entries(results):
     the rest, command)."""
     for a in ARTIFACTS:
         state, done, why = status(a, results)
-        what = by_kind(done) if a.datasets and done else dataset_table_kinds(results) if (
-            a.name == "dataset-table" and done) else ""
+        what = by_kind(done) if a.datasets and done else ""
+        if a.name == "dataset-table" and done:
+            state, what = dataset_table_kinds(results)
         yield a, state + (f" ({what})" if what else ""), why, command_of(a, a.default_dataset)
 
 
@@ -540,7 +549,7 @@ def write_report(results, check=False):
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
                                                        f"{target} (committed)", f"{target} (fresh render)"))
     if DOCS_RESULTS in {t.parent for t in files}:
-        differ += [f for f in sorted(DOCS_RESULTS.glob("*.md")) if f not in files]
+        differ += [f for f in sorted(DOCS_RESULTS.rglob("*.md")) if f not in files]
     if not differ:
         print(f"{', '.join(str(t) for t in files)}: up to date" if len(files) < 3 else
               f"{len(files)} rendered files up to date")

@@ -78,8 +78,10 @@ def test_one_split_gets_no_test_and_equal_values_are_a_tie():
 
 def test_not_converged_runs_are_counted_in_their_cell():
     frame = jobs({(2, "da"): [(0.2, False), (0.3, True), (0.25, False)]})
-    assert report.cell_text(frame, "da", "test_error", report.pct).endswith("(2 of 3 not converged)")
-    assert "not converged" not in report.cell_text(frame.assign(converged=True), "da", "test_error", report.pct)
+    assert report.stopped(frame, ["svm", "da"]) == "DA 2 of 3"          # the not-converged column, per method
+    assert "converged" not in report.cell_text(frame, "da", "test_error", report.pct)
+    assert report.stopped(frame.assign(converged=True), ["da"]) == "none"
+    assert report.stopped(frame.drop(columns="converged"), ["da"]) == "not recorded"
     assert report.not_converged(frame.drop(columns="converged")) == ""
     partial = jobs({(2, "da"): [0.2, 0.3, 0.25], (2, "tsvm-S1"): [0.4]})
     assert report.cell_text(partial, "tsvm-S1", "test_error", report.pct) == "40.00% (1 of 3 splits)"
@@ -116,8 +118,9 @@ def test_the_report_renders_the_records_verdicts_and_check_fails_on_a_stale_file
     text = artifacts.report_text(tmp_path)
     row_827 = next(line for line in text.splitlines()
                    if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
-    assert row_827.split(" | ")[-3:-1] == ["no (1 split)", "equal"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
-    assert "37.01% (1 of 1 not converged)" in text
+    assert row_827.split(" | ")[-4:-2] == ["no (1 split)", "equal"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
+    row_413 = next(line for line in text.splitlines() if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 27.82%"))
+    assert "| 37.01% |" in row_413 and row_413.endswith("| DA 1 of 1 |")      # not converged: its own column
     assert "`calibration/calibration.json` absent" in text and "`peers/universvm.csv` absent" in text
     (tmp_path / "README.md").write_text(text.replace("21.36%", "21.00%"))
     assert artifacts.write_report(tmp_path, check=True) == 1
@@ -150,13 +153,14 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
                     for m, s, c, e in (("universvm-cccp", 1200.0, True, np.nan), ("cccp-tsvm", 80.0, False, 0.1))]
                  ).to_csv(tmp_path / "peers" / "universvm.csv", index=False)
     text = artifacts.report_text(tmp_path)
-    assert "lower on 10/10, -5 pt ± 0 pt, p = 0.002: **yes**" in text
+    assert "lower on 10/10, -5 pt ± 0 pt, p = 0.002: ours lower" in text
+    assert "not a claim of the papers" in text
     assert "| text20k | real | 100 | UniverSVM CCCP-TSVM | 1 | > 1200 |" in text
-    assert "UniverSVM capped on 1 of 1 splits: **not compared**" in text
+    assert "UniverSVM capped on 1 of 1 splits: not compared" in text
     # SVM-light's row from peers/table9.csv, ours (S=max, 1 s) from the learning-curve record
     assert "| synthetic-ccat | SYNTHETIC stand-in | 44 | SVM-light TSVM | 13,540 | > 3600 | 40.71% |" in text
     assert "| synthetic-ccat | SYNTHETIC stand-in | 44 | TSVM S=max | 390 | 1 |" in text
-    assert "synthetic-ccat: 3.6e+03x (SVM-light capped: at least)" in text
+    assert "synthetic-ccat: 3.6e+03x (SVM-light killed at its cap: at least)" in text
     assert "| synthetic-ccat | 20.81% | 000 Table 9 | test error | 19.50% | -1.31 pt | yes | noise=0.3 |" in text
 
 
@@ -207,7 +211,7 @@ def test_a_learning_curve_without_s1_takes_s1_from_the_timing_sweep(artifacts, t
                   folder="timing_synthetic_33_vs_36")
     row = next(line for line in artifacts.report_text(tmp_path).splitlines()
                if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 30.50%"))
-    assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) |")
+    assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) | none |")
 
 
 def test_svmlin_agreement_counts_the_jobs_where_each_side_has_da_above_tsvm(tmp_path):

@@ -219,7 +219,11 @@ def da_effective_loss(o, T, lam_u=1.0):
     return -T * (np.logaddexp(-a / T, -b / T) - np.log(2.0))
 
 
-def da_loss_figure(temperatures=(10.0, 1.0, 0.5, 0.1, 0.01)):
+#: The temperatures Fig 2's drawing shows, highest first (the report computes its da-loss row at these).
+DA_LOSS_TEMPERATURES = (10.0, 1.0, 0.5, 0.1, 0.01)
+
+
+def da_loss_figure(temperatures=DA_LOSS_TEMPERATURES):
     """Fig 2 (000) / Fig 1.2 (004): the DA loss deforming into the TSVM loss as T falls."""
     o = np.linspace(-2.5, 2.5, 501)
     fig, ax = plt.subplots(figsize=(4, 3))

@@ -14,23 +14,25 @@ How a comparison is decided is :mod:`ssl_repro.harness.claims`'s alone
 (thresholds, the paired signed-rank test, one-class runs, which data a
 verdict rests on); here :func:`~.tables.verdict` words it ("A below B": ``yes`` /
 ``equal`` / ``not significant`` / ``no`` / ``one-class: not counted``) and
-:func:`~.page.claims_table` renders the claims table that opens the page.  Runs
-that stopped on an iteration cap are counted in their cell ("3 of 10 not
-converged"); a record without the column says "convergence not recorded".
-Timing tables name the code commit of their records (results.csv
-``git_commit``), or "code commit not recorded".  :func:`~.page.docs_pages` renders
-the same sections as the documentation's Results pages, figures inline.
+:mod:`.claim_pages` renders the claims overview (one short row per claim, the verdict per data kind)
+and each claim in full.  Runs that stopped on an iteration cap are counted in a column of their own
+("DA 3 of 10"); a record without the column says "not recorded".  Timing tables name the code commit of
+their records (results.csv ``git_commit``, with its "+uncommitted" flag), or "code commit not recorded".
+:func:`~.docs.docs_pages` renders the same sections as the documentation's Results pages: the claims
+overview, a page per claim, a page per artifact opening with its figure.
 
 One module per section (:mod:`.learning_curves`, :mod:`.objective_minima`, :mod:`.timing`, ...), the
 shared table, number and wording helpers in :mod:`.tables`, the record readers in :mod:`.records`, the
-pages assembled in :mod:`.page`.
+pages assembled in :mod:`.page` (results/README.md) and :mod:`.docs` (the docs' Results pages), plain
+words for the records' names in :mod:`.words`.
 """
 from .. import claims
 from .figures import lowest_curve
 from .objective_minima import svmlin_agreement_lines
-from .page import docs_pages, render
+from .docs import docs_pages
+from .page import render
 from .records import Records, commit_note
-from .tables import cell_text, convergence_line, not_converged, num, paired, pct, verdict
+from .tables import cell_text, convergence_line, not_converged, num, paired, pct, stopped, verdict
 
 __all__ = ["claims", "lowest_curve", "svmlin_agreement_lines", "docs_pages", "render", "Records", "commit_note",
-           "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "verdict"]
+           "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "stopped", "verdict"]

@@ -1,8 +1,10 @@
 """Learning curves (000 Figs 5-10, 003 Table 3, 004 Figs 1.4-1.5; 001 Fig 5 middle): test errors."""
 import pandas as pd
 
+from .baselines import svm_rls_lines
+from .degenerate import one_class_lines
 from .records import cells, data_kind, provenance, sweep_frames
-from .tables import cell_text, claim_lines, paired, pct, table, tally, verdict
+from .tables import cell_text, claim_lines, paired, pct, stopped, table, tally, verdict
 
 
 def section_learning_curves(records):
@@ -18,7 +20,7 @@ def section_learning_curves(records):
                 words[key].append(word)
             rows.append([dataset, data_kind(dataset), l,
                          *(cell_text(cell, m, "test_error", pct) for m in ("svm", "tsvm-S1", "tsvm-Smax", "da")),
-                         da_numbers, da, svm, s1_text])
+                         da_numbers, da, svm, s1_text, stopped(cell, ("svm", "tsvm-S1", "tsvm-Smax", "da"))])
     return ["## Learning curves (learning-curves: 000 Figs 5-10, 003 Table 3, 004 Figs 1.4-1.5; aut-avn-fig5: 001 "
             "Fig 5, middle)", "",
             *claim_lines(records, "learning-curves"), *claim_lines(records, "aut-avn-fig5", "middle"), "",
@@ -28,13 +30,10 @@ def section_learning_curves(records):
             "(\"nearly identical\"); where a learning curve has no TSVM S=1 runs, its S=1 column is the timing "
             "sweep's (`timing_*/results.csv`, split 0).", "",
             table(["dataset", "data", "labels", "SVM", "TSVM S=1", "TSVM S=max", "DA",
-                   "DA - TSVM S=max: wins, mean ± std, p", "DA lower", "TSVM S=max below SVM", "S=1 - S=max"], rows),
-            "", "Where DA's error equals the SVM's on a stand-in with few positives, DA returned the weights of its "
-            "first temperature, which label every unlabeled row negative: the paper's rule returns the lowest J "
-            "on the annealing path, and Eqn 18 has no balance term, so those weights can have the lowest J. The "
-            "C++ reference returns the same J and error (`reference_agreement/`); the path is in `da_path/`. "
-            "How hard each stand-in is, against the paper's set, is in the calibration section.",
-            *svm_bias_lines(records)]
+                   "DA - TSVM S=max: wins, mean ± std, p", "DA lower", "TSVM S=max below SVM", "S=1 - S=max",
+                   "not converged"], rows),
+            *one_class_lines(records), "", "How hard each stand-in is, against the paper's set, is in the "
+            "calibration section.", *svm_rls_lines(records), *svm_bias_lines(records)]
 
 
 def svm_bias_lines(records):

@@ -4,6 +4,7 @@ import re
 from .. import claims
 from .ablation import section_ablation
 from .calibration import section_calibration
+from .claim_pages import claim_body, claim_title, overview, tested
 from .da_path import section_da_path
 from .datasets import section_dataset_table
 from .distributed import section_distributed
@@ -12,10 +13,9 @@ from .kernel import section_kernel_benchmarks, section_kernel_toy
 from .learning_curves import section_learning_curves
 from .loss_shapes import section_drawings
 from .objective_minima import section_objective
-from .records import Records, data_kind
+from .records import Records
 from .side_by_side import section_side_by_side
 from .svmlight import section_svmlight
-from .tables import table
 from .text20k import section_text20k
 from .timing import section_timing
 from .transductive import section_transductive
@@ -52,7 +52,11 @@ above B. One split or one run has no test: `yes (1 split)` / `no (1 split)`. A r
 unlabeled predictions are (nearly) all one class ({one:g}% of r's minority share or less, r's minority share at
 least {inside:g}%; derived from the error and r for records without the predicted share): it is counted in its
 cell ("one-class on k of n") and a comparison it would win says `one-class: not counted`. Runs that stopped on an
-iteration cap are counted in their cells ("k of n not converged")."""
+iteration cap are counted in their own column ("not converged": k of n runs).
+
+Names: DA is deterministic annealing, which 000 calls MFA (mean field annealing); TSVM S=1 and S=max are the
+TSVM with single and with maximum (multiple) label switching; the objective J is Eqn 18 of 000, the same
+function for every method."""
 
 
 def rules_text():
@@ -101,22 +105,6 @@ def section_body(records, key, render_section):
     return [f"## {TITLES[key]}", ""] + ([f"Artifacts: {named.group(1)}.", ""] if named else []) + lines[1:]
 
 
-def claims_table(records, link):
-    """The claims table: one row per claim of ``paper_numbers.json`` with a test; ``link(key)`` is the
-    target of a section (an anchor in README.md, a page in the docs)."""
-    rows, counts = [], {}
-    for k, claim in enumerate((c for c in records.papers["claims"] if "test" in c), 1):
-        v = claims.evaluate(claim, records)
-        counts[v.word] = counts.get(v.word, 0) + 1
-        see = ", ".join(f"[{TITLES[key]}]({link(key)})" for key in claim["sections"])
-        rows.append([k, f"{claim['paper']} {claim['where']}: \"{claim['quote']}\"",
-                     claims.describe(claim["test"]), v.data, f"**{v.word}**", v.evidence, see])
-    summary = "; ".join(f"{w}: {n}" for w, n in counts.items())
-    return [f"Every claim the papers make about their experiments, tested on our records ({summary}).", "",
-            table(["#", "the paper's words", "test", "data", "verdict", "evidence", "see"],
-                  [[str(c).replace("|", "\\|") for c in row] for row in rows])]
-
-
 def render_sections(records):
     """{key: the section's markdown lines} in :data:`SECTIONS` order."""
     return {key: section_body(records, key, f) for key, _, f, _ in SECTIONS}
@@ -124,52 +112,18 @@ def render_sections(records):
 
 def render(results, repo, listing):
     """The text of results/README.md from the records under ``results`` (committed in ``repo``);
-    ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``)."""
+    ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``): the claims overview, the
+    rules, the listing, the artifacts' sections, then each claim in full under its own anchor."""
     records = Records(results, repo)
-    parts = [HEADER, "## Claims", "", rules_text(), "", *claims_table(records, lambda key: f"#{slug(TITLES[key])}"),
-             "", "## Every table and figure of the papers", "", listing]
+    section_link = lambda key: f"[{TITLES[key]}](#{slug(TITLES[key])})"          # noqa: E731
+    parts = [HEADER, "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "",
+             rules_text(), "", "## Every table and figure of the papers", "", listing]
     parts += ["\n".join(lines) for lines in render_sections(records).values()]
+    parts += ["## Claims in full"]
+    parts += ["\n".join([f"### {claim_title(n, c)}", "", *claim_body(records, n, c, section_link, lambda f: f)])
+              for n, c in tested(records)]
     return tidy("\n\n".join(parts))
 
 
 def tidy(text):
     return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
-
-
-def figure_caption(path):
-    """``pcmac (real): learning_curve_pcmac/figures/pcmac_objective.png``: the data a sweep figure shows
-    (its file name starts with the dataset), then its path under results/."""
-    folder, name = path.split("/")[0], path.rsplit("/", 1)[-1]
-    return path if folder == "figures" else f"{name.split('_')[0]} ({data_kind(name.split('_')[0])}): {path}"
-
-
-def docs_pages(results, repo, listing, relative="../.."):
-    """{file name: text} of the documentation's Results section (``docs/results/``): ``index.md`` (the
-    rules, the claims table, the artifact list, the pages' table of contents), then one page per section
-    with the papers' words and our verdicts first and its figures inline (``relative``: from the page's
-    folder to the repository root, so the images are the committed ones)."""
-    records = Records(results, repo)
-    bodies = render_sections(records)
-    verdicts = {}
-    for claim in (c for c in records.papers["claims"] if "test" in c):
-        v = claims.evaluate(claim, records)
-        for key in claim["sections"]:
-            verdicts.setdefault(key, []).append(
-                f"- {claim['paper']} {claim['where']}: \"{claim['quote']}\" -- **{v.word}** ({v.data}): {v.evidence}")
-    pages = {"index.md": tidy("\n".join([
-        "# Results", "", "Rendered from the committed records by `python experiments/paper_artifacts.py report` "
-        "(the same render as the repository's `results/README.md`).", "", rules_text(), "", "## Claims", "",
-        *claims_table(records, lambda key: f"{key}.md"), "", "## Every table and figure of the papers", "", listing,
-        "", "```{toctree}", ":maxdepth: 1", "", *(key for key, *_ in SECTIONS), "```"]))}
-    for key, title, _, globs in SECTIONS:
-        figures = sorted({f.relative_to(records.results).as_posix() for g in globs
-                          for f in records.results.glob(g)})
-        quoted = [c["quote"] for c in records.papers["claims"] if "test" in c and key in c["sections"]]
-        body = [line for line in bodies[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
-        lines = [f"# {title}", ""]
-        if verdicts.get(key):
-            lines += ["The papers' words and our verdicts (rules and the whole table: [Results](index.md)):", "",
-                      *verdicts[key], ""]
-        lines += [f"![{figure_caption(f)}]({relative}/results/{f})\n" for f in figures]
-        pages[f"{key}.md"] = tidy("\n".join(lines + [re.sub(r"^##", "###", line) for line in body]))
-    return pages

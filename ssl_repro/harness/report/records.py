@@ -22,12 +22,15 @@ class Records:
 
     def __init__(self, results, repo):
         self.results, self.repo = Path(results), Path(repo)
+        self._runs = {}
         self.papers = json.loads((self.repo / "experiments" / "paper_numbers.json").read_text())
 
     def runs(self, folder):
-        """``folder``'s results.csv, or None when absent."""
-        f = self.results / folder / "results.csv"
-        return read_results(f) if f.exists() else None
+        """``folder``'s results.csv, or None when absent (read once per render)."""
+        if folder not in self._runs:
+            f = self.results / folder / "results.csv"
+            self._runs[folder] = read_results(f) if f.exists() else None
+        return self._runs[folder]
 
     def json(self, relative):
         f = self.results / relative
@@ -54,6 +57,13 @@ class Records:
         return [c for c in self.papers["claims"] if c["artifact"] == artifact]
 
 
+def short_commit(commit):
+    """A recorded code commit read whole, shortened: its first 7 characters and, when the record says the
+    working tree had changes ("<sha>+uncommitted changes"), ``+uncommitted``; "" when none is recorded."""
+    commit = str(commit or "")
+    return commit[:7] + ("+uncommitted" if "uncommitted" in commit else "")
+
+
 def commit_note(frame):
     """The code commit of the jobs in ``frame`` (results.csv ``git_commit`` and ``date``), for timing
     tables and figures; jobs run before the harness recorded a commit are counted as "code commit not
@@ -63,8 +73,7 @@ def commit_note(frame):
     unrecorded = "code commit not recorded"
     if not recorded.any():
         return unrecorded
-    commits = sorted({str(c)[:7] + ("+uncommitted" if "uncommitted" in str(c) else "")
-                      for c in frame.loc[recorded, "git_commit"]})
+    commits = sorted({short_commit(c) for c in frame.loc[recorded, "git_commit"]})
     dates = sorted({str(d)[:10] for d in frame.loc[recorded, "date"].dropna()}) if "date" in frame else []
     note = f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
     return note if recorded.all() else f"{note}; {int((~recorded).sum())} jobs: {unrecorded}"
@@ -73,7 +82,7 @@ def commit_note(frame):
 def provenance(record):
     """The command, date and code commit of a record, then those of the earlier runs merged into it."""
     def one(p):
-        commit = str(p.get("git_commit") or p.get("code") or "")[:7]
+        commit = short_commit(p.get("git_commit") or p.get("code"))
         return f"command `{p.get('command', '?')}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
             f", code commit {commit}" if commit else "")
     earlier = record.get("earlier", []) if "provenance" in record else []

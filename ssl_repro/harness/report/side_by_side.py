@@ -1,5 +1,5 @@
 """Speed and agreement with the C++ reference (SVMlin)."""
-from .records import NOT_YET
+from .records import NOT_YET, short_commit
 from .tables import table
 
 
@@ -11,8 +11,7 @@ def section_side_by_side(records):
             lines += [f"`{folder}/`: {NOT_YET}.", ""]
             continue
         meta = records.json(f"{folder}/side_by_side.json") or []
-        codes = sorted({str(m.get("code", ""))[:7] + ("+uncommitted" if "uncommitted" in str(m.get("code")) else "")
-                        for m in meta})
+        codes = sorted({short_commit(m.get("code")) for m in meta})
         rows = [[r["label"], r["method"], r["date_utc"], f"{r['ours_s']:.3g}", f"{r['reference_s']:.3g}",
                  f"{r['ratio']:.3g}", r["J_ours"], r["J_reference"], f"{r['J_rel_diff']:.1e}", r["err_ours"],
                  r["err_reference"]] for _, r in frame.iterrows()]

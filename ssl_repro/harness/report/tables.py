@@ -3,7 +3,8 @@ import numpy as np
 
 from .. import claims
 from ...methods import LABELS
-from .records import commit_note
+from .records import commit_note, data_kind
+from .words import unbreak
 
 
 #: Record names of the methods, as the papers call them: ours from :data:`ssl_repro.methods.LABELS`,
@@ -35,7 +36,8 @@ def table(header, rows):
 
 def claim_lines(records, artifact, where=""):
     """The papers' claims of ``artifact`` (those whose place contains ``where``) as quotes."""
-    return [f"> {c['paper']} {c['where']}: \"{c['quote']}\"" for c in records.claims(artifact) if where in c["where"]]
+    return [f"> {c['paper']} {c['where']}: \"{unbreak(c['quote'])}\"" for c in records.claims(artifact)
+            if where in c["where"]]
 
 
 def paired(rows, a, b, metric):
@@ -74,8 +76,9 @@ def verdict(c, scale=1.0, unit=""):
 
 
 def cell_text(rows, method, metric, fmt):
-    """Mean ± std of ``metric`` over the splits of ``method`` in the cell ``rows``, with the not-converged
-    count, and the splits it ran when fewer than the cell's (e.g. TSVM S=1 on split 0 only)."""
+    """Mean ± std of ``metric`` over the splits of ``method`` in the cell ``rows``, both in the format
+    ``fmt`` (the same decimals), and the splits it ran when fewer than the cell's (e.g. TSVM S=1 on split 0
+    only); the runs that hit a cap are in their own column (:func:`stopped`)."""
     splits = rows["split"].nunique()
     rows = rows[rows["method"] == method]
     if rows.empty:
@@ -83,7 +86,31 @@ def cell_text(rows, method, metric, fmt):
     values = rows[metric].to_numpy(float)
     text = fmt(np.nanmean(values)) + (f" ± {fmt(np.nanstd(values, ddof=1))}" if len(values) > 1 else "")
     fewer = f" ({len(values)} of {splits} splits)" if len(values) < splits else ""
-    return text + fewer + not_converged(rows) + one_class_note(rows)
+    return text + fewer + one_class_note(rows)
+
+
+def stopped(rows, methods):
+    """The not-converged column of a cell: ``DA 6 of 10`` per method of ``methods`` with runs that hit a
+    cap, ``none``, or ``not recorded`` for a record without the ``converged`` column."""
+    if "converged" not in rows:
+        return "not recorded"
+    parts = []
+    for method in methods:
+        runs = rows[rows["method"] == method]
+        k = int((~runs["converged"].astype(bool)).sum())
+        if k:
+            parts.append(f"{NAMES.get(method, method)} {k} of {len(runs)}")
+    return ", ".join(parts) or "none"
+
+
+def objective(x):
+    """J (Eqn 18) in the tables: four decimals."""
+    return num(x, 4) if x is None or not np.isfinite(x) else f"{x:.4f}"
+
+
+def seconds(x):
+    """Seconds in the tables: two decimals."""
+    return num(x) if x is None or not np.isfinite(x) else f"{x:.2f}"
 
 
 def one_class_note(rows):
@@ -107,7 +134,7 @@ def convergence_line(frame):
     if "converged" not in frame:
         return "convergence not recorded (the record predates the `converged` column)."
     k = int((~frame["converged"].astype(bool)).sum())
-    return f"{k} of {len(frame)} runs stopped on an iteration cap (counted in their cells)."
+    return f"{k} of {len(frame)} runs stopped on an iteration cap (the tables' not-converged column)."
 
 
 def folder_line(records, folder, frame):
@@ -129,3 +156,10 @@ def tally(words):
 
 def yes_no(flag):
     return "yes" if flag else "no"
+
+
+def figure_caption(path):
+    """``pcmac (real): learning_curve_pcmac/figures/pcmac_objective.png``: the data a sweep figure shows
+    (its file name starts with the dataset), then its path under results/."""
+    folder, name = path.split("/")[0], path.rsplit("/", 1)[-1]
+    return path if folder == "figures" else f"{name.split('_')[0]} ({data_kind(name.split('_')[0])}): {path}"

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .records import cells, data_kind, sweep_frames
-from .tables import cell_text, claim_lines, folder_line, table, tally
+from .tables import cell_text, claim_lines, folder_line, seconds, stopped, table, tally
 
 
 def section_timing(records):
@@ -18,13 +18,14 @@ def section_timing(records):
             sixfold.append("yes" if ratio >= 6 else "no")
             between.append("yes" if smax < da < s1 else "no")
             rows.append([dataset, data_kind(dataset), l, cell["split"].nunique(),
-                         *(cell_text(cell, m, "seconds", lambda x: f"{x:.3g}")
+                         *(cell_text(cell, m, "seconds", seconds)
                            for m in ("tsvm-S1", "tsvm-S10", "tsvm-S100", "tsvm-Smax", "da")),
-                         f"{ratio:.3g}", f"{da / smax:.3g}", tenfold[-1], sixfold[-1], between[-1]])
+                         f"{ratio:.3g}", f"{da / smax:.3g}", tenfold[-1], sixfold[-1], between[-1],
+                         stopped(cell, ("tsvm-S1", "tsvm-S10", "tsvm-S100", "tsvm-Smax", "da"))])
     return lines + ["", "Seconds of training, mean over the splits run (`timing_*/results.csv`). S=1 at least ten "
                     f"times S=max (003: \"an order of magnitude\"): {tally(tenfold)}; at least six times "
                     f"(004: \"six to seven times\"): {tally(sixfold)}; DA between S=max and S=1 "
                     f"(003): {tally(between)}.", "",
                     table(["dataset", "data", "labels", "splits", "S=1 (s)", "S=10 (s)", "S=100 (s)", "S=max (s)",
                            "DA (s)", "S=1 / S=max", "DA / S=max", "S=1 >= 10 x S=max", "S=1 >= 6 x S=max",
-                           "S=max < DA < S=1"], rows)]
+                           "S=max < DA < S=1", "not converged"], rows)]
