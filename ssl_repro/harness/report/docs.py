@@ -10,7 +10,7 @@ import re
 from .. import claims
 from .claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
 from .page import SECTIONS, TITLES, render_sections, rules_text, tidy
-from .records import Records
+from .records import Records, data_kind
 from .tables import figure_caption
 from .words import glossary, unbreak
 
@@ -61,7 +61,8 @@ def figure_lines(records, globs):
     drawings of loss-shapes together), then the others of real sets and analogs and, folded, the
     stand-ins'."""
     figures = sorted({f.relative_to(records.results).as_posix() for g in globs for f in records.results.glob(g)})
-    kind = lambda f: next((k for k, name in enumerate(claims.KIND_ORDER) if name in figure_caption(f)), -1)  # noqa: E731
+    kind = lambda f: (-1 if f.startswith("figures/")                                  # noqa: E731
+                      else claims.KIND_ORDER.index(data_kind(f.rsplit("/", 1)[-1].split("_")[0])))
     shown = sorted((f for f in figures if kind(f) != claims.KIND_ORDER.index(claims.STAND_IN)), key=kind)
     folded = [f for f in figures if f not in shown]
     image = lambda f: f"![{figure_caption(f)}](../../results/{f})\n"          # noqa: E731
