@@ -25,7 +25,7 @@ seconds (the fit's wall time alone; with a distributed ``backend``, sending the 
 included), compile_seconds (before the fit's timer: compiling the linear solvers' numba kernels
 for the job's value type, or loading them from numba's on-disk cache; tens of seconds in a fresh
 install, said once in the log, well under a second once cached, near 0 after the first job of a
-process; 0 for the kernel methods, which use none of them: :func:`compile_solvers`),
+process; 0 for the kernel methods, which use none of them: :func:`~ssl_repro.harness.compilation.compile_solvers`),
 diagnostics (the solver's record), config and provenance (the command, date, git commit and
 machine of the run: :func:`ssl_repro.provenance.provenance`).
 
@@ -45,7 +45,6 @@ as in the paper.
 import logging
 import numbers
 import re
-import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -60,13 +59,10 @@ from ..kernel_estimators import check_kernel_rows
 from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
-from ..solvers import BiasedRows, warm_up_kernels
+from ..solvers import BiasedRows
+from .compilation import compile_solvers
 
 log = logging.getLogger("ssl_repro")
-
-#: Seconds the warm-up may take before the job says that it is compiling (loading cached kernels
-#: takes well under one; compiling them, in a fresh install, tens of seconds).
-COMPILE_NOTICE_AFTER = 1.0
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
@@ -301,7 +297,7 @@ def fit_estimator(settings, dataset, split):
     if kernel and settings.backend["name"] != "local":
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
-    compile_seconds = 0.0 if kernel else compile_solvers(X_fit.dtype)   # not the solve: timed apart
+    compile_seconds = 0.0 if kernel else compile_solvers(X_fit, dataset.X)   # not the solve: timed apart
     with backend_from_settings(settings.backend), warnings.catch_warnings():
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
@@ -309,25 +305,6 @@ def fit_estimator(settings, dataset, split):
         estimator.fit(X_fit, y_fit)
         seconds = time.perf_counter() - start
     return FittedJob(estimator, kernel, all_rows, seconds, compile_seconds)
-
-
-def compile_solvers(dtype):
-    """Seconds taken to compile (or load from numba's cache) the linear solvers' kernels for data of
-    ``dtype`` (float32 data has its own kernels; any other type is trained as float64): only what
-    the job calls.  When that takes longer than :data:`COMPILE_NOTICE_AFTER` (the first job after
-    an install), the log says once that numba is compiling, so the wait is explained."""
-    dtype = np.float32 if dtype == np.float32 else np.float64
-    notice = threading.Timer(COMPILE_NOTICE_AFTER, log.info, (
-        "compiling the solvers' numba kernels for %s data: once after an install (tens of seconds), "
-        "cached on disk for the next jobs", np.dtype(dtype).name))
-    notice.daemon = True
-    start = time.perf_counter()
-    notice.start()
-    try:
-        warm_up_kernels(dtypes=(dtype,))
-    finally:
-        notice.cancel()
-    return time.perf_counter() - start
 
 
 def error_rate(outputs, truth):
