@@ -93,10 +93,11 @@ class ProgressSweeper(BasicSweeper):
             batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
             return
         compose = JobConfigs(self.hydra_context.config_loader, self.config)
-        self.jobs, data = [], {}
+        self.jobs, data, timed = [], {}, False
         for overrides in itertools.chain.from_iterable(self.overrides):
             job = compose(overrides)
             directory, task = job.directory, job.task
+            timed = timed or task.get("timing") is not None
             data.setdefault(json.dumps([task.get(k) for k in ("dataset", "data_root", "download")], sort_keys=True,
                                        default=str), task)
             self.jobs.append(str(directory))
@@ -106,6 +107,7 @@ class ProgressSweeper(BasicSweeper):
                 continue
             self.done_before += finished_result(directory, task) is not None
         check_data(data.values())
+        check_timing_launcher(timed, self.config.hydra.launcher)
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
@@ -146,6 +148,15 @@ def check_data(configs):
         except USER_ERRORS as error:
             raise SystemExit(f"Error: {error}\n(the sweep loads its data once before launching jobs: "
                              "no job was run)") from None
+
+
+def check_timing_launcher(timed, launcher):
+    """A sweep of timing jobs (the timing protocol: one job at a time) on a launcher that runs several
+    at once ends before any job, with one line saying how to run it."""
+    jobs = launcher.get("n_jobs", 1) if "joblib" in str(launcher.get("_target_", "")) else 1
+    if timed and jobs != 1:
+        raise SystemExit(f"Error: this sweep's jobs are timed (the timing protocol: one job at a time) but its launcher "
+                         f"runs {jobs} at once: drop the n_jobs override, or set hydra.launcher.n_jobs=1")
 
 
 def unwritable_folder(directory):
