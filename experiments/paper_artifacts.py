@@ -226,15 +226,16 @@ def command_of(artifact, dataset=None):
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False):
+def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None):
     """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
     ``dry_run``, print what it would run and run nothing.  A sweep on a real set runs only when its
     loader finds the files under the data root ``root`` (default: $SSL_REPRO_DATA, else scikit-learn's
     data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
-    put where (:func:`ssl_repro.data.availability`)."""
+    put where (:func:`ssl_repro.data.availability`).  ``launcher``: the sweep's Hydra launcher
+    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's)."""
     out = Path(results)
     if dry_run:
-        print(dry_run_text(artifact, dataset, out, root, download))
+        print(dry_run_text(artifact, dataset, out, root, download, launcher))
         return None
     if artifact.kind == "not reproduced":
         raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
@@ -257,7 +258,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     data = availability(dataset, root, download)
     if not data.runnable:
         raise SystemExit(f"{artifact.name} on {dataset}: {data.detail}")
-    status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download), cwd=ROOT).returncode
+    status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download, launcher), cwd=ROOT).returncode
     if status_:
         raise SystemExit(status_)     # the sweep printed why
     target = out / folder
@@ -266,17 +267,19 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     return target
 
 
-def sweep_command(artifact, dataset, runs, root=None, download=False):
+def sweep_command(artifact, dataset, runs, root=None, download=False, launcher=None):
     """The ``run.py`` command of a sweep ``artifact`` on ``dataset`` into ``runs``, reading the data root
-    ``root`` (:func:`ssl_repro.data.data_root`), downloading missing files only with ``download``."""
+    ``root`` (:func:`ssl_repro.data.data_root`), downloading missing files only with ``download``, on the
+    Hydra launcher ``launcher`` (None: the recipe's)."""
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
         raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
-            f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"]
+            f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"] + (
+        [f"hydra/launcher={launcher}"] if launcher else [])
 
 
-def dry_run_text(artifact, dataset, out, root=None, download=False):
+def dry_run_text(artifact, dataset, out, root=None, download=False, launcher=None):
     """What :func:`regenerate` would do, as the commands it would run (nothing is run)."""
     if artifact.kind == "not reproduced":
         return f"{artifact.name}: would run nothing: not reproduced here: {artifact.why_not}"
@@ -287,7 +290,7 @@ def dry_run_text(artifact, dataset, out, root=None, download=False):
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download)[1:])
+    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download, launcher)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
             f"    {command}\n"
@@ -369,7 +372,7 @@ def data_plan(root=None, download=False):
     return {d: availability(d, root, download) for d in names}
 
 
-def plan_all(results, programs, root=None, download=False):
+def plan_all(results, programs, root=None, download=False, launcher=None):
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
@@ -377,7 +380,8 @@ def plan_all(results, programs, root=None, download=False):
     without one a peer is skipped)."""
     steps, seen = [], set()
     data = data_plan(root, download)
-    passed = ["--data-root", str(data_root(root))] + (["--download"] if download else [])
+    passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
+              + (["--launcher", launcher] if launcher else []))
     for a in ARTIFACTS:
         if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
@@ -427,12 +431,12 @@ def print_data_plan(root=None, download=False):
             print(f"missing {d}: {a.detail}", flush=True)
 
 
-def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False):
+def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None):
     """Run every step of :func:`plan_all` with a progress line, after saying which real sets run and which
     are missing (:func:`print_data_plan`) and an estimate of the time from the records' seconds; then
     re-render the summaries and figures and write the report."""
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download)
+    steps = plan_all(results, programs, root, download, launcher)
     todo = [s for s in steps if s.argv]
     known = sum(s.seconds for s in todo if s.seconds is not None)
     unknown = [s.name for s in todo if s.seconds is None]
@@ -550,6 +554,10 @@ def write_report(results, check=False):
     return 1
 
 
+#: The Hydra launchers a sweep may run on (conf/hydra/launcher/*.yaml).
+LAUNCHERS = sorted(p.stem for p in (ROOT / "conf" / "hydra" / "launcher").glob("*.yaml"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -568,6 +576,9 @@ def main(argv=None):
                                          "scikit-learn's data home)")
     run.add_argument("--download", action="store_true",
                      help="let the loaders download missing files (default: run only the sets that are here)")
+    run.add_argument("--launcher", choices=LAUNCHERS,
+                     help="the sweeps' Hydra launcher (conf/hydra/launcher/: ray_cluster, slurm; default: the "
+                          "recipes', jobs in parallel on this machine); with 'all', passed to every sweep")
     rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
     rep.add_argument("--check", action="store_true")
     rep.add_argument("--results", default=str(ROOT / "results"))
@@ -585,10 +596,11 @@ def main(argv=None):
         sys.exit(write_report(args.results))
     if args.artifact == "all":
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
-                root=args.data_root, download=args.download)
+                root=args.data_root, download=args.download, launcher=args.launcher)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
-    made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download)
+    made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,
+                      args.launcher)
     if made is not None:
         print(made)
 

@@ -147,3 +147,13 @@ def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path,
     timing = by_name(artifacts, "timing")
     with pytest.raises(SystemExit, match=r"timing on gcat: dataset 'gcat': expected file\(s\) .*RCV1/samples_py3"):
         artifacts.regenerate(timing, "gcat", tmp_path / "results", root=tmp_path / "data")
+
+
+def test_run_all_passes_a_launcher_to_every_sweep(artifacts, tmp_path, capsys):
+    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=tmp_path / "empty",
+                              launcher="ray_cluster")
+    sweeps = [s for s in steps if s.argv and "--dataset" in s.argv]
+    assert sweeps and all(s.argv[-2:] == ["--launcher", "ray_cluster"] for s in sweeps)
+    command = artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path, launcher="slurm")
+    assert command[-1] == "hydra/launcher=slurm" and "ray_cluster" in artifacts.LAUNCHERS
+    assert artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path)[-1].startswith("download=")
