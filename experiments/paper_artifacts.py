@@ -372,12 +372,13 @@ def data_plan(root=None, download=False):
     return {d: availability(d, root, download) for d in names}
 
 
-def plan_all(results, programs, root=None, download=False, launcher=None):
+def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False):
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
     where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
-    without one a peer is skipped)."""
+    without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
+    transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
     steps, seen = [], set()
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
@@ -397,6 +398,10 @@ def plan_all(results, programs, root=None, download=False, launcher=None):
                 continue
             seen.add(folder)
             seconds, basis = recorded_seconds(results, a, d)
+            why = optional(a, d, stand_ins, scale)
+            if why:
+                steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
+                continue
             argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results), *passed]
             runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
@@ -416,6 +421,21 @@ def plan_all(results, programs, root=None, download=False, launcher=None):
     return steps
 
 
+#: Why ``run all`` leaves a step out unless asked (:func:`optional`).
+STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
+SCALE_STEP = "scale experiments (004's large transductive tables, minutes a job): --scale runs them"
+
+
+def optional(artifact, dataset, stand_ins, scale):
+    """Why ``run all`` leaves the sweep of ``artifact`` on ``dataset`` out (None: it runs): a SYNTHETIC
+    stand-in without ``stand_ins``, a large transductive table without ``scale``."""
+    if artifact.name == "large-transductive" and not scale:
+        return SCALE_STEP
+    if dataset.startswith("synthetic-") and not stand_ins:
+        return STAND_IN_STEP
+    return None
+
+
 def print_data_plan(root=None, download=False):
     """Say up front which real sets run (their files here, or to be downloaded) and which are missing,
     with the file to put where."""
@@ -431,12 +451,13 @@ def print_data_plan(root=None, download=False):
             print(f"missing {d}: {a.detail}", flush=True)
 
 
-def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None):
+def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
+            stand_ins=False, scale=False):
     """Run every step of :func:`plan_all` with a progress line, after saying which real sets run and which
     are missing (:func:`print_data_plan`) and an estimate of the time from the records' seconds; then
     re-render the summaries and figures and write the report."""
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download, launcher)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
     todo = [s for s in steps if s.argv]
     known = sum(s.seconds for s in todo if s.seconds is not None)
     unknown = [s.name for s in todo if s.seconds is None]
@@ -568,6 +589,8 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
+    run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
+    run.add_argument("--scale", action="store_true", help="all: also 004's large transductive tables")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
     run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
@@ -596,7 +619,8 @@ def main(argv=None):
         sys.exit(write_report(args.results))
     if args.artifact == "all":
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
-                root=args.data_root, download=args.download, launcher=args.launcher)
+                root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
+                scale=args.scale)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,
