@@ -29,7 +29,7 @@ import time
 from contextlib import contextmanager
 
 #: Seconds over which the other processes' CPU use is measured before a job.
-WINDOW = 1.0
+WINDOW = 0.5
 #: The protocol's version, stored in each timing record (``timing.protocol``).
 PROTOCOL = "one-job-at-a-time/idle/v1"
 #: The settings of ``timing:`` in a job configuration, with their defaults.
