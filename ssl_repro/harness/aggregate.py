@@ -207,7 +207,9 @@ def write_summaries(table, out, sources):
     if "converged" not in table:
         parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
-        parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
+        heading = metric if metric != "seconds" or "repeat" in table else (
+            "seconds (sweep throughput: jobs ran side by side, so not a timing; see the timing protocol)")
+        parts.append(f"\n## {heading}\n\n{markdown(summary, metric)}\n")
     if "seconds_median" in summary:
         parts.append("\n## seconds by the timing protocol\n\nMedian (range) of the wall seconds over every split and "
                      "repeat; CPU seconds and CG iterations (medians) beside; runs disturbed by other processes "
