@@ -24,6 +24,7 @@ from omegaconf import OmegaConf
 
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import USER_ERRORS, remove_refused_run, run_or_skip
+from ssl_repro.harness.timing_protocol import MachineBusy
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
 
@@ -37,6 +38,8 @@ def main(cfg):
     try:
         status, _ = run_or_skip(OmegaConf.to_container(cfg, resolve=True), hydra_cfg.runtime.output_dir,
                                 sweep_dir=hydra_cfg.sweep.dir if multirun else None, parallel_jobs=parallel)
+    except MachineBusy as error:     # a timing sweep stops: each later job would wait as long
+        sys.exit(f"Error: {error}")
     except USER_ERRORS as error:
         if multirun or os.environ.get("HYDRA_FULL_ERROR") == "1":
             raise

@@ -226,15 +226,16 @@ def command_of(artifact, dataset=None):
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False):
+def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None):
     """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
     ``dry_run``, print what it would run and run nothing.  A sweep on a real set runs only when its
     loader finds the files under the data root ``root`` (default: $SSL_REPRO_DATA, else scikit-learn's
     data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
-    put where (:func:`ssl_repro.data.availability`)."""
+    put where (:func:`ssl_repro.data.availability`).  ``launcher``: the sweep's Hydra launcher
+    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's)."""
     out = Path(results)
     if dry_run:
-        print(dry_run_text(artifact, dataset, out, root, download))
+        print(dry_run_text(artifact, dataset, out, root, download, launcher))
         return None
     if artifact.kind == "not reproduced":
         raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
@@ -257,7 +258,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     data = availability(dataset, root, download)
     if not data.runnable:
         raise SystemExit(f"{artifact.name} on {dataset}: {data.detail}")
-    status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download), cwd=ROOT).returncode
+    status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download, launcher), cwd=ROOT).returncode
     if status_:
         raise SystemExit(status_)     # the sweep printed why
     target = out / folder
@@ -266,17 +267,19 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     return target
 
 
-def sweep_command(artifact, dataset, runs, root=None, download=False):
+def sweep_command(artifact, dataset, runs, root=None, download=False, launcher=None):
     """The ``run.py`` command of a sweep ``artifact`` on ``dataset`` into ``runs``, reading the data root
-    ``root`` (:func:`ssl_repro.data.data_root`), downloading missing files only with ``download``."""
+    ``root`` (:func:`ssl_repro.data.data_root`), downloading missing files only with ``download``, on the
+    Hydra launcher ``launcher`` (None: the recipe's)."""
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
         raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
-            f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"]
+            f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"] + (
+        [f"hydra/launcher={launcher}"] if launcher else [])
 
 
-def dry_run_text(artifact, dataset, out, root=None, download=False):
+def dry_run_text(artifact, dataset, out, root=None, download=False, launcher=None):
     """What :func:`regenerate` would do, as the commands it would run (nothing is run)."""
     if artifact.kind == "not reproduced":
         return f"{artifact.name}: would run nothing: not reproduced here: {artifact.why_not}"
@@ -287,7 +290,7 @@ def dry_run_text(artifact, dataset, out, root=None, download=False):
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download)[1:])
+    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download, launcher)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
             f"    {command}\n"
@@ -369,15 +372,17 @@ def data_plan(root=None, download=False):
     return {d: availability(d, root, download) for d in names}
 
 
-def plan_all(results, programs, root=None, download=False):
+def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False):
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
     where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
-    without one a peer is skipped)."""
+    without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
+    transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
     steps, seen = [], set()
     data = data_plan(root, download)
-    passed = ["--data-root", str(data_root(root))] + (["--download"] if download else [])
+    passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
+              + (["--launcher", launcher] if launcher else []))
     for a in ARTIFACTS:
         if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
@@ -393,6 +398,10 @@ def plan_all(results, programs, root=None, download=False):
                 continue
             seen.add(folder)
             seconds, basis = recorded_seconds(results, a, d)
+            why = optional(a, d, stand_ins, scale)
+            if why:
+                steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
+                continue
             argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results), *passed]
             runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
@@ -412,6 +421,21 @@ def plan_all(results, programs, root=None, download=False):
     return steps
 
 
+#: Why ``run all`` leaves a step out unless asked (:func:`optional`).
+STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
+SCALE_STEP = "scale experiments (004's large transductive tables, minutes a job): --scale runs them"
+
+
+def optional(artifact, dataset, stand_ins, scale):
+    """Why ``run all`` leaves the sweep of ``artifact`` on ``dataset`` out (None: it runs): a SYNTHETIC
+    stand-in without ``stand_ins``, a large transductive table without ``scale``."""
+    if artifact.name == "large-transductive" and not scale:
+        return SCALE_STEP
+    if dataset.startswith("synthetic-") and not stand_ins:
+        return STAND_IN_STEP
+    return None
+
+
 def print_data_plan(root=None, download=False):
     """Say up front which real sets run (their files here, or to be downloaded) and which are missing,
     with the file to put where."""
@@ -427,12 +451,13 @@ def print_data_plan(root=None, download=False):
             print(f"missing {d}: {a.detail}", flush=True)
 
 
-def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False):
+def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
+            stand_ins=False, scale=False):
     """Run every step of :func:`plan_all` with a progress line, after saying which real sets run and which
     are missing (:func:`print_data_plan`) and an estimate of the time from the records' seconds; then
     re-render the summaries and figures and write the report."""
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
     todo = [s for s in steps if s.argv]
     known = sum(s.seconds for s in todo if s.seconds is not None)
     unknown = [s.name for s in todo if s.seconds is None]
@@ -559,6 +584,10 @@ def write_report(results, check=False):
     return 1
 
 
+#: The Hydra launchers a sweep may run on (conf/hydra/launcher/*.yaml).
+LAUNCHERS = sorted(p.stem for p in (ROOT / "conf" / "hydra" / "launcher").glob("*.yaml"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -569,6 +598,8 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
+    run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
+    run.add_argument("--scale", action="store_true", help="all: also 004's large transductive tables")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
     run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
@@ -577,6 +608,9 @@ def main(argv=None):
                                          "scikit-learn's data home)")
     run.add_argument("--download", action="store_true",
                      help="let the loaders download missing files (default: run only the sets that are here)")
+    run.add_argument("--launcher", choices=LAUNCHERS,
+                     help="the sweeps' Hydra launcher (conf/hydra/launcher/: ray_cluster, slurm; default: the "
+                          "recipes', jobs in parallel on this machine); with 'all', passed to every sweep")
     rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
     rep.add_argument("--check", action="store_true")
     rep.add_argument("--results", default=str(ROOT / "results"))
@@ -594,10 +628,12 @@ def main(argv=None):
         sys.exit(write_report(args.results))
     if args.artifact == "all":
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
-                root=args.data_root, download=args.download)
+                root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
+                scale=args.scale)
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
-    made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download)
+    made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,
+                      args.launcher)
     if made is not None:
         print(made)
 

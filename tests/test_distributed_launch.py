@@ -51,3 +51,38 @@ def test_hydra_ray_launcher_runs_a_sweep_on_a_local_ray_instance(tmp_path):
     assert sorted((r["method"], r["split"]) for r in records) == [("rls", 0), ("rls", 1), ("svm", 0), ("svm", 1)]
     # each job ran in a Ray worker process, not in the launching one
     assert log.count("(_run_job pid=") >= 4
+
+
+def test_the_batched_ray_launcher_runs_many_jobs_to_a_task(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "run.py"), "-m", *SMALL, "method=svm,rls", "split=0,1,2",
+         "hydra/launcher=ray_batched", "hydra.launcher.ray.init.address=null", "+hydra.launcher.ray.init.num_cpus=2",
+         "hydra.launcher.jobs_per_task=4", f"results_dir={tmp_path}", "sweep_name=batched"],
+        cwd=REPO, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-3000:]
+    assert "Ray: 6 jobs in 2 tasks of at most 4 jobs" in log
+    records = [json.loads(p.read_text()) for p in sorted((tmp_path / "batched").rglob("result.json"))]
+    assert sorted((r["method"], r["split"]) for r in records) == [(m, s) for m in ("rls", "svm") for s in range(3)]
+    assert "(run_batch pid=" in log          # the jobs ran in Ray workers
+
+
+def test_run_alls_smallest_real_step_through_the_batched_ray_launcher(tmp_path, writable_data_root):
+    """``paper_artifacts.py run annealing-ablation --dataset pcmac --launcher ray_batched`` (pcmac's fixed-T
+    ablation, the smallest sweep of ``run all`` on real data) on a local Ray instance this test starts."""
+    from conftest import public_data_folder
+    root = writable_data_root(public_data_folder("20newsgroups/20news-bydate_py3.pkz"))
+    ray = [sys.executable, "-m", "ray.scripts.scripts"]
+    subprocess.run([*ray, "start", "--head", "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"],
+                   check=True, capture_output=True)
+    try:
+        proc = subprocess.run([sys.executable, str(REPO / "experiments" / "paper_artifacts.py"), "run",
+                               "annealing-ablation", "--dataset", "pcmac", "--results", str(tmp_path / "results"),
+                               "--data-root", str(root), "--launcher", "ray_batched"],
+                              cwd=REPO, capture_output=True, text=True)
+    finally:
+        subprocess.run([*ray, "stop", "--force"], capture_output=True)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-3000:]
+    table = (tmp_path / "results" / "ablation_pcmac" / "results.csv").read_text().splitlines()
+    assert len(table) == 1 + 240 and "(run_batch pid=" in log      # 4 methods x 6 label counts x 10 splits

@@ -147,7 +147,7 @@ def test_method_configs_hold_no_estimator_default_and_unknown_parameters_are_ref
 
 
 def test_there_is_one_recipe_per_artifact_kind():
-    assert EXPERIMENTS == ["ablation", "learning_curve", "timing", "transductive"]
+    assert EXPERIMENTS == ["ablation", "learning_curve", "scale_timing", "timing", "transductive"]
 
 
 @pytest.mark.parametrize("experiment, dataset", [(e, d) for e in EXPERIMENTS for d in DATASET_NAMES])
@@ -155,8 +155,8 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     info = DATASETS[dataset]
     cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
     assert cfg.hydra.mode.name == "MULTIRUN"
-    grid = {"transductive": info.transductive_labels, "learning_curve": info.curve_labels}.get(experiment,
-                                                                                             info.label_grid)
+    grid = {"transductive": info.transductive_labels, "scale_timing": info.transductive_labels,
+            "learning_curve": info.curve_labels}.get(experiment, info.label_grid)
     if not grid:     # e.g. a learning curve on a transductive-only dataset: refused by name
         with pytest.raises(Exception, match=f"dataset '{dataset}' has no"):
             OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
@@ -165,9 +165,20 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     assert all(m in METHOD_NAMES for m in params["method"].split(","))
     assert [int(x) for x in str(params["n_labeled"]).split(",")] == list(grid)
     assert cfg.sweep_name == f"{experiment}_{dataset.replace('-', '_')}"
-    if experiment == "transductive":
+    if experiment in ("transductive", "scale_timing"):
         assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
                                                  for u in info.transductive_unlabeled)
+
+
+@pytest.mark.parametrize("experiment, dataset", [("timing", "pcmac"), ("scale_timing", "kdd99-10")])
+def test_the_timing_recipes_follow_the_protocol(experiment, dataset):
+    """One job at a time, one solver thread, 3 repeats as the outermost parameter (interleaved across
+    methods), 3 splits, and the protocol's settings (ssl_repro/harness/timing_protocol.py)."""
+    cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
+    params = OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
+    assert list(params)[0] == "repeat" and params["repeat"] == "range(3)" and params["split"] == "range(3)"
+    assert cfg.hydra.launcher.n_jobs == 1 and cfg.solver_threads == 1
+    assert set(cfg.timing) == {"idle_cores", "max_wait"}
 
 
 def test_the_pcmac_learning_curve_adds_001s_label_counts_and_the_other_recipes_do_not():

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ssl_repro.harness import runner
+from ssl_repro.harness import compilation, runner
 from ssl_repro.harness.aggregate import collect
 from ssl_repro.harness.result_files import write_result
 from ssl_repro.solvers import warm_up_kernels
@@ -28,30 +28,42 @@ def test_compilation_is_timed_apart_from_the_fit(monkeypatch):
     def slow_warm_up(**kwargs):          # as if numba took a second more to compile the kernels
         warm_up_kernels(**kwargs)
         time.sleep(pause)
-    monkeypatch.setattr(runner, "warm_up_kernels", slow_warm_up)
+    monkeypatch.setattr(compilation, "warm_up_kernels", slow_warm_up)
     record = runner.run_job(SVM_JOB)
     assert record["compile_seconds"] >= pause
     assert 0 < record["seconds"] < pause     # a 316-row SVM fit: a few milliseconds
 
 
-def test_a_slow_warm_up_says_once_that_it_compiles_and_only_the_jobs_value_type(monkeypatch, caplog):
-    calls = []
-
-    def slow_warm_up(dtypes):            # as if numba compiled the kernels (fresh install)
-        calls.append(dtypes)
+def slow_warm_up_recording(calls, misses):
+    """A warm-up that takes 0.3 s, as if numba compiled (``misses`` > 0: kernels missed its cache) or
+    loaded the kernels slowly on a busy machine (``misses`` = 0), noting what it was asked for."""
+    def slow_warm_up(dtypes, index_dtypes):
+        calls.append((dtypes, index_dtypes))
         time.sleep(0.3)
-    monkeypatch.setattr(runner, "warm_up_kernels", slow_warm_up)
-    monkeypatch.setattr(runner, "COMPILE_NOTICE_AFTER", 0.05)
+    return slow_warm_up, lambda: misses
+
+
+def test_a_slow_warm_up_says_once_that_it_compiles_and_only_the_jobs_value_and_index_types(monkeypatch, caplog):
+    calls = []
+    warm_up, misses = slow_warm_up_recording(calls, misses=3)     # a fresh install
+    monkeypatch.setattr(compilation, "warm_up_kernels", warm_up)
+    monkeypatch.setattr(compilation, "numba_cache_misses", misses)
+    monkeypatch.setattr(compilation, "COMPILE_NOTICE_AFTER", 0.05)
     with caplog.at_level(logging.INFO, logger="ssl_repro"):
         runner.run_job(SVM_JOB)
         runner.run_job({**SVM_JOB, "method": {"name": "kernel_da", "variant": "kernel_da"}, "n_unlabeled": 50})
-    assert calls == [(np.float64,)]     # text-like is float64; the kernel method uses no linear kernels
+    # text-like is float64 with int32 indices; the kernel method uses no linear kernels
+    assert calls == [((np.float64,), [np.dtype(np.int32)])]
     notices = [r.getMessage() for r in caplog.records if "compiling" in r.getMessage()]
     assert len(notices) == 1 and "float64" in notices[0] and "once after an install" in notices[0]
 
 
-def test_a_fast_warm_up_says_nothing(monkeypatch, caplog):
-    monkeypatch.setattr(runner, "warm_up_kernels", lambda dtypes: None)
+@pytest.mark.parametrize("warm_up", [lambda dtypes, index_dtypes: None, slow_warm_up_recording([], misses=0)[0]],
+                         ids=["fast", "slow-loading-cached-kernels"])
+def test_a_warm_up_that_compiles_nothing_says_nothing(monkeypatch, caplog, warm_up):
+    monkeypatch.setattr(compilation, "warm_up_kernels", warm_up)
+    monkeypatch.setattr(compilation, "numba_cache_misses", lambda: 0)
+    monkeypatch.setattr(compilation, "COMPILE_NOTICE_AFTER", 0.05)
     with caplog.at_level(logging.INFO, logger="ssl_repro"):
         runner.run_job(SVM_JOB)
     assert not [r for r in caplog.records if "compiling" in r.getMessage()]
@@ -91,22 +103,35 @@ def _loaded_kernels():
 
 
 @pytest.mark.slow     # a fresh interpreter fitting every method
-def test_the_warm_up_loads_every_kernel_any_method_calls():
-    """After :func:`warm_up_kernels`, no fit compiles or loads a kernel inside its timer."""
+@pytest.mark.parametrize("data", ["text-like", "svmlight"])
+def test_the_warm_up_loads_every_kernel_any_method_calls(data, tmp_path):
+    """After a job's :func:`~ssl_repro.harness.compilation.compile_solvers`, no fit compiles or loads
+    a kernel inside its timer: on the embedded float64 data (int32 CSR indices) and on the same rows
+    read from an svmlight file (scikit-learn's reader gives int64 indices; the first svmlight job
+    after an install once timed 6 s of compiling inside its fit)."""
+    from sklearn.datasets import dump_svmlight_file
+    from ssl_repro.data import load_dataset
+    text = load_dataset("text-like")
+    dump_svmlight_file(text.X[:400], text.y[:400], str(tmp_path / "mine.svm"), zero_based=False)
+    dataset = {"name": "text-like"} if data == "text-like" else {"name": "svmlight", "path": str(tmp_path / "mine.svm")}
     code = f"""
 import sys, warnings
 sys.path.insert(0, {str(REPO)!r})
 warnings.simplefilter("ignore")
 from tests.test_harness_records import _loaded_kernels
-from ssl_repro.harness.runner import run_job
+from ssl_repro.harness import runner
 from ssl_repro.methods import METHODS
-import numpy as np
-from ssl_repro.harness.runner import compile_solvers
-compile_solvers(np.dtype(np.float64))     # what a job on float64 data compiles
-before = _loaded_kernels()
+compiled = runner.compile_solvers
+def compile_then_note(*matrices):
+    seconds = compiled(*matrices)
+    global before
+    before = _loaded_kernels()
+    return seconds
+runner.compile_solvers = compile_then_note
 for name in sorted(METHODS):
-    run_job({{"dataset": {{"name": "text-like"}}, "method": {{"name": name, "variant": name}},
-             "split": 0, "n_labeled": 16, "n_unlabeled": 200}})
+    before = _loaded_kernels()
+    runner.run_job({{"dataset": {dataset!r}, "method": {{"name": name, "variant": name}},
+                    "split": 0, "n_labeled": 16, "n_unlabeled": 200}})
     new = _loaded_kernels() - before
     assert not new, (name, sorted(new))
 print("ok", len(before))

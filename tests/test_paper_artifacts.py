@@ -116,7 +116,10 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(artifacts,
     for name in ("aut-avn", "real-sim", "ccat", "gcat"):
         assert sweeps_planned(steps, name) == medium, name
     assert sweeps_planned(steps, "aut-avn-fig5") == set() and "aut-avn-fig5" not in out   # same folder as above
-    assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == {"large-transductive"}
+    assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == set()   # behind --scale
+    scaled = artifacts.plan_all(tmp_path / "results", {}, root, scale=True)
+    assert sweeps_planned(scaled, "full-ccat") == sweeps_planned(scaled, "full-gcat") == {"large-transductive"}
+    assert "--scale runs them" in out
     step = next(s for s in steps if s.name == "timing ccat")
     assert step.argv[-2:] == ["--data-root", str(root)]      # the sweep reads the same data root
     assert "real sets that run: aut-avn (here), real-sim (here), ccat (here), gcat (here)" in out
@@ -135,7 +138,9 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(art
     for name, file in expected.items():
         assert sweeps_planned(steps, name) == set(), name
         assert f"missing {name}: dataset '{name}': expected file(s) {root / file}" in out, name
-    assert sweeps_planned(steps, "synthetic-ccat") == {"objective-minima", "timing", "annealing-ablation"}
+    assert sweeps_planned(steps, "synthetic-ccat") == set() and "--stand-ins runs them" in out
+    with_stand_ins = artifacts.plan_all(tmp_path / "results", {}, root, stand_ins=True)
+    assert sweeps_planned(with_stand_ins, "synthetic-ccat") == {"objective-minima", "timing", "annealing-ablation"}
     assert not root.exists()                                  # asking the loaders creates nothing
     downloading = artifacts.plan_all(tmp_path / "results", {}, root, download=True)
     assert "timing aut-avn" in {s.name for s in downloading if s.argv}
@@ -147,3 +152,13 @@ def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path,
     timing = by_name(artifacts, "timing")
     with pytest.raises(SystemExit, match=r"timing on gcat: dataset 'gcat': expected file\(s\) .*RCV1/samples_py3"):
         artifacts.regenerate(timing, "gcat", tmp_path / "results", root=tmp_path / "data")
+
+
+def test_run_all_passes_a_launcher_to_every_sweep(artifacts, tmp_path, capsys):
+    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=tmp_path / "empty",
+                              launcher="ray_cluster", stand_ins=True)
+    sweeps = [s for s in steps if s.argv and "--dataset" in s.argv]
+    assert sweeps and all(s.argv[-2:] == ["--launcher", "ray_cluster"] for s in sweeps)
+    command = artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path, launcher="slurm")
+    assert command[-1] == "hydra/launcher=slurm" and "ray_cluster" in artifacts.LAUNCHERS
+    assert artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path)[-1].startswith("download=")

@@ -168,7 +168,7 @@ def test_run_all_prints_an_estimate_from_the_records_and_runs_nothing_in_a_dry_r
     write_records(tmp_path, jobs({(44, "da"): [1.0]}, dataset="synthetic-ccat").assign(seconds=5400.0),
                   folder="learning_curve_synthetic_ccat")
     calls = []
-    steps = artifacts.run_all(tmp_path, {}, dry_run=True, runner=lambda *a, **k: calls.append(a))
+    steps = artifacts.run_all(tmp_path, {}, dry_run=True, runner=lambda *a, **k: calls.append(a), stand_ins=True)
     out = capsys.readouterr().out
     assert calls == []
     assert re.search(r"estimate 1\.5 h of training", out)

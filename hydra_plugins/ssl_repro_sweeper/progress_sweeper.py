@@ -2,7 +2,9 @@
 
 :class:`ProgressSweeper` keeps what the basic sweeper computes anyway: the
 job list it expands, and each job's configuration, which the basic sweeper
-composes to validate the job before launching it.  From those it takes each
+composes to validate the job before launching it (here once per distinct
+choice of config groups, :mod:`hydra_plugins.ssl_repro_sweeper.job_configs`,
+so a 770-job sweep starts in seconds).  From those it takes each
 job's output directory (``hydra.sweep.dir``/``hydra.sweep.subdir`` of the
 job's configuration, as the launcher resolves it), logs how many jobs
 already have a finished result and writes the list to
@@ -44,8 +46,8 @@ from pathlib import Path
 
 from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.utils import JobStatus
-from omegaconf import OmegaConf, open_dict
 
+from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import RAN, USER_ERRORS
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
@@ -90,23 +92,22 @@ class ProgressSweeper(BasicSweeper):
         if self.jobs is not None:
             batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
             return
-        loader = self.hydra_context.config_loader
-        self.jobs, data = [], {}
+        compose = JobConfigs(self.hydra_context.config_loader, self.config)
+        self.jobs, data, timed = [], {}, False
         for overrides in itertools.chain.from_iterable(self.overrides):
-            config = loader.load_sweep_config(master_config=self.config, sweep_overrides=list(overrides))
-            directory = Path(str(config.hydra.sweep.dir)) / str(config.hydra.sweep.subdir)
-            with open_dict(config):
-                del config["hydra"]       # the task's configuration, as the job sees it
-            task = OmegaConf.to_container(config, resolve=True)
+            job = compose(overrides)
+            directory, task = job.directory, job.task
+            timed = timed or task.get("timing") is not None
             data.setdefault(json.dumps([task.get(k) for k in ("dataset", "data_root", "download")], sort_keys=True,
                                        default=str), task)
-            self.jobs.append(str(directory.resolve()))
+            self.jobs.append(str(directory))
             problem = unwritable_folder(directory)
             if problem:
                 self.unwritable[tuple(overrides)] = f"{directory.resolve()}: cannot write it ({problem})"
                 continue
             self.done_before += finished_result(directory, task) is not None
         check_data(data.values())
+        check_timing_launcher(timed, self.config.hydra.launcher)
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
@@ -147,6 +148,15 @@ def check_data(configs):
         except USER_ERRORS as error:
             raise SystemExit(f"Error: {error}\n(the sweep loads its data once before launching jobs: "
                              "no job was run)") from None
+
+
+def check_timing_launcher(timed, launcher):
+    """A sweep of timing jobs (the timing protocol: one job at a time) on a launcher that runs several
+    at once ends before any job, with one line saying how to run it."""
+    jobs = launcher.get("n_jobs", 1) if "joblib" in str(launcher.get("_target_", "")) else 1
+    if timed and jobs != 1:
+        raise SystemExit(f"Error: this sweep's jobs are timed (the timing protocol: one job at a time) but its launcher "
+                         f"runs {jobs} at once: drop the n_jobs override, or set hydra.launcher.n_jobs=1")
 
 
 def unwritable_folder(directory):

@@ -36,8 +36,11 @@ class SkippedResult(UserWarning):
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "unlabeled_positive_fraction", "objective_own", "objective_eqn18",
-                  "seconds", "compile_seconds", "converged")
+                  "seconds", "cpu_seconds", "compile_seconds", "converged")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
+#: What a timing job's record says of how it was measured (:mod:`.timing_protocol`): its repeat, the
+#: 1-minute load average before and after, the other processes' CPU use (cores) before and during it.
+TIMING_COLUMNS = ("repeat", "load_before", "load_after", "others_busy_before", "others_busy_during", "disturbed")
 PROVENANCE_COLUMNS = ("git_commit", "date", "command")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
@@ -57,13 +60,25 @@ def collect(*dirs):
         row["converged"] = bool(record.get("converged", record["diagnostics"].get("converged", True)))
         row.update({key: record["diagnostics"].get(key) for key in DIAGNOSTIC_COLUMNS})
         row.update({key: record.get("provenance", {}).get(key) for key in PROVENANCE_COLUMNS})
+        row.update(timing_columns(record))
         row["path"] = record["path"]
         rows.append(row)
-    columns = list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS) + ["path"]
+    columns = (list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS)
+               + (list(TIMING_COLUMNS) if any("repeat" in row for row in rows) else []) + ["path"])
     table = pd.DataFrame(rows, columns=columns)
     for problem in skipped:
         warnings.warn(f"skipped {problem}", SkippedResult, stacklevel=2)
     return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
+
+
+def timing_columns(record):
+    """The :data:`TIMING_COLUMNS` of a timing job's record (none for other records)."""
+    timing = record.get("timing")
+    if not timing:
+        return {}
+    return {"repeat": record["config"].get("repeat"), "load_before": timing["load_before"][0],
+            "load_after": timing["load_after"][0], "others_busy_before": timing["others_busy_before"],
+            "others_busy_during": timing["others_busy_during"], "disturbed": timing["disturbed"]}
 
 
 def label_settings(table):
@@ -79,21 +94,29 @@ def label_settings(table):
 
 
 def summarize(table):
-    """Mean, standard deviation (over splits) and count per dataset x labels x method."""
+    """Mean, standard deviation (over splits) and count per dataset x labels x method; for timing jobs
+    (:data:`TIMING_COLUMNS`) also the median and range of the seconds, CPU seconds and CG iterations
+    over every split and repeat, and how many runs were disturbed (the timing protocol's figures)."""
     grouped = table.groupby(GROUP)[list(METRICS)]
     summary = grouped.mean().add_suffix("_mean").join(grouped.std(ddof=1).add_suffix("_std"))
     summary["n_splits"] = table.groupby(GROUP).size()
     summary["n_not_converged"] = table.groupby(GROUP)["converged"].apply(lambda c: int((~c.astype(bool)).sum()))
+    if "repeat" in table:
+        timed = table.groupby(GROUP)[["seconds", "cpu_seconds", "cg_iterations"]]
+        summary = summary.join(timed.median().add_suffix("_median")).join(timed.min().add_suffix("_min")).join(
+            timed.max().add_suffix("_max"))
+        summary["n_disturbed"] = table.groupby(GROUP)["disturbed"].apply(lambda d: int(d.astype(bool).sum()))
     return summary.reset_index()
 
 
 def markdown(summary, metric, digits=4):
-    """A markdown table of ``metric``: rows dataset x labels x unlabeled rows, columns methods, 'mean ± std'."""
+    """A markdown table of ``metric``: rows dataset x labels x unlabeled rows, columns methods, 'mean ± std'
+    (``metric`` None: the summary's own ``cell`` column)."""
     def cell(m, s, unconverged):
         text = f"{m:.{digits}f} ± {s:.{digits}f}" if pd.notna(s) else f"{m:.{digits}f}"
         return text + (f" ({unconverged} not converged)" if unconverged else "")
 
-    cells = summary.assign(cell=[cell(m, s, n) for m, s, n in zip(
+    cells = summary if metric is None else summary.assign(cell=[cell(m, s, n) for m, s, n in zip(
         summary[f"{metric}_mean"], summary[f"{metric}_std"], summary["n_not_converged"])])
     wide = cells.pivot_table(index=GROUP[:-1], columns="method", values="cell", aggfunc="first")
     header = "| dataset | labels | unlabeled | " + " | ".join(wide.columns) + " |"
@@ -115,7 +138,7 @@ def read_results(csv):
 
 
 #: The columns that tell one job of a sweep from another (its settings that change the result).
-JOB_IDENTITY = GROUP + ["split", "lam", "lam_u", "r"]
+JOB_IDENTITY = GROUP + ["split", "lam", "lam_u", "r", "repeat"]
 
 
 def _same_job(rows, table):
@@ -184,7 +207,18 @@ def write_summaries(table, out, sources):
     if "converged" not in table:
         parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
-        parts.append(f"\n## {metric}\n\n{markdown(summary, metric)}\n")
+        heading = metric if metric != "seconds" or "repeat" in table else (
+            "seconds (sweep throughput: jobs ran side by side, so not a timing; see the timing protocol)")
+        parts.append(f"\n## {heading}\n\n{markdown(summary, metric)}\n")
+    if "seconds_median" in summary:
+        parts.append("\n## seconds by the timing protocol\n\nMedian (range) of the wall seconds over every split and "
+                     "repeat; CPU seconds and CG iterations (medians) beside; runs disturbed by other processes "
+                     "counted.\n\n" + markdown(summary.assign(cell=[
+                         f"{m:.3g} s ({lo:.3g}-{hi:.3g}); CPU {c:.3g} s; {g:.0f} CG it." + (f"; {d} disturbed" if d else "")
+                         for m, lo, hi, c, g, d in zip(summary["seconds_median"], summary["seconds_min"],
+                                                       summary["seconds_max"], summary["cpu_seconds_median"],
+                                                       summary["cg_iterations_median"], summary["n_disturbed"])]),
+                         None) + "\n")
     (Path(out) / "summary.md").write_text("".join(parts))
     return summary
 

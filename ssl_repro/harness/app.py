@@ -5,6 +5,7 @@ import shutil
 import traceback
 from pathlib import Path
 
+from . import timing_protocol
 from .progress import report
 from .runner import train_job
 from .result_files import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
@@ -108,9 +109,9 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
             if record is None:
                 try:
                     status, record = RAN, _run_and_store(cfg, output_dir, job, parallel_jobs)
-                except Exception:
-                    if sweep_dir is None:
-                        raise
+                except Exception as error:
+                    if sweep_dir is None or isinstance(error, timing_protocol.MachineBusy):
+                        raise       # a busy machine stops a timing sweep: its next jobs would wait too
                     # in a sweep: keep the error beside the job and go on; the sweep's
                     # summary counts it and the sweep exits with an error
                     (Path(output_dir) / ERROR_FILE).write_text(traceback.format_exc())
@@ -129,7 +130,12 @@ def _run_and_store(cfg, output_dir, job, parallel_jobs):
     log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
     remove_stale_temp_files(output_dir)
     (Path(output_dir) / ERROR_FILE).unlink(missing_ok=True)
-    record, arrays = train_job(cfg)
+    if cfg.get("timing") is None:
+        record, arrays = train_job(cfg)
+    else:                   # a timing job: one at a time, on an idle machine (the timing protocol)
+        with timing_protocol.measured(cfg["timing"], parallel_jobs) as measurement:
+            record, arrays = train_job(cfg)
+        record["timing"] = measurement
     write_arrays(output_dir, arrays)        # own data: weights.npy, outputs.npz (before result.json)
     write_result(output_dir, record)
     return record

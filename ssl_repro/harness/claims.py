@@ -341,102 +341,6 @@ def check_compare(records, test):
     return combine(parts)
 
 
-def check_ratio(records, test):
-    """Mean seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at ``at``: every
-    label count (``all``), most of them (``most``) or the lowest one (``lowest``)."""
-    found = frames(records, test["folder"] + "_")
-    parts = []
-    for name in test.get("sets") or sorted(found):
-        chosen, why = pick(found.get(name, []), real_only=False)
-        if chosen is None:
-            parts.append(Verdict(UNTESTABLE, "", f"{name}: {why}"))
-            continue
-        kind, dataset, frame = chosen
-        texts, oks = [], []
-        for check in test["checks"]:
-            mean = frame.groupby(["n_labeled", "method"])["seconds"].mean().unstack()
-            if check["num"] not in mean or check["den"] not in mean:
-                continue
-            ratio = (mean[check["num"]] / mean[check["den"]]).dropna()
-            if check.get("at") == "lowest":
-                ratio = ratio.iloc[:1]
-            ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
-            need = len(ok) / 2 if check.get("at") == "most" else len(ok)
-            oks.append(ok.sum() > need if check.get("at") == "most" else ok.sum() == need)
-            texts.append(f"{check['num']} / {check['den']} {ratio.min():.3g}-{ratio.max():.3g}, "
-                         f"in range at {int(ok.sum())} of {len(ok)}")
-        if not oks:
-            parts.append(Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed"))
-            continue
-        parts.append(Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, f"{dataset} ({kind})",
-                             f"{dataset}: " + "; ".join(texts)))
-    return combine(parts)
-
-
-def check_label_dependence(records, test):
-    """Whether ``stronger``'s mean seconds vary more over the label counts (largest / smallest) than ``weaker``'s."""
-    found = frames(records, test["folder"] + "_")
-    parts = []
-    for name in sorted(found):
-        kind, dataset, frame = found[name][0]
-        mean = frame.groupby(["method", "n_labeled"])["seconds"].mean()
-        spread = {m: mean[m].max() / mean[m].min() for m in (test["stronger"], test["weaker"]) if m in mean}
-        if len(spread) < 2:
-            continue
-        ok = spread[test["stronger"]] > spread[test["weaker"]]
-        parts.append(Verdict(HOLDS if ok else FAILS, f"{dataset} ({kind})",
-                             f"{dataset}: largest/smallest {spread[test['stronger']]:.3g} vs "
-                             f"{spread[test['weaker']]:.3g}"))
-    return combine(parts)
-
-
-def check_doubling(records, test):
-    """004 Table 1.6: seconds when u doubles, within a factor ``tolerance`` of the u ratio."""
-    found = frames(records, "transductive_")
-    parts = []
-    for name in sorted(found):
-        kind, dataset, frame = found[name][0]
-        ratios = []
-        for (l, m), part in frame.groupby(["n_labeled", "method"]):
-            part = part.sort_values("n_unlabeled")
-            if len(part) == 2 and m in test["methods"]:
-                ratios.append((part["seconds"].iloc[1] / part["seconds"].iloc[0])
-                              / (part["n_unlabeled"].iloc[1] / part["n_unlabeled"].iloc[0]))
-        if not ratios:
-            continue
-        ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
-        parts.append(Verdict(tally_word(ok, len(ratios)), f"{dataset} ({kind})",
-                             f"{dataset}: seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g}, "
-                             f"within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"))
-    return combine(parts)
-
-
-def check_svmlight(records, test):
-    """000 Table 9: SVM-light's seconds over ours (TSVM S=max, the first split at the fewest labels) at
-    least ``min`` (SVM-light killed at its cap: at least the cap)."""
-    peers = records.csv("peers/table9.csv")
-    if peers is None:
-        return Verdict(UNTESTABLE, "-", "peers/table9.csv absent (SVM-light was not run)")
-    found = frames(records, "timing_")
-    parts = []
-    for _, row in peers[peers["method"] == "svmlight-tsvm"].iterrows():
-        options = found.get(paper_set(row["dataset"]), [])
-        ours = [f for k, d, f in options if d == row["dataset"]]
-        if not ours:
-            continue
-        frame = ours[0]
-        first = frame[(frame["split"] == frame["split"].min()) & (frame["n_labeled"] == frame["n_labeled"].min())
-                      & (frame["method"] == "tsvm-Smax")]
-        if first.empty:
-            continue
-        ratio = row["seconds"] / first["seconds"].iloc[0]
-        capped = bool(row.get("capped", False))
-        parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
-                             f"{row['dataset']} ({data_kind(row['dataset'])})",
-                             f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
-    return combine(parts)
-
-
 def check_kernel_toy(records, test):
     """001 Table 2: per set, DA's successes above nabla-TSVM's, and nabla-TSVM's above the best JTSVM's
     (best over the grid; each "above" a part of its own, so equal counts make the claim mixed)."""
@@ -480,6 +384,8 @@ def check_untestable(records, test):
     return Verdict(UNTESTABLE, "-", test["why"])
 
 
+from .timing_claims import check_doubling, check_label_dependence, check_ratio, check_svmlight  # noqa: E402
+
 TESTS = {"compare": check_compare, "ratio": check_ratio, "label_dependence": check_label_dependence,
          "doubling": check_doubling, "svmlight": check_svmlight, "kernel_toy": check_kernel_toy,
          "kernel_benchmarks": check_kernel_benchmarks, "untestable": check_untestable}
@@ -499,6 +405,6 @@ def describe(test):
         sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
         return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}"
     if kind == "ratio":
-        return "; ".join(f"mean seconds {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
+        return "; ".join(f"median seconds (timing protocol) {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
                          f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
     return test.get("says", kind)

@@ -22,10 +22,11 @@ solution at the lambda and lambda' the method ran with, ``eqn18_lam`` and
 only, for svm and rls; the kernel form, RKHS norm for ||w||^2, for the
 kernel methods),
 seconds (the fit's wall time alone; with a distributed ``backend``, sending the rows to the workers
-included), compile_seconds (before the fit's timer: compiling the linear solvers' numba kernels
+included), cpu_seconds (the CPU time of this process's threads during the fit: with one solver thread
+about ``seconds`` on an idle machine), compile_seconds (before the fit's timer: compiling the linear solvers' numba kernels
 for the job's value type, or loading them from numba's on-disk cache; tens of seconds in a fresh
 install, said once in the log, well under a second once cached, near 0 after the first job of a
-process; 0 for the kernel methods, which use none of them: :func:`compile_solvers`),
+process; 0 for the kernel methods, which use none of them: :func:`~ssl_repro.harness.compilation.compile_solvers`),
 diagnostics (the solver's record), config and provenance (the command, date, git commit and
 machine of the run: :func:`ssl_repro.provenance.provenance`).
 
@@ -45,7 +46,6 @@ as in the paper.
 import logging
 import numbers
 import re
-import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -60,13 +60,10 @@ from ..kernel_estimators import check_kernel_rows
 from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
-from ..solvers import BiasedRows, warm_up_kernels
+from ..solvers import BiasedRows
+from .compilation import compile_solvers
 
 log = logging.getLogger("ssl_repro")
-
-#: Seconds the warm-up may take before the job says that it is compiling (loading cached kernels
-#: takes well under one; compiling them, in a fresh install, tens of seconds).
-COMPILE_NOTICE_AFTER = 1.0
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
@@ -208,6 +205,7 @@ class FittedJob:
     kernel: bool
     all_rows: bool     # transductive on every row of X: trained on X itself, in its row order
     seconds: float
+    cpu_seconds: float
     compile_seconds: float
 
 
@@ -301,33 +299,14 @@ def fit_estimator(settings, dataset, split):
     if kernel and settings.backend["name"] != "local":
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
-    compile_seconds = 0.0 if kernel else compile_solvers(X_fit.dtype)   # not the solve: timed apart
+    compile_seconds = 0.0 if kernel else compile_solvers(X_fit, dataset.X)   # not the solve: timed apart
     with backend_from_settings(settings.backend), warnings.catch_warnings():
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         estimator.fit(X_fit, y_fit)
-        seconds = time.perf_counter() - start
-    return FittedJob(estimator, kernel, all_rows, seconds, compile_seconds)
-
-
-def compile_solvers(dtype):
-    """Seconds taken to compile (or load from numba's cache) the linear solvers' kernels for data of
-    ``dtype`` (float32 data has its own kernels; any other type is trained as float64): only what
-    the job calls.  When that takes longer than :data:`COMPILE_NOTICE_AFTER` (the first job after
-    an install), the log says once that numba is compiling, so the wait is explained."""
-    dtype = np.float32 if dtype == np.float32 else np.float64
-    notice = threading.Timer(COMPILE_NOTICE_AFTER, log.info, (
-        "compiling the solvers' numba kernels for %s data: once after an install (tens of seconds), "
-        "cached on disk for the next jobs", np.dtype(dtype).name))
-    notice.daemon = True
-    start = time.perf_counter()
-    notice.start()
-    try:
-        warm_up_kernels(dtypes=(dtype,))
-    finally:
-        notice.cancel()
-    return time.perf_counter() - start
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+    return FittedJob(estimator, kernel, all_rows, seconds, cpu_seconds, compile_seconds)
 
 
 def error_rate(outputs, truth):
@@ -375,7 +354,7 @@ def make_record(cfg, settings, dataset, split, fitted):
         # the predicted positive share of the unlabeled rows: flags one-class solutions (harness.claims)
         "unlabeled_positive_fraction": float(np.mean(o_u > 0)) if len(o_u) else float("nan"),
         "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
-        "seconds": fitted.seconds, "compile_seconds": fitted.compile_seconds,
+        "seconds": fitted.seconds, "cpu_seconds": fitted.cpu_seconds, "compile_seconds": fitted.compile_seconds,
         "diagnostics": info.as_dict(), "data_source": dataset.source,
         "config": cfg, "provenance": provenance(),
     }

@@ -13,15 +13,23 @@ from .annealing import deterministic_annealing
 from .engine.cgls import cgls
 from .engine.biased_rows import BiasedRows
 from .engine.cg_layout import COMPACT_FEATURES
-from .engine.problem import from_blocks
+from .engine.problem import from_mask
 from .tsvm import tsvm
 from .engine.data_checks import DATA_DTYPES
 
 
-def warm_up_kernels(dtypes=DATA_DTYPES):
+#: The index types of scipy's CSR matrices (``indices``, ``indptr``): int32 where they fit, int64 where
+#: a loader or an operation made them so (scikit-learn's svmlight reader does); the kernels that read
+#: them are compiled for each type they meet.
+INDEX_DTYPES = (np.int32, np.int64)
+
+
+def warm_up_kernels(dtypes=DATA_DTYPES, index_dtypes=INDEX_DTYPES):
     """Run tiny CGLS, TSVM and DA solves with one thread and CGLS with numba's full count,
-    on data of each of ``dtypes`` (default: float64 and float32, :data:`.engine.data_checks.DATA_DTYPES`:
-    each compiles its own kernels; a job passes its data's alone).
+    on data of each of ``dtypes`` (default: float64 and float32, :data:`.engine.data_checks.DATA_DTYPES`)
+    with CSR indices of each of ``index_dtypes`` (default :data:`INDEX_DTYPES`): each pair compiles
+    its own kernels; a job passes its data's alone (:func:`ssl_repro.harness.runner.compile_solvers`),
+    so that no kernel compiles inside its timed fit.
 
     Both the serial and the parallel build of the CG loop are loaded
     (whichever the machine's load will later call for), and the line
@@ -34,16 +42,24 @@ def warm_up_kernels(dtypes=DATA_DTYPES):
     and the products run before and after the CG layout exists.
     """
     for dtype in dtypes:
-        _warm_up(dtype)
+        for index_dtype in index_dtypes:
+            _warm_up(dtype, index_dtype)
 
 
-def _warm_up(dtype):
-    X = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]], dtype=dtype))
-    problem = from_blocks(X[:2], np.array([1.0, -1.0]), X[2:])
+def _indexed(X, index_dtype):
+    """``X`` (CSR) with its ``indices`` and ``indptr`` of type ``index_dtype`` (scipy picks int32 itself)."""
+    X.indices, X.indptr = X.indices.astype(index_dtype), X.indptr.astype(index_dtype)
+    return X
+
+
+def _warm_up(dtype, index_dtype):
+    X = _indexed(sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]], dtype=dtype)),
+                 index_dtype)
+    problem = from_mask(X, np.array([1.0, -1.0]), np.array([True, True, False, False]))   # X's own indices
     op, rows, y = BiasedRows(X), np.arange(4, dtype=np.int64), np.array([1.0, -1.0, 1.0, -1.0])
-    repeated = BiasedRows(sp.vstack([X[:3], X[2:3]], format="csr"))
-    wide = BiasedRows(sp.csr_matrix((np.ones(4, dtype), [0, 1, 2, COMPACT_FEATURES], np.arange(5)),
-                                    shape=(4, COMPACT_FEATURES + 1)))
+    repeated = BiasedRows(_indexed(sp.vstack([X[:3], X[2:3]], format="csr"), index_dtype))
+    wide = BiasedRows(_indexed(sp.csr_matrix((np.ones(4, dtype), [0, 1, 2, COMPACT_FEATURES], np.arange(5)),
+                                             shape=(4, COMPACT_FEATURES + 1)), index_dtype))
     previous = numba.get_num_threads()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # the tiny solves' cap warnings concern nobody

@@ -1,0 +1,178 @@
+"""Verdicts on the papers' timing claims, from records measured by the timing protocol.
+
+A timing verdict rests only on runs of the timing protocol (:mod:`ssl_repro.harness.timing_protocol`:
+one job at a time on an idle machine, 3 repeats on 3 splits); a record without it (one run per cell,
+jobs in parallel: a learning curve's sweep throughput, or a timing record made before the protocol)
+is "not testable here" with the command that re-records it.  Runs that other processes disturbed
+are left out.  A cell's seconds are the **median** over its runs; each ratio of median seconds
+stands beside the ratio of median CG iterations (the work the papers' arguments are about), and
+where the two differ by more than the factor :data:`WORK_DISAGREEMENT` the evidence says so: the
+seconds then answer for per-iteration cost (or noise), not for the work.  The verdict follows the
+seconds (the claims are about time).  A cell resting on one run says "(1 run)".
+"""
+import numpy as np
+
+from .claims import (FAILS, HOLDS, MIXED, UNTESTABLE, Verdict, combine, data_kind, frames, paper_set, pick,
+                     tally_word)
+
+#: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
+#: before the evidence says that time and work part ways (1.5: half again).
+WORK_DISAGREEMENT = 1.5
+
+
+def protocol_runs(frame):
+    """The undisturbed timing-protocol runs of ``frame``, or None when it was not timed by the protocol."""
+    if "repeat" not in frame or frame["repeat"].isna().all():
+        return None
+    return frame[~frame["disturbed"].astype(bool)]
+
+
+def not_by_protocol(dataset, experiment):
+    """The verdict of a set whose records were not timed by the protocol (``experiment``: the one
+    that times them by it)."""
+    return Verdict(UNTESTABLE, "", f"{dataset}: timed without the timing protocol (one run a cell, jobs in "
+                                   f"parallel): re-record with python run.py +experiment={experiment} dataset={dataset}")
+
+
+def medians(runs, by):
+    """Median seconds and CG iterations, and the number of runs, per ``by`` x method (methods as columns)."""
+    grouped = runs.groupby([by, "method"])
+    return (grouped["seconds"].median().unstack(), grouped["cg_iterations"].median().unstack(),
+            grouped.size().unstack())
+
+
+def work_note(seconds_ratio, work_ratio, name):
+    """Where the seconds ratio and the CG-iteration ratio part ways past :data:`WORK_DISAGREEMENT`."""
+    apart = [(k, s, w) for k, s, w in zip(seconds_ratio.index, seconds_ratio, work_ratio)
+             if w > 0 and not 1 / WORK_DISAGREEMENT <= s / w <= WORK_DISAGREEMENT]
+    return "".join(f"; seconds and CG iterations part ways at {name} = {k} ({s:.3g} vs {w:.3g})" for k, s, w in apart)
+
+
+def runs_note(counts):
+    """'(1 run)' where a cell rests on one run, else the fewest runs of a cell."""
+    fewest = int(counts.min()) if len(counts) else 0
+    return " (1 run)" if fewest == 1 else f" (medians of {fewest}+ runs a cell)"
+
+
+def check_ratio(records, test):
+    """Median seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at ``at``: every
+    label count (``all``), most of them (``most``) or the lowest one (``lowest``); the CG-iteration ratio
+    beside it."""
+    found = frames(records, test["folder"] + "_")
+    parts = []
+    for name in test.get("sets") or sorted(found):
+        chosen, why = pick(found.get(name, []), real_only=False)
+        if chosen is None:
+            parts.append(Verdict(UNTESTABLE, "", f"{name}: {why}"))
+            continue
+        kind, dataset, frame = chosen
+        runs = protocol_runs(frame)
+        if runs is None:
+            parts.append(not_by_protocol(dataset, test["folder"]))
+            continue
+        seconds, work, counts = medians(runs, "n_labeled")
+        texts, oks = [], []
+        for check in test["checks"]:
+            num, den = check["num"], check["den"]
+            if num not in seconds or den not in seconds:
+                continue
+            ratio = (seconds[num] / seconds[den]).dropna()
+            work_ratio = (work[num] / work[den]).reindex(ratio.index)
+            if check.get("at") == "lowest":
+                ratio, work_ratio = ratio.iloc[:1], work_ratio.iloc[:1]
+            ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
+            oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
+            texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
+                         f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
+                         + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)))
+        if not oks:
+            parts.append(Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed"))
+            continue
+        parts.append(Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, f"{dataset} ({kind})",
+                             f"{dataset}: " + "; ".join(texts)))
+    return combine(parts)
+
+
+def check_label_dependence(records, test):
+    """Whether ``stronger``'s median seconds vary more over the label counts (largest / smallest) than
+    ``weaker``'s; the same for CG iterations beside it."""
+    found = frames(records, test["folder"] + "_")
+    parts = []
+    for name in sorted(found):
+        kind, dataset, frame = found[name][0]
+        runs = protocol_runs(frame)
+        if runs is None:
+            parts.append(not_by_protocol(dataset, test["folder"]))
+            continue
+        seconds, work, counts = medians(runs, "n_labeled")
+        methods = (test["stronger"], test["weaker"])
+        if not all(m in seconds for m in methods):
+            continue
+        spread = {m: seconds[m].max() / seconds[m].min() for m in methods}
+        work_spread = {m: work[m].max() / work[m].min() for m in methods}
+        ok = spread[test["stronger"]] > spread[test["weaker"]]
+        parts.append(Verdict(HOLDS if ok else FAILS, f"{dataset} ({kind})",
+                             f"{dataset}: largest/smallest median seconds {spread[methods[0]]:.3g} vs "
+                             f"{spread[methods[1]]:.3g} (CG iterations {work_spread[methods[0]]:.3g} vs "
+                             f"{work_spread[methods[1]]:.3g})" + runs_note(counts[list(methods)].min(axis=1))))
+    return combine(parts)
+
+
+def check_doubling(records, test):
+    """004 Table 1.6: median seconds when u doubles, within a factor ``tolerance`` of the u ratio; the
+    CG-iteration ratio beside it."""
+    found = frames(records, "scale_timing_")
+    if not found:
+        return Verdict(UNTESTABLE, "-", "no run timed by the protocol: python run.py +experiment=scale_timing "
+                                        "dataset=kdd99-10 (minutes a job)")
+    parts = []
+    for name in sorted(found):
+        kind, dataset, frame = found[name][0]
+        runs = protocol_runs(frame)
+        if runs is None:
+            parts.append(not_by_protocol(dataset, "scale_timing"))
+            continue
+        ratios, work = [], []
+        for (l, m), part in runs.groupby(["n_labeled", "method"]):
+            cells = part.groupby("n_unlabeled")[["seconds", "cg_iterations"]].median().sort_index()
+            if len(cells) == 2 and m in test["methods"]:
+                u_ratio = cells.index[1] / cells.index[0]
+                ratios.append(cells["seconds"].iloc[1] / cells["seconds"].iloc[0] / u_ratio)
+                work.append(cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0] / u_ratio)
+        if not ratios:
+            continue
+        ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
+        parts.append(Verdict(tally_word(ok, len(ratios)), f"{dataset} ({kind})",
+                             f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} "
+                             f"(CG iterations {min(work):.2g}-{max(work):.2g}), within a factor "
+                             f"{test['tolerance']:g} in {ok} of {len(ratios)}"))
+    return combine(parts)
+
+
+def check_svmlight(records, test):
+    """000 Table 9: SVM-light's seconds over ours (TSVM S=max's median over the protocol's runs of the
+    first split at the fewest labels) at least ``min`` (SVM-light killed at its cap: at least the cap)."""
+    peers = records.csv("peers/table9.csv")
+    if peers is None:
+        return Verdict(UNTESTABLE, "-", "peers/table9.csv absent (SVM-light was not run)")
+    found = frames(records, "timing_")
+    parts = []
+    for _, row in peers[peers["method"] == "svmlight-tsvm"].iterrows():
+        options = found.get(paper_set(row["dataset"]), [])
+        ours = [f for k, d, f in options if d == row["dataset"]]
+        if not ours:
+            continue
+        frame = protocol_runs(ours[0])
+        if frame is None:
+            parts.append(not_by_protocol(row["dataset"], "timing"))
+            continue
+        first = frame[(frame["split"] == frame["split"].min()) & (frame["n_labeled"] == frame["n_labeled"].min())
+                      & (frame["method"] == "tsvm-Smax")]
+        if first.empty:
+            continue
+        ratio = row["seconds"] / first["seconds"].median()
+        capped = bool(row.get("capped", False))
+        parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
+                             f"{row['dataset']} ({data_kind(row['dataset'])})",
+                             f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
+    return combine(parts)

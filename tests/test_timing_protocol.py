@@ -1,0 +1,136 @@
+"""The timing protocol: an idle machine before each timing job, what a timing record holds, and the
+timing verdicts resting on medians of protocol runs only (ssl_repro/harness/timing_protocol.py,
+ssl_repro/harness/timing_claims.py)."""
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from hydra_plugins.ssl_repro_sweeper.progress_sweeper import check_timing_launcher
+from ssl_repro.harness import timing_protocol
+from ssl_repro.harness.app import run_or_skip
+from ssl_repro.harness.claims import FAILS, HOLDS, UNTESTABLE
+from ssl_repro.harness.timing_claims import check_label_dependence, check_ratio
+
+BUSY = [sys.executable, "-c", "while True: pass"]
+
+
+@pytest.fixture
+def busy_core():
+    """Another process keeping one core busy."""
+    process = subprocess.Popen(BUSY)
+    time.sleep(0.3)
+    yield process
+    process.kill()
+    process.wait()
+
+
+def test_a_busy_machine_is_waited_on_then_refused_naming_the_load(busy_core):
+    started = time.monotonic()
+    with pytest.raises(timing_protocol.MachineBusy, match=r"other processes used [0-9.]+ cores .*timing.max_wait"):
+        timing_protocol.wait_until_idle(idle_cores=0.5, max_wait=1.0, window=0.5)
+    assert time.monotonic() - started < 10
+
+
+def test_the_other_processes_use_is_measured_apart_from_this_ones(busy_core):
+    before = timing_protocol.reading()
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:           # this process busy too: not counted
+        pass
+    assert timing_protocol.others_busy(before, timing_protocol.reading()) > 0.5
+
+
+def test_an_idle_enough_machine_runs_at_once():
+    busy, waited = timing_protocol.wait_until_idle(idle_cores=1e6, max_wait=0, window=0.1)
+    assert busy >= 0 and waited < 0.5
+
+
+def test_settings_and_launcher_are_checked_before_anything_runs():
+    with pytest.raises(ValueError, match="timing.idle_core is not a setting.*timing.idle_cores"):
+        timing_protocol.settings({"idle_core": 1})
+    with pytest.raises(ValueError, match="one at a time.*hydra.launcher.n_jobs=1"):
+        with timing_protocol.measured({}, parallel_jobs=2):
+            pass
+    with pytest.raises(SystemExit, match="Error: this sweep's jobs are timed.*runs 2 at once"):
+        check_timing_launcher(True, {"_target_": "hydra_plugins.hydra_joblib_launcher.JoblibLauncher", "n_jobs": 2})
+    check_timing_launcher(False, {"_target_": "hydra_plugins.hydra_joblib_launcher.JoblibLauncher", "n_jobs": 2})
+
+
+def test_a_job_disturbed_by_another_process_is_marked(monkeypatch):
+    monkeypatch.setattr(timing_protocol, "wait_until_idle", lambda idle_cores, max_wait: (0.0, 0.0))
+    with timing_protocol.measured({"idle_cores": 0.5}) as quiet:
+        time.sleep(0.5)
+    with timing_protocol.measured({"idle_cores": 0.5}) as disturbed:
+        process = subprocess.Popen(BUSY)
+        time.sleep(1.5)
+        process.kill()
+        process.wait()
+    assert disturbed["disturbed"] and disturbed["others_busy_during"] > 0.5
+    assert quiet["others_busy_during"] < disturbed["others_busy_during"]
+    assert set(quiet) >= {"protocol", "load_before", "load_after", "others_busy_before", "waited_seconds"}
+
+
+def test_a_timing_job_records_the_protocol_and_cpu_seconds(tmp_path, monkeypatch):
+    monkeypatch.setattr(timing_protocol, "wait_until_idle", lambda idle_cores, max_wait: (0.01, 0.0))
+    cfg = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm", "lam": None}, "split": 0,
+           "n_labeled": 16, "n_unlabeled": 300, "repeat": 1, "timing": {"idle_cores": 0.25, "max_wait": 300},
+           "solver_threads": 1}
+    _, record = run_or_skip(cfg, tmp_path)
+    assert record["timing"]["protocol"] == timing_protocol.PROTOCOL
+    assert len(record["timing"]["load_before"]) == 3 and len(record["timing"]["load_after"]) == 3
+    assert 0 < record["cpu_seconds"] and 0 < record["seconds"] < 5
+
+
+class FakeRecords:
+    """What the verdicts read of results/: sweep folders and their results.csv tables."""
+
+    def __init__(self, **tables):
+        self.tables = tables
+
+    def folders(self, prefix):
+        return sorted(name for name in self.tables if name.startswith(prefix))
+
+    def runs(self, folder):
+        return self.tables[folder]
+
+
+def timing_table(cells, protocol=True):
+    """A timing results table: ``cells`` maps (method, n_labeled) to [(seconds, cg_iterations, disturbed)]."""
+    rows = [{"dataset": "pcmac", "method": m, "n_labeled": l, "split": k % 3, "seconds": s, "cg_iterations": g,
+             **({"repeat": k // 3, "disturbed": d} if protocol else {})}
+            for (m, l), runs in cells.items() for k, (s, g, d) in enumerate(runs)]
+    return pd.DataFrame(rows)
+
+
+RATIO = {"kind": "ratio", "folder": "timing", "checks": [{"num": "tsvm-S1", "den": "tsvm-Smax", "min": 10, "at": "all"}]}
+
+
+def test_a_timing_verdict_rests_on_medians_not_means_and_leaves_disturbed_runs_out():
+    cells = {("tsvm-S1", 2): [(10.0, 100, False), (10.0, 100, False), (0.1, 100, False), (1e-3, 1, True)],
+             ("tsvm-Smax", 2): [(1.0, 10, False)] * 3 + [(50.0, 10, True)]}
+    verdict = check_ratio(FakeRecords(timing_pcmac=timing_table(cells)), RATIO)
+    assert verdict.word == HOLDS          # the mean (6.7) would fail; the disturbed runs would drag both
+    assert "median seconds 10-10 (CG iterations 10-10)" in verdict.evidence
+    assert "part ways" not in verdict.evidence and "(medians of 3+ runs a cell)" in verdict.evidence
+
+
+def test_seconds_and_work_parting_ways_is_said_and_one_run_is_marked():
+    cells = {("tsvm-S1", 2): [(12.0, 30, False)], ("tsvm-Smax", 2): [(1.0, 10, False)]}
+    verdict = check_ratio(FakeRecords(timing_pcmac=timing_table(cells)), RATIO)
+    assert verdict.word == HOLDS
+    assert "seconds and CG iterations part ways at l = 2 (12 vs 3)" in verdict.evidence
+    assert verdict.evidence.endswith("(1 run)")
+
+
+def test_records_not_timed_by_the_protocol_decide_no_timing_verdict():
+    cells = {("tsvm-S1", 2): [(12.0, 30, False)], ("tsvm-Smax", 2): [(1.0, 10, False)],
+             ("da", 2): [(2.0, 10, False)], ("da", 4): [(2.0, 10, False)], ("tsvm-Smax", 4): [(9.0, 10, False)]}
+    records = FakeRecords(timing_pcmac=timing_table(cells, protocol=False))
+    for verdict in (check_ratio(records, RATIO), check_label_dependence(
+            records, {"folder": "timing", "stronger": "tsvm-Smax", "weaker": "da"})):
+        assert verdict.word == UNTESTABLE
+        assert "re-record with python run.py +experiment=timing dataset=pcmac" in verdict.evidence
+    assert check_label_dependence(FakeRecords(timing_pcmac=timing_table(cells)),
+                                  {"folder": "timing", "stronger": "da", "weaker": "tsvm-Smax"}).word == FAILS
