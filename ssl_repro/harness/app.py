@@ -162,6 +162,8 @@ def scores(record):
     parts.append(f"own objective {record['objective_own']:.6f}")
     if not record.get("converged", True):
         parts.append(f"NOT converged ({stop_in_words(record['diagnostics'])})")
+    if record["diagnostics"].get("suspect"):
+        parts.append(f"SUSPECT answer ({', '.join(record['diagnostics']['suspect'])}: see the warning above)")
     return ", ".join(parts)
 
 

@@ -52,6 +52,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
@@ -62,6 +63,7 @@ from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows, warm_up_kernels
+from ..solvers.info import SuspectSolutionWarning
 from .jobkey import data_files
 from .settings import check_settings
 
@@ -314,13 +316,30 @@ def fit_estimator(settings, dataset, split):
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
     compile_seconds = 0.0 if kernel else compile_solvers(X_fit.dtype)   # not the solve: timed apart
-    with backend_from_settings(settings.backend), warnings.catch_warnings():
+    with backend_from_settings(settings.backend), warnings.catch_warnings(record=True) as caught:
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
+        for category in SOLVER_WARNINGS:
+            warnings.simplefilter("always", category)
         start = time.perf_counter()
         estimator.fit(X_fit, y_fit)
         seconds = time.perf_counter() - start
+    log_warnings(caught, f"{settings.variant} on {dataset.name}")
     return FittedJob(estimator, kernel, all_rows, seconds, compile_seconds)
+
+
+#: What a solver says about how it ended: the job's log says it, in the harness's own lines.
+SOLVER_WARNINGS = (ConvergenceWarning, SuspectSolutionWarning)
+
+
+def log_warnings(caught, job):
+    """Log the solver's warnings ``caught`` during a fit as the job's own log lines (one each, naming ``job``);
+    any other warning goes on to the caller's filters."""
+    for w in caught:
+        if issubclass(w.category, SOLVER_WARNINGS):
+            log.warning("%s: %s", job, w.message)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def compile_solvers(dtype):
