@@ -45,6 +45,21 @@ NUMBER_FIELDS = ("r", "lam", "lam_u", "eqn18_lam", "eqn18_lam_u", "test_error", 
                  "objective", "own_objective", "positive_fraction")
 
 
+#: The repository's committed records (``results/``; its ``runs/``, where sweeps write, is not committed).
+COMMITTED = Path(__file__).resolve().parents[2] / "results"
+
+
+def refuse_committed(out, force=False, flag="--force"):
+    """Refuse (ValueError naming ``flag``) to write into the repository's committed ``results/`` (not its
+    ``runs/``) unless ``force``: a command run as the README shows it would otherwise replace a committed
+    record without a word."""
+    target = Path(out).absolute().resolve()
+    inside = target == COMMITTED or COMMITTED in target.parents
+    if inside and not force and not (target == COMMITTED / "runs" or COMMITTED / "runs" in target.parents):
+        raise ValueError(f"{out} is in the repository's committed results ({COMMITTED}): writing there replaces "
+                         f"a committed record; give another folder, or {flag} to replace it")
+
+
 class IncompleteResult(ValueError):
     """A ``result.json`` that is not a complete record; the message names the file and what is wrong."""
 
