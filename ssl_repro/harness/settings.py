@@ -23,7 +23,6 @@ import numbers
 from pathlib import Path
 
 from ..data import dataset_info
-from ..data.registry import DATASETS
 from ..data.splits import ALL
 from ..methods import METHODS, VARIANTS, method
 
@@ -105,7 +104,7 @@ def check_settings(cfg):
     check_top_level(cfg)
     ds_cfg = cfg["dataset"]
     check_dataset_settings(ds_cfg)
-    info = dataset_name_info(ds_cfg["name"])
+    info = dataset_info(ds_cfg["name"])
     job_split(cfg.get("split"))
     check_count(cfg)
     check_solver_threads(cfg.get("solver_threads"))
@@ -117,14 +116,6 @@ def check_settings(cfg):
     lam = info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"]
     lam_u = info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"]
     estimator_for(cfg["method"], lam, lam_u, 0.5 if cfg["method"].get("r") is None else cfg["method"]["r"])
-
-
-def dataset_name_info(name):
-    """The registry's entry of dataset ``name``; an unknown name is refused with the close names."""
-    if name not in DATASETS:
-        raise ValueError(f"unknown dataset {name!r}{close_names(name, DATASETS)}; known datasets: "
-                         f"{', '.join(sorted(DATASETS))}")
-    return dataset_info(name)
 
 
 def config_choices(group, conf_dir):
