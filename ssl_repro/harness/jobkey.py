@@ -21,9 +21,12 @@ file for the old one when an edit keeps the size (a label ``+1`` turned
 ``cp -p``, or two writes within a file system's timestamp granularity:
 1-2 s on FAT, ext3, some NFS); a content hash is never fooled.  Its cost is
 one read of the file, which the job reads anyway, and it is paid once per
-file per process: the digest is kept for the file's (size, mtime) and
-recomputed only when either changes (a sweep's hundreds of jobs on one
-file hash it once).  A file that cannot be read enters as ``missing``: the
+file per process: the digest is kept for the file's inode, size, mtime and
+ctime (which every write sets and no tool can set back) and recomputed when
+any changes (a sweep's hundreds of jobs on one file hash it once).  The
+status-change time alone would be no key: a copy of the same bytes, or the
+same file on a cluster's other node, would get another folder; the digest
+is the same everywhere.  A file that cannot be read enters as ``missing``: the
 job then stops on loading it, with the loader's message.
 
 :func:`register` makes the hash available to Hydra as the resolver
@@ -45,15 +48,15 @@ DIGITS = 10
 FILE_SETTINGS = ("path", "examples", "labels")
 #: Bytes read at a time when hashing a data file.
 CHUNK = 1 << 20
-_digests = {}       # (absolute path, size, mtime_ns) -> SHA-256 of the content, for this process
+_digests = {}       # (absolute path, inode, size, mtime_ns, ctime_ns) -> SHA-256 of the content
 
 
 def file_digest(path):
     """The SHA-256 (hex) of the file ``path``'s bytes, or ``"missing"`` when it cannot be read; kept
-    for the file's (size, mtime) so that it is read once per process while unchanged."""
+    for the file's (inode, size, mtime, ctime) so that it is read once per process while unchanged."""
     try:
         stat = os.stat(path)
-        memo = (os.path.abspath(path), stat.st_size, stat.st_mtime_ns)
+        memo = (os.path.abspath(path), stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
         if memo not in _digests:
             digest = hashlib.sha256()
             with open(path, "rb") as f:
