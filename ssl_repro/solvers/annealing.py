@@ -213,9 +213,9 @@ def outer_advice(w_step, info, r, eps, anneal_rate, max_outer):
     gaps, T_last = w_step.gaps(), info.temperatures[-1]
     threshold = gaps.shape[0] * eps
     if np.ptp(gaps) <= EQUAL_GAPS * np.max(np.abs(gaps)):
-        return (f"no setting helps: the unlabeled rows' outputs are equal to within rounding (their loss gaps spread "
-                f"{np.ptp(gaps):.2g} around {np.max(np.abs(gaps)):.2g}), so their beliefs stay near r: w is nearly "
-                "0 (lam too large, or features near 0); lower lam or rescale X")
+        return (f"no setting helps: the unlabeled rows' outputs are equal to within rounding (their loss gaps, "
+                f"Eqn 15, differ by {np.ptp(gaps):.2g}), so their beliefs stay near r: w is nearly 0 (lam too large, "
+                "or features near 0); lower lam or rescale X")
 
     def settled(steps):
         return unsettled_entropy(gaps, T_last / anneal_rate ** steps, r) <= threshold
