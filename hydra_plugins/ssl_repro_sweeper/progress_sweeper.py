@@ -37,7 +37,6 @@ import datetime
 import itertools
 import json
 import logging
-import os
 import shutil
 import time
 from pathlib import Path

@@ -44,7 +44,6 @@ an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
 import logging
-import numbers
 import re
 import threading
 import time
@@ -57,7 +56,6 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
 from ..data import dataset_info, load_dataset, make_split
-from ..data.splits import ALL, N_SPLITS
 from ..kernel_estimators import check_kernel_rows
 from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
@@ -65,7 +63,7 @@ from ..provenance import provenance
 from ..solvers import BiasedRows, warm_up_kernels
 from ..solvers.info import SuspectSolutionWarning
 from .jobkey import data_files
-from .settings import check_settings
+from .settings import DATASET_SETTINGS, check_dataset_settings, check_settings, job_labels, job_split  # noqa: F401
 
 log = logging.getLogger("ssl_repro")
 
@@ -75,57 +73,6 @@ COMPILE_NOTICE_AFTER = 1.0
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
-
-#: What a dataset configuration may set (``conf/dataset/*.yaml``); the rest of a
-#: dataset's metadata comes from :data:`ssl_repro.data.DATASETS` only.  ``n_labeled``
-#: is the dataset's default for the job's top-level ``n_labeled`` (``conf/config.yaml``
-#: reads it; own files: ``all``, the rows the file labels).
-DATASET_SETTINGS = ("name", "lam", "lam_u", "path", "examples", "labels", "n_labeled")
-
-
-def check_dataset_settings(ds_cfg):
-    """Refuse a dataset setting the harness does not read (e.g. ``+dataset.label_grid=[1,2]``)."""
-    for key in ds_cfg:
-        if key not in DATASET_SETTINGS:
-            raise ValueError(
-                f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
-                f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
-                f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
-
-
-def job_split(value):
-    """The job's ``split``, an integer 0..:data:`~ssl_repro.data.splits.N_SPLITS` - 1, else refused with that range."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < N_SPLITS:
-        return int(value)
-    raise ValueError(f"split={value!r} is not one of the paper's {N_SPLITS} splits: give split=0..{N_SPLITS - 1} "
-                     "(the seed of the stratified train/test split and labeled subset, Sec. 1.5 of 004)")
-
-
-def job_labels_value(value, info):
-    """The job's ``n_labeled`` as a value: a whole number (its range is :func:`~ssl_repro.data.make_split`'s)
-    or ``all``, else refused naming the accepted values (``info``: the dataset's
-    :class:`~ssl_repro.data.DatasetInfo`, for its label grid)."""
-    if value == ALL:
-        return value
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    grid = ", ".join(map(str, info.label_grid))
-    raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
-                     + (f" (the label grid of {info.name}: {grid})" if grid else "")
-                     + f" or n_labeled={ALL} (a file's own labels: the rows it labels)")
-
-
-def job_labels(value, dataset):
-    """The job's ``n_labeled`` (:func:`job_labels_value`).  A number off the dataset's label counts (its
-    learning curve's and its transductive table's) runs, with a logged warning naming them: the papers
-    report no result there to compare with (e.g. pcmac at the default ``n_labeled=64``)."""
-    value = job_labels_value(value, dataset.info)
-    counts = sorted(set(dataset.info.curve_labels) | set(dataset.info.transductive_labels))
-    if value != ALL and counts and value not in counts:
-        log.warning("n_labeled=%d is off the label counts of %s (%s): the papers report no result at it; "
-                    "give one of them for a result to compare", value, dataset.name, ", ".join(map(str, counts)))
-    return value
-
 
 def check_fraction_of_split(split, dataset, n_labeled):
     """Refuse a split whose unlabeled rows are all of one class: their true positive fraction r

@@ -19,18 +19,72 @@ Decision: a refused setting is a ``ValueError`` whose message is one line
 stages that have the data (:mod:`.runner`).
 """
 import difflib
+import logging
 import numbers
 from pathlib import Path
 
 from ..data import dataset_info
-from ..data.splits import ALL
+from ..data.splits import ALL, N_SPLITS
 from ..methods import METHODS, VARIANTS, method
+
+log = logging.getLogger("ssl_repro")
 
 #: The top-level settings of a job (``conf/config.yaml``); ``hydra`` is Hydra's own.
 JOB_SETTINGS = ("dataset", "method", "backend", "split", "n_labeled", "n_unlabeled", "data_root", "download",
                 "results_dir", "sweep_name", "solver_threads")
 #: The config groups whose choice ``run.py`` checks before Hydra composes (:func:`check_choices`).
 GROUPS = ("dataset", "method")
+
+
+#: What a dataset configuration may set (``conf/dataset/*.yaml``); the rest of a
+#: dataset's metadata comes from :data:`ssl_repro.data.DATASETS` only.  ``n_labeled``
+#: is the dataset's default for the job's top-level ``n_labeled`` (``conf/config.yaml``
+#: reads it; own files: ``all``, the rows the file labels).
+DATASET_SETTINGS = ("name", "lam", "lam_u", "path", "examples", "labels", "n_labeled")
+
+
+def check_dataset_settings(ds_cfg):
+    """Refuse a dataset setting the harness does not read (e.g. ``+dataset.label_grid=[1,2]``)."""
+    for key in ds_cfg:
+        if key not in DATASET_SETTINGS:
+            raise ValueError(
+                f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
+                f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
+                f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
+
+
+def job_split(value):
+    """The job's ``split``, an integer 0..:data:`~ssl_repro.data.splits.N_SPLITS` - 1, else refused with that range."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < N_SPLITS:
+        return int(value)
+    raise ValueError(f"split={value!r} is not one of the paper's {N_SPLITS} splits: give split=0..{N_SPLITS - 1} "
+                     "(the seed of the stratified train/test split and labeled subset, Sec. 1.5 of 004)")
+
+
+def job_labels_value(value, info):
+    """The job's ``n_labeled`` as a value: a whole number (its range is :func:`~ssl_repro.data.make_split`'s)
+    or ``all``, else refused naming the accepted values (``info``: the dataset's
+    :class:`~ssl_repro.data.DatasetInfo`, for its label grid)."""
+    if value == ALL:
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    grid = ", ".join(map(str, info.label_grid))
+    raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
+                     + (f" (the label grid of {info.name}: {grid})" if grid else "")
+                     + f" or n_labeled={ALL} (a file's own labels: the rows it labels)")
+
+
+def job_labels(value, dataset):
+    """The job's ``n_labeled`` (:func:`job_labels_value`).  A number off the dataset's label counts (its
+    learning curve's and its transductive table's) runs, with a logged warning naming them: the papers
+    report no result there to compare with (e.g. pcmac at the default ``n_labeled=64``)."""
+    value = job_labels_value(value, dataset.info)
+    counts = sorted(set(dataset.info.curve_labels) | set(dataset.info.transductive_labels))
+    if value != ALL and counts and value not in counts:
+        log.warning("n_labeled=%d is off the label counts of %s (%s): the papers report no result at it; "
+                    "give one of them for a result to compare", value, dataset.name, ", ".join(map(str, counts)))
+    return value
 
 
 def close_names(word, names, n=3):
@@ -41,7 +95,6 @@ def close_names(word, names, n=3):
 
 def nested_settings(cfg):
     """Every setting name a job takes, dotted (``method.lam``, ``dataset.path``, ``split``), for suggestions."""
-    from .runner import DATASET_SETTINGS
     names = [k for k in JOB_SETTINGS if k not in GROUPS]
     names += [f"dataset.{k}" for k in DATASET_SETTINGS]
     name = (cfg.get("method") or {}).get("name") if isinstance(cfg.get("method"), dict) else None
@@ -85,7 +138,6 @@ def check_download(value):
 def check_count(cfg):
     """``n_labeled`` (``all`` or a whole number >= 2) and ``n_unlabeled`` (null or a whole number >= 1),
     as far as they can be told without the data (the upper bounds need the training rows)."""
-    from .runner import job_labels_value
     n_labeled = job_labels_value(cfg.get("n_labeled"), dataset_info(cfg["dataset"]["name"]))
     if n_labeled != ALL and n_labeled < 2:
         raise ValueError(f"n_labeled={n_labeled}: a split needs at least 2 labeled rows (one of each class); "
@@ -100,7 +152,7 @@ def check_count(cfg):
 def check_settings(cfg):
     """Check every setting of the job configuration ``cfg`` (a plain dict) that can be checked without its
     data; a refused one raises ValueError with a one-line message naming the fix."""
-    from .runner import check_dataset_settings, estimator_for, job_split
+    from .runner import estimator_for      # the estimator of a method configuration (runner imports this module)
     check_top_level(cfg)
     ds_cfg = cfg["dataset"]
     check_dataset_settings(ds_cfg)
