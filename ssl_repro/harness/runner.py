@@ -48,7 +48,7 @@ import re
 import threading
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -157,7 +157,7 @@ class JobSettings:
     method: dict
     variant: str
     backend: dict
-    data_files: dict    # a user's own files: their content digests (:func:`ssl_repro.harness.jobkey.data_files`)
+    data_files: dict = field(default_factory=dict)   # a user's own files' digests (:func:`.jobkey.data_files`)
 
 
 @dataclass(frozen=True)
