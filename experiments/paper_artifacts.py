@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import availability, data_root, dataset_info
+from ssl_repro.data.cache import in_words_of
 from ssl_repro.data.registry import DATASETS
 from ssl_repro.harness import plots, report
 import pandas as pd
@@ -62,9 +63,11 @@ ANALOGS = tuple(sorted(name for name, info in DATASETS.items() if info.analog_of
 STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
 #: The datasets of the medium-size sweeps: the papers' own, their real-text analogs, their stand-ins.
 SWEEP_SETS = MEDIUM + ANALOGS + STAND_INS
-NOT_DOWNLOADABLE = ("the real sets are not here (SRAA, RCV1 and the proprietary 33-vs-36 cannot be fetched on "
-                    "this machine): SYNTHETIC stand-ins of their shapes instead (dataset=synthetic-<name>); the "
+NOT_DOWNLOADABLE = ("the records hold no run on the real SRAA, RCV1 and (proprietary) 33-vs-36 sets, absent where "
+                    "they were made: SYNTHETIC stand-ins of their shapes instead (dataset=synthetic-<name>); the "
                     "splits and methods each record holds are in its table in results/README.md")
+#: How this tool's options are named in a missing-data message (:func:`ssl_repro.data.cache.in_words_of`).
+OPTIONS = ("--data-root DIR (or SSL_REPRO_DATA)", "--download")
 TRANSDUCTIVE_STAND_INS = ("RCV1 (full-ccat, full-gcat) and the full KDD file are not here: kdd99-10 (the 10% file) "
                           "and SYNTHETIC stand-ins of full-ccat's shape instead (results/README.md)")
 
@@ -257,7 +260,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     folder, runs = sweep_folder(artifact, dataset), out / "runs"
     data = availability(dataset, root, download)
     if not data.runnable:
-        raise SystemExit(f"{artifact.name} on {dataset}: {data.detail}")
+        raise SystemExit(f"{artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
     status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download, launcher), cwd=ROOT).returncode
     if status_:
         raise SystemExit(status_)     # the sweep printed why
@@ -405,7 +408,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             argv = [sys.executable, __file__, "run", a.name, "--dataset", d, "--results", str(results), *passed]
             runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
-                              "" if runnable else data[d].detail))
+                              "" if runnable else in_words_of(data[d].detail, *OPTIONS)))
     for name, script, option, record in EXTRA_SCRIPTS:
         path = ROOT / "experiments" / script
         seconds, basis = None, "seconds not recorded"
@@ -448,7 +451,7 @@ def print_data_plan(root=None, download=False):
           flush=True)
     for d, a in real.items():
         if not a.runnable:
-            print(f"missing {d}: {a.detail}", flush=True)
+            print(f"missing {d}: {in_words_of(a.detail, *OPTIONS)}", flush=True)
 
 
 def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
@@ -527,10 +530,17 @@ def _entries(results):
         yield a, state + (f" ({what})" if what else ""), why, command_of(a, a.default_dataset)
 
 
-def listing(results):
-    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command."""
-    return "\n".join(f"{a.name}: {a.papers}\n    status: {state}" + (f"; {why}" if why else "")
-                     + f"\n    command: {command}" for a, state, why, command in _entries(results))
+def listing(results, root=None):
+    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command; then
+    which of the papers' real sets this machine has under the data root ``root`` (files here, or
+    to be downloaded with ``--download``), asked of :func:`ssl_repro.data.availability`."""
+    lines = [f"{a.name}: {a.papers}\n    status: {state}" + (f"; {why}" if why else "")
+             + f"\n    command: {command}" for a, state, why, command in _entries(results)]
+    real = {d: availability(d, root, download=True) for d in MEDIUM}
+    lines.append(f"on this machine (data root {data_root(root)}): " + "; ".join(
+        f"{d} {'here' if a.state == 'here' else 'downloadable with --download' if a.runnable else 'missing'}"
+        for d, a in real.items()))
+    return "\n".join(lines)
 
 
 def markdown_listing(results):
@@ -594,6 +604,8 @@ def main(argv=None):
     ls = sub.add_parser("list")
     ls.add_argument("--results", default=str(ROOT / "results"))
     ls.add_argument("--markdown", action="store_true", help="a markdown table (as in results/README.md)")
+    ls.add_argument("--data-root", help="where the real sets' files are (default: $SSL_REPRO_DATA, else "
+                                        "scikit-learn's data home)")
     run = sub.add_parser("run", help="make one artifact, or 'all': every artifact, then render and report")
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
@@ -619,7 +631,7 @@ def main(argv=None):
     ren.add_argument("--results", default=str(ROOT / "results"))
     args = ap.parse_args(argv)
     if args.command == "list":
-        print(markdown_listing(args.results) if args.markdown else listing(args.results))
+        print(markdown_listing(args.results) if args.markdown else listing(args.results, args.data_root))
         return
     if args.command == "report":
         sys.exit(write_report(args.results, args.check))

@@ -36,8 +36,8 @@ def test_a_refused_parameter_value_names_its_override():
 @pytest.mark.slow   # run.py in subprocesses
 @pytest.mark.parametrize("overrides, expected", [
     (["dataset=pcmac", "method=da", "data_root=/nonexistent", "download=false"], "data_root="),
-    (["dataset=nope"], "Could not find 'dataset/nope'"),
-    (["method=nope"], "Could not find 'method/nope'"),
+    (["dataset=nope"], "dataset=nope: no such dataset config"),
+    (["method=nope"], "method=nope: no such method config"),
     (["method.lam=-1"], "Set it with method.lam=VALUE"),
     (["+dataset.label_grid=[1,2]"], "dataset.label_grid is not a setting"),
     (["split=12"], "give split=0..9"),

@@ -85,7 +85,7 @@ def test_kdd99_10_percent_loads_and_is_cached(kdd99_10, kdd99_10_root, monkeypat
 
 def test_info_cli_reports_the_loaded_dataset(pcmac, pcmac_root, capsys):
     start = time.perf_counter()
-    data_cli(["info", "pcmac", "--root", str(pcmac_root), "--no-download"])
+    data_cli(["info", "pcmac", "--root", str(pcmac_root)])
     wall = time.perf_counter() - start
     out = json.loads(capsys.readouterr().out)
     assert out["rows"] == 1945 and out["features"] == pcmac[0].X.shape[1] and out["nonzeros"] == pcmac[0].X.nnz

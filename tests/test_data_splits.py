@@ -105,7 +105,7 @@ def test_g50c_has_bayes_error_near_5_percent():
 
 
 def test_unknown_dataset_lists_the_known_ones(capsys):
-    with pytest.raises(ValueError, match="unknown dataset 'ccatt'; known datasets: .*ccat.*pcmac"):
+    with pytest.raises(ValueError, match=r"unknown dataset 'ccatt' \(did you mean ccat.*\?\); known datasets: .*ccat.*pcmac"):
         load_dataset("ccatt")
     from ssl_repro.data.__main__ import main
     with pytest.raises(SystemExit) as exit_info:

@@ -23,7 +23,7 @@ def job(*overrides):
 
 @pytest.fixture
 def fitted(monkeypatch):
-    """run_job's estimators, kept for the test."""
+    """run_job's estimators, kept for the test (the last one built is the one trained)."""
     seen = []
     estimator_for = runner.estimator_for
     monkeypatch.setattr(runner, "estimator_for", lambda *a: seen.append(estimator_for(*a)) or seen[-1])
@@ -43,7 +43,7 @@ def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(f
     monkeypatch.setattr(app, "limit_threads", lambda threads: threads)    # leave this process's pools alone
     with caplog.at_level("INFO", logger="ssl_repro"):
         record = app.run_configured_job(cfg, tmp_path)    # what `python run.py dataset=2circles ...` runs
-    (est,) = fitted
+    est = fitted[-1]                                   # the one trained (the settings check built one too)
     linear = runner.run_job(job("dataset=2circles", "method=svm", "n_labeled=2"))
     assert list(record) == list(linear)                # the same fields, in the same order, as every method
     assert json.loads((tmp_path / "result.json").read_text())["method"] == "kernel_da-l1"
@@ -58,9 +58,9 @@ def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(f
     alpha, bias = est.dual_coef_[0], est.intercept_[0]
     expected = kernel_eqn18(K, alpha, bias, y[split.labeled], split.labeled, split.unlabeled, 1e-3, 1.0)
     assert record["objective_eqn18"] == pytest.approx(expected, rel=1e-10)
-    assert record["objective_eqn18"] == pytest.approx(record["diagnostics"]["objective"], rel=1e-10)
+    assert record["objective_eqn18"] == pytest.approx(est.diagnostics_.objective, rel=1e-10)
     # the method's own objective: 001's Eqn 1 with the hinge (DA's minimum along its path)
-    assert record["objective_own"] == record["diagnostics"]["own_objective"] == est.diagnostics_.own_objective
+    assert record["objective_own"] == est.diagnostics_.own_objective
     f_u = K[split.unlabeled] @ alpha + bias
     def hinge(t):
         return np.maximum(0, 1 - t)
@@ -75,7 +75,7 @@ def test_kernel_da_job_on_two_circles_has_the_usual_fields_and_both_objectives(f
 def test_kernel_jtsvm_job_with_test_rows_and_an_unlabeled_subset(fitted):
     """text-like: 1000 test rows and 300 of the unlabeled rows, so the job trains on a copy of some rows."""
     record = runner.run_job(job("dataset=text-like", "method=kernel_jtsvm_l2", "n_labeled=16", "n_unlabeled=300"))
-    (est,) = fitted
+    est = fitted[-1]                                   # the one trained (the settings check built one too)
     dataset = load_dataset("text-like")
     split = make_split(dataset, 0, 16, 300)
     y = dataset.y
@@ -94,7 +94,7 @@ def test_kernel_jtsvm_job_with_test_rows_and_an_unlabeled_subset(fitted):
 def test_eqn18_is_the_solvers_at_the_lambdas_the_method_ran_with(fitted):
     record = runner.run_job(job("dataset=2moons", "method=kernel_da_sqr", "n_labeled=2", "method.lam_u=0.5",
                                 "+method.max_outer=4"))
-    (est,) = fitted
+    est = fitted[-1]                                   # the one trained (the settings check built one too)
     # the record holds the lambda' used, and Eqn 18 is the solver's, at that lambda'
     assert est.lam_u == 0.5 and record["lam_u"] == 0.5 and record["eqn18_lam_u"] == 0.5
     X, y = load_dataset("2moons").X.toarray(), load_dataset("2moons").y

@@ -31,7 +31,7 @@ def test_a_sweep_artifact_is_partial_until_every_dataset_has_its_files(artifacts
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / f).write_bytes(b"png")
     state, done, why = artifacts.status(timing, tmp_path)
-    assert (state, done) == ("partial", ["pcmac"]) and "not here" in why
+    assert (state, done) == ("partial", ["pcmac"]) and "no run on the real SRAA, RCV1" in why
     assert "timing_pcmac/figures/pcmac_seconds.png" in artifacts.files_of(timing, "pcmac")
 
 

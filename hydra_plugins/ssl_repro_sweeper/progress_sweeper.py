@@ -39,7 +39,6 @@ import datetime
 import itertools
 import json
 import logging
-import os
 import shutil
 import time
 from pathlib import Path
@@ -49,10 +48,12 @@ from hydra.core.utils import JobStatus
 
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import RAN, USER_ERRORS
+from ssl_repro.harness.app import RAN, USER_ERRORS, unwritable_folder
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
-from ssl_repro.harness.result_files import ERROR_FILE, RESULT_FILE, finished_result, write_json
+from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
+                                            write_json)
 from ssl_repro.harness.runner import check_job_data
+from ssl_repro.harness.settings import check_settings
 
 jobkey.register()     # the sweep's sub-directories use ${job_key:}
 
@@ -64,19 +65,22 @@ class ProgressSweeper(BasicSweeper):
 
     def sweep(self, arguments):
         started = time.perf_counter()
-        self.jobs, self.done_before, self.unwritable = None, 0, {}
+        self.jobs, self.done_before, self.unwritable, self.launched = None, 0, {}, False
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         problem = unwritable_folder(sweep_dir)
         if problem:
             raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
                              "set results_dir=DIR to a folder you can write")
+        log.info("sweep %s: composing its jobs, checking their settings and data", sweep_dir)
         created = next((folder for folder in reversed([sweep_dir, *sweep_dir.parents]) if not folder.exists()), None)
+        had_multirun = (sweep_dir / "multirun.yaml").exists()
         try:
             returns = super().sweep(arguments)
-        except SystemExit:
-            # stopped before any job (missing data): the folders this sweep created go again
-            if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml"}:
-                shutil.rmtree(created)
+        except (SystemExit, KeyboardInterrupt) as stop:
+            if not self.launched:       # refused or interrupted before any job: nothing left behind
+                remove_unlaunched(sweep_dir, created, had_multirun)
+            if isinstance(stop, KeyboardInterrupt):
+                interrupted(sweep_dir, self.jobs or [])
             raise
         ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
                   for batch in returns for job in batch)
@@ -90,20 +94,29 @@ class ProgressSweeper(BasicSweeper):
         so the manifest lists the whole sweep before any job runs.
         """
         if self.jobs is not None:
-            batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
+            batch[:] = [job for job in batch if tuple(job) not in self.skipped]
+            self.launched = True
             return
         compose = JobConfigs(self.hydra_context.config_loader, self.config)
-        self.jobs, data, timed = [], {}, False
+        self.jobs, data, timed, self.skipped, first = [], {}, False, set(), {}
         for overrides in itertools.chain.from_iterable(self.overrides):
             job = compose(overrides)
             directory, task = job.directory, job.task
+            check_job_settings(task, overrides)
             timed = timed or task.get("timing") is not None
+            if str(directory) in first:    # the same job under another name (method=tsvm,tsvm_s1)
+                log.info("%s is the job of %s (same settings, same folder): run once", " ".join(overrides),
+                         " ".join(first[str(directory)]))
+                self.skipped.add(tuple(overrides))
+                continue
+            first[str(directory)] = overrides
             data.setdefault(json.dumps([task.get(k) for k in ("dataset", "data_root", "download")], sort_keys=True,
                                        default=str), task)
             self.jobs.append(str(directory))
             problem = unwritable_folder(directory)
             if problem:
                 self.unwritable[tuple(overrides)] = f"{directory.resolve()}: cannot write it ({problem})"
+                self.skipped.add(tuple(overrides))
                 continue
             self.done_before += finished_result(directory, task) is not None
         check_data(data.values())
@@ -114,7 +127,8 @@ class ProgressSweeper(BasicSweeper):
                  len(self.jobs) - self.done_before - len(self.unwritable))
         for reason in self.unwritable.values():
             log.error("job folder %s: not run", reason)
-        batch[:] = [job for job in batch if tuple(job) not in self.unwritable]
+        batch[:] = [job for job in batch if tuple(job) not in self.skipped]
+        self.launched = True
 
     def _sum_up(self, seconds, ran):
         """Log the totals (``ran``: jobs this sweep computed), append them to the history, fail if a
@@ -139,6 +153,44 @@ class ProgressSweeper(BasicSweeper):
             raise SystemExit(f"sweep {sweep_dir}: {len(failed)} job(s) failed; see " + ", ".join(failed[:5]))
 
 
+def check_job_settings(task, overrides):
+    """Check every setting of one job before any job runs (:func:`ssl_repro.harness.settings.check_settings`);
+    a refused one ends the sweep with its one message, naming the job."""
+    try:
+        check_settings(task)
+    except ValueError as error:
+        raise SystemExit(f"Error: {error}\n(job {' '.join(overrides)}; the sweep checks every job's settings "
+                         "before launching any: no job was run)") from None
+
+
+def remove_unlaunched(sweep_dir, created, had_multirun):
+    """Remove what a sweep refused or interrupted before launching a job wrote: the folders it created
+    when they hold nothing but its ``multirun.yaml``, else that file where it was not before."""
+    if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml"}:
+        shutil.rmtree(created)
+    elif not had_multirun:
+        (Path(sweep_dir) / "multirun.yaml").unlink(missing_ok=True)
+
+
+def interrupted(sweep_dir, jobs, wait=5.0):
+    """After Ctrl-C: remove the ``.job.lock`` files of this sweep's jobs whose owner has ended (the
+    launcher's workers stop with the sweep; waits up to ``wait`` seconds for them), then end with one
+    line saying what is done and how to go on."""
+    locks = [Path(job) / LOCK_FILE for job in jobs]
+    deadline = time.monotonic() + wait
+    while True:
+        held = [lock for lock in locks if lock.exists() and not stale_lock(lock)]
+        if not held or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for lock in locks:
+        if lock.exists() and stale_lock(lock):
+            lock.unlink(missing_ok=True)
+    raise SystemExit(f"Interrupted: sweep {sweep_dir} stopped, {count_done(jobs)}/{len(jobs)} jobs done; "
+                     "the same command computes the rest" + (f" ({len(held)} job(s) still locked by a running "
+                                                             "process)" if held else "")) from None
+
+
 def check_data(configs):
     """Load the data of each job configuration of ``configs`` (one per dataset) before any job runs;
     missing data (or a refused dataset setting) ends the sweep with its one message."""
@@ -157,16 +209,3 @@ def check_timing_launcher(timed, launcher):
     if timed and jobs != 1:
         raise SystemExit(f"Error: this sweep's jobs are timed (the timing protocol: one job at a time) but its launcher "
                          f"runs {jobs} at once: drop the n_jobs override, or set hydra.launcher.n_jobs=1")
-
-
-def unwritable_folder(directory):
-    """Why the folder ``directory`` cannot be created or written (None if it can), told from its
-    nearest existing ancestor without creating anything."""
-    path = Path(directory).absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    if not path.is_dir():
-        return f"{path} is not a folder"
-    if not os.access(path, os.W_OK | os.X_OK):
-        return f"{path}: permission denied"
-    return None

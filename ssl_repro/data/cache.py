@@ -27,7 +27,20 @@ ENV_VAR = "SSL_REPRO_DATA"
 
 
 class DatasetNotAvailable(FileNotFoundError):
-    """A dataset's source file is missing and may not (or could not) be downloaded."""
+    """A dataset's source file is missing and may not (or could not) be downloaded.
+
+    Its message names the settings that fix it in ``run.py``'s words (:data:`ROOT_SETTING`,
+    :data:`DOWNLOAD_SETTING`); a tool whose options are others says them with :meth:`in_words_of`."""
+
+    def in_words_of(self, root, download):
+        """The message in the words of another tool (:func:`in_words_of`)."""
+        return in_words_of(str(self), root, download)
+
+
+def in_words_of(message, root, download):
+    """A missing-data ``message`` with the data root's and the download's settings named ``root`` and
+    ``download`` (e.g. ``--root DIR``, ``--download``: the options of the tool in use)."""
+    return message.replace(ROOT_SETTING, root).replace(DOWNLOAD_SETTING, download)
 
 
 def data_root(root=None):
@@ -68,8 +81,11 @@ def _remove_empty_folders(top):
             os.rmdir(current)
 
 
+#: The settings that point the data root elsewhere and that allow a download, in ``run.py``'s words.
+ROOT_SETTING = f"data_root=DIR (Python: root=DIR, or {ENV_VAR})"
+DOWNLOAD_SETTING = "download=true (Python: download=True)"
 #: The way out of a missing file when downloads were forbidden.
-ALLOW_DOWNLOAD = "or let it be downloaded: download=true (Python: download=True)"
+ALLOW_DOWNLOAD = f"or let it be downloaded: {DOWNLOAD_SETTING}"
 
 
 def missing(name, paths, url, hint=""):
@@ -78,7 +94,7 @@ def missing(name, paths, url, hint=""):
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     where = ", ".join(str(p) for p in paths)
     text = (f"dataset {name!r}: expected file(s) {where} missing (folder {Path(paths[0]).parent}). Put them there, "
-            f"or point the data root at a folder that holds them: data_root=DIR (Python: root=DIR, or {ENV_VAR}). "
+            f"or point the data root at a folder that holds them: {ROOT_SETTING}. "
             f"Download from {url}")
     return DatasetNotAvailable(text + (f"; {hint}" if hint else ""))
 

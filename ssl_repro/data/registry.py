@@ -54,6 +54,7 @@ only what a user may override (lam, lam_u, file paths) and the experiment
 recipes (``conf/experiment/``) read the grids from here through the
 ``registry`` resolver of :mod:`ssl_repro.harness.resolvers`.
 """
+import difflib
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -229,8 +230,11 @@ DATASETS.update({info.name: info for info in map(_synthetic, SYNTHETIC_DIFFICULT
 
 
 def dataset_info(name):
-    """The :class:`DatasetInfo` of ``name``; unknown names list the known ones."""
+    """The :class:`DatasetInfo` of ``name``; an unknown name is refused with the close ones (``pcmak``: did
+    you mean pcmac?) and the list of the known ones."""
     try:
         return DATASETS[name]
     except KeyError:
-        raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(DATASETS))}") from None
+        close = difflib.get_close_matches(str(name), list(DATASETS), n=3, cutoff=0.5)
+        raise ValueError(f"unknown dataset {name!r}" + (f" (did you mean {' or '.join(close)}?)" if close else "")
+                         + f"; known datasets: {', '.join(sorted(DATASETS))}") from None

@@ -30,6 +30,7 @@ the file labels, since the truth of the 0 rows is unknown.
 Everything uses stable sorts and numpy's PCG64 generator, so the same seed
 gives the same split on every machine.
 """
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,9 +109,29 @@ def _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled):
     return Split(labeled, unlabeled, np.zeros(0, dtype=np.int64), int(seed), float(np.mean(y[known] > 0)))
 
 
+def _whole(value, name, low=None, allowed=()):
+    """``value`` if it is a whole number (numpy's integers too, not bool), >= ``low`` if given, or one of
+    ``allowed``, else a ValueError naming ``name``, the value and what is accepted (the ranges that
+    need the data are :func:`_pick`'s)."""
+    whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if (isinstance(value, str) and value in allowed) or (whole and (low is None or value >= low)):
+        return value
+    extra = "".join(f" or {a!r}" for a in allowed)
+    bound = "" if low is None else f" >= {low}"
+    raise ValueError(f"make_split: {name}={value!r} is not accepted: give a whole number{bound}{extra}"
+                     + (f" (an int, not {type(value).__name__})" if not isinstance(value, numbers.Number) else ""))
+
+
 def make_split(dataset, seed, n_labeled, n_unlabeled=None):
     """The split ``seed`` of ``dataset`` with ``n_labeled`` labeled rows (see module doc);
-    ``n_labeled="all"``: every row the file labels (a file with unlabeled rows, label 0)."""
+    ``n_labeled="all"``: every row the file labels (a file with unlabeled rows, label 0).
+    ``seed`` is a whole number >= 0 (numpy's generator takes no other), ``n_labeled`` a whole
+    number or ``"all"``, ``n_unlabeled`` None or a whole number: anything else (2.5, "64", -1)
+    is refused with a ValueError naming it, before any row is drawn."""
+    _whole(seed, "seed", 0)
+    _whole(n_labeled, "n_labeled", allowed=(ALL,))
+    if n_unlabeled is not None:
+        _whole(n_unlabeled, "n_unlabeled")
     y = dataset.y
     if np.any(y == 0):
         return _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .result_files import iter_results
+from .result_files import iter_results, refuse_committed
 
 
 class SkippedResult(UserWarning):
@@ -228,15 +228,24 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="+", help="sweep directories holding result.json files")
     ap.add_argument("--out", required=True, help="folder for results.csv, summary.csv, summary.md")
+    ap.add_argument("--force", action="store_true", help="write into the repository's committed results/ "
+                                                           "(replacing its record there)")
     ap.add_argument("--keep", action="append", default=[], metavar="CSV",
                     help="an earlier results.csv whose jobs stay in the table unless found again under dirs "
                          "(their result folders need not exist here); may be repeated")
     args = ap.parse_args(argv)
+    try:
+        refuse_committed(args.out, args.force)
+        if Path(args.out).exists() and not Path(args.out).is_dir():
+            raise ValueError(f"--out {args.out} is a file: name a folder (results.csv, summary.csv and summary.md "
+                             "go into it)")
+    except ValueError as error:
+        raise SystemExit(f"Error: {error}") from None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SkippedResult)
         try:
             table, summary = write_tables(args.dirs, args.out, args.keep)
-        except FileNotFoundError as error:
+        except OSError as error:
             raise SystemExit(f"Error: {error}") from None
         finally:
             for w in caught:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import timing_protocol
 from .progress import report
+from .settings import check_settings, check_solver_threads
 from .runner import train_job
 from .result_files import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
                     write_result)
@@ -23,8 +24,8 @@ def job_threads(solver_threads=None, parallel_jobs=None):
     the task's allocation, not the node's), at most ``OMP_NUM_THREADS`` where
     the launcher sets it (Ray sets it to the task's ``num_cpus``).
     """
-    if solver_threads:
-        return int(solver_threads)
+    if solver_threads is not None:
+        return check_solver_threads(solver_threads)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if parallel_jobs:
         from joblib import effective_n_jobs
@@ -51,15 +52,16 @@ def limit_threads(threads):
 #: (ConnectionError); their messages name the problem and the override that fixes it.
 USER_ERRORS = (ValueError, OSError)
 
-#: What Hydra writes into a single run's folder before the job starts (its configs, its log).
-HYDRA_RUN_FILES = {".hydra", "run.log"}
+#: What Hydra writes into a single run's folder before the job starts (its configs, its log), and the
+#: arrays a job on a user's own files writes just before its ``result.json``.
+HYDRA_RUN_FILES = {".hydra", "run.log", "weights.npy", "outputs.npz"}
 
 
 def remove_refused_run(output_dir, root="outputs"):
-    """Remove the folder of a single run that was refused before it stored anything: when it holds
-    only :data:`HYDRA_RUN_FILES`, it goes, and so do its parents left empty, up to and including
-    ``root`` (relative to the working directory: Hydra's ``outputs/``) but never above it.
-    Decision: a refused run leaves nothing behind; its message is on the console."""
+    """Remove the folder of a single run that was refused or interrupted before it stored its result:
+    when it holds only :data:`HYDRA_RUN_FILES`, it goes, and so do its parents left empty, up to and
+    including ``root`` (relative to the working directory: Hydra's ``outputs/``) but never above it.
+    Decision: a refused or interrupted run leaves nothing behind; its message is on the console."""
     folder = Path(output_dir).absolute()
     if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= HYDRA_RUN_FILES:
         return
@@ -71,6 +73,19 @@ def remove_refused_run(output_dir, root="outputs"):
         if parent == top:
             break
         parent = parent.parent
+
+
+def unwritable_folder(directory):
+    """Why the folder ``directory`` cannot be created or written (None if it can), told from its
+    nearest existing ancestor without creating anything."""
+    path = Path(directory).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    if not path.is_dir():
+        return f"{path} is not a folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"{path}: permission denied"
+    return None
 
 
 #: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
@@ -97,6 +112,7 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
     ``FAILED``, the record or None); the sweep's summary counts these.  Each job is reported once,
     in one log line (Hydra shows it on the console and keeps it in the job's log): its scores,
     seconds and result file, or why it was skipped or failed."""
+    check_settings(cfg)         # every setting, before a result is looked up or data are read
     job = (f"{cfg['dataset']['name']} {cfg['method']['variant']} split={cfg['split']} "
            f"l={cfg['n_labeled']}")
     status, record = FOUND, finished_result(output_dir, cfg)
@@ -151,6 +167,16 @@ def scores(record):
         parts.append(f"{name} {value:.4f}" if value is not None and value == value else absent)
     parts.append(f"own objective {record['objective_own']:.6f}")
     if not record.get("converged", True):
-        parts.append(f"NOT converged ({record['diagnostics'].get('stop_reason')}, "
-                     f"caps {record['diagnostics'].get('capped')})")
+        parts.append(f"NOT converged ({stop_in_words(record['diagnostics'])})")
+    if record["diagnostics"].get("suspect"):
+        parts.append(f"SUSPECT answer ({', '.join(record['diagnostics']['suspect'])}: see the warning above)")
     return ", ".join(parts)
+
+
+def stop_in_words(diagnostics):
+    """Why a solver stopped short, in words: "stopped on max_outer; inner cap max_inner reached 2 times"."""
+    reason = diagnostics.get("stop_reason")
+    words = ["stopped by its own rule" if reason == "tolerance" else f"stopped on {reason}"]
+    words += [f"inner cap {cap} reached {times} time{'s' * (times != 1)}"
+              for cap, times in (diagnostics.get("capped") or {}).items()]
+    return "; ".join(words)

@@ -20,7 +20,12 @@ from ..provenance import provenance
 
 
 def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
-    """Run ``command`` (stdout and stderr to ``log_path``, in folder ``cwd``) with ``cap`` seconds of CPU time.
+    """Run ``command`` (stdout and stderr to ``log_path``, in folder ``cwd``, by default the log's folder)
+    with ``cap`` seconds of CPU time.
+
+    The default folder keeps what a program writes into its working folder beside its log, in the
+    caller's scratch folder: the reference svmlin writes ``<examples file>.outputs`` and ``.weights``
+    there, which a run from the repository root once left there.
 
     The cap is CPU time, not wall time, so a run on a busy machine is not cut short: the child gets
     ``RLIMIT_CPU`` = ``cap`` (the kernel sends SIGXCPU there, SIGKILL a second later). A child that
@@ -31,7 +36,7 @@ def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
     limit = None if cap is None else _cpu_limit(cap)
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                   preexec_fn=limit, cwd=cwd)
+                                   preexec_fn=limit, cwd=Path(log_path).absolute().parent if cwd is None else cwd)
         start, guarded = time.perf_counter(), False
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)

@@ -53,6 +53,7 @@ from scipy.optimize import brentq  # noqa: E402
 
 from ..methods import STYLES, plot_group  # noqa: E402
 from ..solvers.balance import balance_function  # noqa: E402
+from .result_files import refuse_committed  # noqa: E402
 
 LABELS = {"test_error": "test error", "transductive_error": "transductive error (unlabeled rows)",
           "objective_own": "objective in the method's own loss", "objective_eqn18": "minimum objective J (Eqn 18)",
@@ -322,9 +323,18 @@ def main(argv=None):
                     help="draw the loss-shape figures (Figs 1-3 of 000), which need no results")
     ap.add_argument("--out", required=True, help="folder for the PNG and PDF files")
     ap.add_argument("--note", help="appended to the timing figures' titles, e.g. 'code commit 1a2b3c4'")
+    ap.add_argument("--force", action="store_true", help="write into the repository's committed results/ "
+                                                           "(replacing its figures there)")
     args = ap.parse_args(argv)
     if not (args.summary or args.loss_shapes):
         ap.error("give --summary, --loss-shapes or both")
+    try:
+        refuse_committed(args.out, args.force)
+    except ValueError as error:
+        raise SystemExit(f"Error: {error}") from None
+    if args.summary and not Path(args.summary).is_file():
+        raise SystemExit(f"Error: --summary {args.summary}: no such file (the summary.csv that "
+                         "python -m ssl_repro.harness.aggregate writes into its --out folder)")
     figures = {}
     if args.loss_shapes:
         figures = {"fig_tsvm_loss": tsvm_loss_figure(), "fig_da_loss": da_loss_figure(),
@@ -333,8 +343,11 @@ def main(argv=None):
         summary = pd.read_csv(args.summary)
         for dataset in sorted(summary["dataset"].unique()):
             figures.update(dataset_figures(summary, dataset, note=args.note))
-    for stem, fig in figures.items():
-        save(fig, args.out, stem)
+    try:
+        for stem, fig in figures.items():
+            save(fig, args.out, stem)
+    except OSError as error:
+        raise SystemExit(f"Error: cannot write the figures into --out {args.out} ({error})") from None
     print(f"{len(figures)} figures -> {args.out}")
 
 

@@ -12,6 +12,10 @@ missing; a crashed job leaves no file, because the file only appears by an
 atomic rename once it is complete (a job killed outright may leave a hidden
 ``.result.*.tmp``, which nothing reads and the job's next run deletes).
 
+Records are strict JSON (RFC 8259, what JavaScript's and most parsers accept): a value that is not
+a number (a test error without test rows: NaN) is written ``null`` (:func:`write_json`), and
+:func:`read_result` gives it back as NaN for the numeric fields (:data:`NUMBER_FIELDS`).
+
 One rule says what a complete record is (:func:`read_result`): a JSON object
 holding :data:`RECORD_KEYS`.  A ``result.json`` that is not (truncated, or
 written by hand) counts as no result: ``run.py`` computes the job again and
@@ -19,12 +23,13 @@ the aggregation skips it with a warning naming the file.
 """
 import contextlib
 import json
+import math
 import os
 import socket
 from pathlib import Path
 
 from ..atomic import atomic_write
-from .jobkey import identity
+from .jobkey import data_files, identity
 
 RESULT_FILE = "result.json"
 TEMP_PREFIX = ".result."
@@ -34,6 +39,25 @@ ERROR_FILE = "error.txt"
 #: The keys every complete record holds (what the aggregation groups and reads; written by every
 #: version of :func:`ssl_repro.harness.runner.make_record`).
 RECORD_KEYS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "diagnostics")
+#: The numeric fields of a record (and of its ``diagnostics``) whose ``null`` is read back as NaN.
+NUMBER_FIELDS = ("r", "lam", "lam_u", "eqn18_lam", "eqn18_lam_u", "test_error", "transductive_error",
+                 "unlabeled_positive_fraction", "objective_own", "objective_eqn18", "seconds", "compile_seconds",
+                 "objective", "own_objective", "positive_fraction")
+
+
+#: The repository's committed records (``results/``; its ``runs/``, where sweeps write, is not committed).
+COMMITTED = Path(__file__).resolve().parents[2] / "results"
+
+
+def refuse_committed(out, force=False, flag="--force"):
+    """Refuse (ValueError naming ``flag``) to write into the repository's committed ``results/`` (not its
+    ``runs/``) unless ``force``: a command run as the README shows it would otherwise replace a committed
+    record without a word."""
+    target = Path(out).absolute().resolve()
+    inside = target == COMMITTED or COMMITTED in target.parents
+    if inside and not force and not (target == COMMITTED / "runs" or COMMITTED / "runs" in target.parents):
+        raise ValueError(f"{out} is in the repository's committed results ({COMMITTED}): writing there replaces "
+                         f"a committed record; give another folder, or {flag} to replace it")
 
 
 class IncompleteResult(ValueError):
@@ -56,6 +80,8 @@ def read_result(path):
         raise IncompleteResult(f"{path}: an incomplete record (no {', '.join(missing)})")
     if not isinstance(record["diagnostics"], dict):
         raise IncompleteResult(f"{path}: an incomplete record ('diagnostics' is not an object)")
+    for part in (record, record["diagnostics"]):
+        part.update({key: float("nan") for key in NUMBER_FIELDS if key in part and part[key] is None})
     return record
 
 
@@ -80,12 +106,12 @@ def write_arrays(directory, arrays):
 def write_json(path, obj):
     """Write ``obj`` as JSON to ``path`` atomically: a temp file beside it, fsync, rename.
 
-    Readers see the old file or the complete new one, never a part; on any
-    error (or an unserializable value) the temp file is removed and ``path``
-    is left as it was.
+    Strict JSON: a NaN or infinite number is written ``null`` (:func:`strict`).  Readers see the old
+    file or the complete new one, never a part; on any error (or an unserializable value) the temp
+    file is removed and ``path`` is left as it was.
     """
     with atomic_write(path, prefix=TEMP_PREFIX, suffix=".tmp") as f:
-        json.dump(obj, f, indent=1, default=_jsonable)
+        json.dump(strict(obj), f, indent=1, allow_nan=False)
 
 
 @contextlib.contextmanager
@@ -99,7 +125,7 @@ def job_lock(directory):
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
         except FileExistsError:
-            if not _stale(path):
+            if not stale_lock(path):
                 yield False
                 return
             path.unlink(missing_ok=True)
@@ -114,7 +140,7 @@ def job_lock(directory):
     yield False
 
 
-def _stale(path):
+def stale_lock(path):
     """True when the lock's owner is a process of this machine that no longer runs."""
     try:
         host, pid = path.read_text().split()
@@ -140,7 +166,8 @@ def remove_stale_temp_files(directory):
 
 def finished_result(directory, config):
     """The stored record if ``directory`` holds a complete result (:func:`read_result`) for exactly
-    ``config``, else None (the job is to be computed)."""
+    ``config`` and, for a user's own data files, for their present content (the record's
+    ``data_files`` digests, :func:`.jobkey.data_files`), else None (the job is to be computed)."""
     path = Path(directory) / RESULT_FILE
     if not path.exists():
         return None
@@ -148,7 +175,10 @@ def finished_result(directory, config):
         record = read_result(path)
     except IncompleteResult:
         return None
-    return record if identity(record.get("config")) == identity(config) else None
+    if identity(record.get("config")) != identity(config):
+        return None
+    files = data_files(config.get("dataset")) if isinstance(config, dict) else {}
+    return record if record.get("data_files", {}) == files else None
 
 
 def iter_results(*roots, skipped=None):
@@ -168,9 +198,17 @@ def iter_results(*roots, skipped=None):
             yield record
 
 
-def _jsonable(value):
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if hasattr(value, "item"):
-        return value.item()
+def strict(value):
+    """``value`` with numpy arrays and scalars made lists and numbers, and every float that is not a
+    finite number (NaN, inf) made None, which JSON writes ``null``."""
+    if isinstance(value, dict):
+        return {key: strict(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict(v) for v in value]
+    if hasattr(value, "tolist"):           # numpy arrays and scalars
+        return strict(value.tolist())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, (str, int)):
+        return value
     raise TypeError(f"cannot store {type(value).__name__} in result.json")

@@ -9,14 +9,14 @@ n_labeled, n_unlabeled, n_test, r, lam, lam_u (the values the estimator
 used: the method's own setting, else the dataset's; r the method's, else
 the split's true positive fraction), converged (False when a solver loop
 stopped on a cap, see ``diagnostics``), test_error (NaN without test
-rows), transductive_error (on the unlabeled rows, against their true
+rows, stored as JSON null), transductive_error (on the unlabeled rows, against their true
 labels), unlabeled_positive_fraction (the share of unlabeled rows predicted
 positive; records before it have none: ``harness.claims`` derives its
-one-class flag from transductive_error and r there), objective_own (``diagnostics.own_objective``, the objective the
+one-class flag from transductive_error and r there), objective_own (the solver's ``own_objective``, the objective the
 method itself minimizes: Eqn 18 for TSVM/DA, DA's minimum along its path;
 the least-squares objective for rls; J_nabla for nabla-TSVM; J_ramp for
 CCCP-TSVM; 001's Eqn 1 in their loss V for the kernel methods),
-objective_eqn18 (``diagnostics.objective``: J of Eqn 18 of the returned
+objective_eqn18 (the solver's ``objective``: J of Eqn 18 of the returned
 solution at the lambda and lambda' the method ran with, ``eqn18_lam`` and
 ``eqn18_lam_u``, as the solver computed it; lambda' = 0, the labeled rows
 only, for svm and rls; the kernel form, RKHS norm for ||w||^2, for the
@@ -27,7 +27,8 @@ about ``seconds`` on an idle machine), compile_seconds (before the fit's timer: 
 for the job's value type, or loading them from numba's on-disk cache; tens of seconds in a fresh
 install, said once in the log, well under a second once cached, near 0 after the first job of a
 process; 0 for the kernel methods, which use none of them: :func:`~ssl_repro.harness.compilation.compile_solvers`),
-diagnostics (the solver's record), config and provenance (the command, date, git commit and
+diagnostics (the solver's record less what the fields above hold: :func:`stored_diagnostics`),
+data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and provenance (the command, date, git commit and
 machine of the run: :func:`ssl_repro.provenance.provenance`).
 
 The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
@@ -44,74 +45,31 @@ an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
 import logging
-import numbers
 import re
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
 from ..backend import backend_from_settings
 from ..data import dataset_info, load_dataset, make_split
-from ..data.splits import ALL, N_SPLITS
 from ..kernel_estimators import check_kernel_rows
 from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows
+from ..solvers.info import SuspectSolutionWarning
 from .compilation import compile_solvers
+from .jobkey import data_files
+from .settings import DATASET_SETTINGS, check_dataset_settings, check_settings, job_labels, job_split  # noqa: F401
 
 log = logging.getLogger("ssl_repro")
 
 #: Keys of a method's configuration that are not estimator parameters.
 METHOD_META = ("name", "variant")
-
-#: What a dataset configuration may set (``conf/dataset/*.yaml``); the rest of a
-#: dataset's metadata comes from :data:`ssl_repro.data.DATASETS` only.  ``n_labeled``
-#: is the dataset's default for the job's top-level ``n_labeled`` (``conf/config.yaml``
-#: reads it; own files: ``all``, the rows the file labels).
-DATASET_SETTINGS = ("name", "lam", "lam_u", "path", "examples", "labels", "n_labeled")
-
-
-def check_dataset_settings(ds_cfg):
-    """Refuse a dataset setting the harness does not read (e.g. ``+dataset.label_grid=[1,2]``)."""
-    for key in ds_cfg:
-        if key not in DATASET_SETTINGS:
-            raise ValueError(
-                f"dataset.{key} is not a setting: a dataset configuration sets only {', '.join(DATASET_SETTINGS)}; "
-                f"{key} of {ds_cfg.get('name')!r} comes from ssl_repro/data/registry.py (Table 1.1 of 004). "
-                f"Choose labels with n_labeled=N, or sweep e.g. -m n_labeled=1,2")
-
-
-def job_split(value):
-    """The job's ``split``, an integer 0..:data:`~ssl_repro.data.splits.N_SPLITS` - 1, else refused with that range."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < N_SPLITS:
-        return int(value)
-    raise ValueError(f"split={value!r} is not one of the paper's {N_SPLITS} splits: give split=0..{N_SPLITS - 1} "
-                     "(the seed of the stratified train/test split and labeled subset, Sec. 1.5 of 004)")
-
-
-def job_labels(value, dataset):
-    """The job's ``n_labeled``: a whole number (its range is :func:`~ssl_repro.data.make_split`'s) or
-    ``all``, else refused naming the accepted values.  A number off the dataset's label counts (its
-    learning curve's and its transductive table's) runs, with a logged warning naming them: the papers
-    report no result there to compare with (e.g. pcmac at the default ``n_labeled=64``)."""
-    if value == ALL:
-        return value
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        counts = sorted(set(dataset.info.curve_labels) | set(dataset.info.transductive_labels))
-        if counts and int(value) not in counts:
-            log.warning("n_labeled=%d is off the label counts of %s (%s): the papers report no result at it; "
-                        "give one of them for a result to compare", int(value), dataset.name,
-                        ", ".join(map(str, counts)))
-        return int(value)
-    grid = ", ".join(map(str, dataset.info.label_grid))
-    raise ValueError(f"n_labeled={value!r} is not a number of labeled rows: give a whole number"
-                     + (f" (the label grid of {dataset.name}: {grid})" if grid else "")
-                     + f" or n_labeled={ALL} (a file's own labels: the rows it labels)")
-
 
 def check_fraction_of_split(split, dataset, n_labeled):
     """Refuse a split whose unlabeled rows are all of one class: their true positive fraction r
@@ -184,7 +142,8 @@ def run_job(cfg):
 @dataclass(frozen=True)
 class JobSettings:
     """What a job's configuration says, checked: the dataset to load, its paths, the ``lam``/``lam_u``
-    it defaults to (the configuration's, else the registry's: Table 1.1), the method and the backend."""
+    it defaults to (the configuration's, else the registry's: Table 1.1), the method, the backend and
+    the digests of a user's own data files, taken before they are read."""
 
     dataset: str
     paths: dict
@@ -195,6 +154,7 @@ class JobSettings:
     method: dict
     variant: str
     backend: dict
+    data_files: dict = field(default_factory=dict)   # a user's own files' digests (:func:`.jobkey.data_files`)
 
 
 @dataclass(frozen=True)
@@ -229,10 +189,11 @@ def train_job(cfg):
 
 
 def resolve_job(cfg):
-    """Stage 1: the :class:`JobSettings` of a configuration; a dataset setting the harness does not
-    read is refused (:func:`check_dataset_settings`)."""
+    """Stage 1: the :class:`JobSettings` of a configuration, every setting checked before any data
+    are read (:func:`ssl_repro.harness.settings.check_settings`: e.g. a dataset setting the harness does
+    not read, :func:`check_dataset_settings`)."""
+    check_settings(cfg)
     ds_cfg = cfg["dataset"]
-    check_dataset_settings(ds_cfg)
     info = dataset_info(ds_cfg["name"])
     method_cfg = dict(cfg["method"])
     return JobSettings(dataset=ds_cfg["name"], paths={k: ds_cfg[k] for k in ("path", "examples", "labels")
@@ -241,7 +202,7 @@ def resolve_job(cfg):
                        lam=info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"],
                        lam_u=info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"],
                        method=method_cfg, variant=method_cfg.get("variant", method_cfg["name"]),
-                       backend=cfg.get("backend") or {"name": "local"})
+                       backend=cfg.get("backend") or {"name": "local"}, data_files=data_files(ds_cfg))
 
 
 def load_data(settings):
@@ -300,13 +261,30 @@ def fit_estimator(settings, dataset, split):
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
     compile_seconds = 0.0 if kernel else compile_solvers(X_fit, dataset.X)   # not the solve: timed apart
-    with backend_from_settings(settings.backend), warnings.catch_warnings():
+    with backend_from_settings(settings.backend), warnings.catch_warnings(record=True) as caught:
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
+        for category in SOLVER_WARNINGS:
+            warnings.simplefilter("always", category)
         start, cpu_start = time.perf_counter(), time.process_time()
         estimator.fit(X_fit, y_fit)
         seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+    log_warnings(caught, f"{settings.variant} on {dataset.name}")
     return FittedJob(estimator, kernel, all_rows, seconds, cpu_seconds, compile_seconds)
+
+
+#: What a solver says about how it ended: the job's log says it, in the harness's own lines.
+SOLVER_WARNINGS = (ConvergenceWarning, SuspectSolutionWarning)
+
+
+def log_warnings(caught, job):
+    """Log the solver's warnings ``caught`` during a fit as the job's own log lines (one each, naming ``job``);
+    any other warning goes on to the caller's filters."""
+    for w in caught:
+        if issubclass(w.category, SOLVER_WARNINGS):
+            log.warning("%s: %s", job, w.message)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def error_rate(outputs, truth):
@@ -329,6 +307,17 @@ def own_data_arrays(fitted, split, o_u, o_t):
     if not fitted.kernel:
         arrays["weights"] = np.r_[fitted.estimator.coef_[0], fitted.estimator.intercept_]
     return arrays
+
+
+#: Fields of the solver's record that the result record holds once, at its top level: ``objective``
+#: (``objective_eqn18``), ``own_objective`` (``objective_own``) and ``seconds`` (the solver's own time,
+#: within the fit's ``seconds``).
+DIAGNOSTICS_AT_TOP = ("objective", "own_objective", "seconds")
+
+
+def stored_diagnostics(info):
+    """The solver's record as ``result.json`` keeps it: less :data:`DIAGNOSTICS_AT_TOP`."""
+    return {k: v for k, v in info.as_dict().items() if k not in DIAGNOSTICS_AT_TOP}
 
 
 def make_record(cfg, settings, dataset, split, fitted):
@@ -355,7 +344,8 @@ def make_record(cfg, settings, dataset, split, fitted):
         "unlabeled_positive_fraction": float(np.mean(o_u > 0)) if len(o_u) else float("nan"),
         "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
         "seconds": fitted.seconds, "cpu_seconds": fitted.cpu_seconds, "compile_seconds": fitted.compile_seconds,
-        "diagnostics": info.as_dict(), "data_source": dataset.source,
+        "diagnostics": stored_diagnostics(info), "data_source": dataset.source,
+        **({"data_files": settings.data_files} if settings.data_files else {}),
         "config": cfg, "provenance": provenance(),
     }
     return record, arrays

@@ -64,4 +64,6 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     info.seconds = time.perf_counter() - start
     info.objective = kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u)
     info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
+    if method != "da":       # DA's annealing checked its own answer
+        info.check_one_class(info.positive_fraction)
     return alpha, float(bias), info

@@ -12,7 +12,7 @@ estimators use to avoid copying large matrices.
 """
 from .annealing import deterministic_annealing
 from .engine.cgls import CGLSInfo, cgls
-from .info import SolverInfo
+from .info import SolverInfo, SuspectSolutionWarning
 from .engine.line_search import line_search
 from .engine.loss import SquaredHingeLoss
 from .mfn import MFNInfo, l2svm_mfn
@@ -47,7 +47,7 @@ def train_da(X_labeled, y_labeled, X_unlabeled, lam=1e-3, lam_u=1.0, r=0.5, **op
 
 
 __all__ = [
-    "BiasedRows", "CGLSInfo", "MFNInfo", "Problem", "SolverInfo", "SquaredHingeLoss",
+    "BiasedRows", "CGLSInfo", "MFNInfo", "Problem", "SolverInfo", "SquaredHingeLoss", "SuspectSolutionWarning",
     "cgls", "deterministic_annealing", "from_blocks", "from_mask", "l2svm_mfn", "line_search",
     "objective_of_weights", "rls", "svm", "train_da", "train_rls", "train_svm", "train_tsvm",
     "transductive_objective", "tsvm", "warm_up_kernels",

@@ -53,6 +53,9 @@ MAX_OUTER, MAX_INNER = 30, 100
 TAU = 1e-8
 #: How far below the last temperature :func:`outer_advice` looks for one at which the beliefs settle.
 SETTLE_SEARCH_RANGE = 1e12
+#: Loss gaps (Eqn 15) whose spread is below this fraction of their size are equal to within rounding:
+#: no temperature within :data:`SETTLE_SEARCH_RANGE` tells them apart.
+EQUAL_GAPS = 1e-9
 
 
 def optimize_w_loss(problem, lam, lam_u, beliefs):
@@ -136,7 +139,8 @@ def anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps, max_outer, max_
     the w-step until the KL divergence between successive p is at most
     u eps (Eqn 16); stop when the beliefs have settled (Eqn 17, read as in
     the module docstring).  Records temperatures, the (T, objective) path,
-    the positive fractions, the caps and the stop reason in ``info``.
+    the positive fractions, the caps and the stop reason in ``info``, and flags a run whose beliefs
+    settled at its first temperature or whose answer is one-class (:mod:`.info`).
     """
     threshold = u * eps
     h = unsettled_entropy(np.zeros(u), T, r)
@@ -173,6 +177,11 @@ def anneal(w_step, u, r, T, anneal_rate, fixed_temperature, eps, max_outer, max_
             T /= anneal_rate
     if fixed_temperature is None and h > threshold:
         info.stop("max_outer")
+    if fixed_temperature is None and outer == 1 and h <= threshold:
+        info.flag("one_temperature", f"the beliefs settled at the first temperature T={info.temperatures[0]:.3g}, "
+                                     "so no annealing took place: the answer is that of one fixed low temperature, "
+                                     "not of DA's path; start hotter (T0=10 lambda', the default)")
+    info.check_one_class(best_positive)
     return best_model, float(best_value), best_positive
 
 
@@ -203,6 +212,10 @@ def outer_advice(w_step, info, r, eps, anneal_rate, max_outer):
         return "no setting helps: the unlabeled rows' outputs are all equal, so their beliefs stay at r"
     gaps, T_last = w_step.gaps(), info.temperatures[-1]
     threshold = gaps.shape[0] * eps
+    if np.ptp(gaps) <= EQUAL_GAPS * np.max(np.abs(gaps)):
+        return (f"no setting helps: the unlabeled rows' outputs are equal to within rounding (their loss gaps, "
+                f"Eqn 15, differ by {np.ptp(gaps):.2g}), so their beliefs stay near r: w is nearly 0 (lam too large, "
+                "or features near 0); lower lam or rescale X")
 
     def settled(steps):
         return unsettled_entropy(gaps, T_last / anneal_rate ** steps, r) <= threshold

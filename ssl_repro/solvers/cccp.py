@@ -196,5 +196,6 @@ def cccp_tsvm(problem, lam, lam_u=1.0, r=None, s=RAMP_S, max_iter=MAX_CCCP_ITER)
     info.own_objective = info.objective_path[-1][1]
     info.objective = transductive_objective(w, o_l, problem.y, o_u, lam, lam_u)
     info.positive_fraction = float(np.mean(o_u > 0))
+    info.check_one_class(info.positive_fraction)
     info.seconds = time.perf_counter() - start
     return w, info

@@ -99,5 +99,6 @@ def nabla_tsvm(problem, lam, lam_u, r=None, steps=STEPS, start_fraction=START_FR
     info.own_objective = info.objective_path[-1][1]
     info.objective = transductive_objective(wb, o_l, problem.y, o_u, lam, lam_u)
     info.positive_fraction = float(np.mean(o_u > 0))
+    info.check_one_class(info.positive_fraction)
     info.seconds = time.perf_counter() - start
     return wb, info

@@ -275,6 +275,7 @@ def tsvm(problem, lam, lam_u, r, switches=1, lam_u_start=None, lam_u_growth=LAM_
                          "max_newton_iter": NEWTON_CAP})
     l, w, o = problem.n_labeled, retraining.w, retraining.o
     info.positive_fraction = float(np.mean(retraining.labels_u > 0))
+    info.check_one_class(float(np.mean(o[l:] > 0)))    # the outputs, not the balanced switch labels
     info.objective = transductive_objective(w, o[:l], problem.y, o[l:], lam, lam_u)
     info.own_objective = info.objective
     info.seconds = time.perf_counter() - start
