@@ -26,12 +26,13 @@ from pathlib import Path
 from ..data import dataset_info
 from ..data.splits import ALL, N_SPLITS
 from ..methods import METHODS, VARIANTS, method
+from . import timing_protocol
 
 log = logging.getLogger("ssl_repro")
 
 #: The top-level settings of a job (``conf/config.yaml``); ``hydra`` is Hydra's own.
 JOB_SETTINGS = ("dataset", "method", "backend", "split", "n_labeled", "n_unlabeled", "data_root", "download",
-                "results_dir", "sweep_name", "solver_threads")
+                "results_dir", "sweep_name", "solver_threads", "repeat", "timing")   # the last two: timing sweeps
 #: The config groups whose choice ``run.py`` checks before Hydra composes (:func:`check_choices`).
 GROUPS = ("dataset", "method")
 
@@ -161,6 +162,8 @@ def check_settings(cfg):
     check_count(cfg)
     check_solver_threads(cfg.get("solver_threads"))
     check_download(cfg.get("download", True))
+    if cfg.get("timing") is not None:
+        timing_protocol.settings(cfg["timing"])        # the timing protocol's settings, unknown ones refused
     method_name = cfg["method"]["name"]
     if method_name not in METHODS:
         raise ValueError(f"unknown method {method_name!r}{close_names(method_name, METHODS)}; known methods: "
