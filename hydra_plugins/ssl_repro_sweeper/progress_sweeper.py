@@ -78,7 +78,10 @@ class ProgressSweeper(BasicSweeper):
             if not self.launched:       # refused or interrupted before any job: nothing left behind
                 remove_unlaunched(sweep_dir, created, had_multirun)
             if isinstance(stop, KeyboardInterrupt):
-                interrupted(sweep_dir, self.jobs or [])
+                if not self.launched:
+                    raise SystemExit(f"Interrupted: sweep {sweep_dir} stopped while composing its jobs, before "
+                                     "running any (nothing left behind)") from None
+                interrupted(sweep_dir, self.jobs)
             raise
         ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
                   for batch in returns for job in batch)
