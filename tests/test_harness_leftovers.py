@@ -15,8 +15,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def start(cwd, *args):
+    """run.py in a subprocess, with SIGINT handled as a terminal's Ctrl-C finds it (a test run in the
+    background, e.g. under nohup, would pass SIGINT on ignored)."""
     return subprocess.Popen([sys.executable, str(REPO / "run.py"), *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def interrupt_while_running(process, after=1.0):

@@ -108,8 +108,9 @@ class ProgressSweeper(BasicSweeper):
             task = OmegaConf.to_container(config, resolve=True)
             check_job_settings(task, overrides)
             if str(directory.resolve()) in first:    # the same job under another name (method=tsvm,tsvm_s1)
-                log.info("%s is the job of %s (same settings, same folder): run once", " ".join(overrides),
-                         " ".join(first[str(directory.resolve())]))
+                earlier = first[str(directory.resolve())]
+                log.info("%s is the job of %s (same settings, same folder): run once",
+                         " ".join(o for o in overrides if o not in earlier), " ".join(o for o in earlier if o not in overrides))
                 self.skipped.add(tuple(overrides))
                 continue
             first[str(directory.resolve())] = overrides
