@@ -59,5 +59,6 @@ def test_ctrl_c_in_a_sweep_ends_with_one_line_and_removes_its_locks(tmp_path):
     code, log = interrupt_while_running(start(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da,tsvm_smax",
                                               "split=0,1"))
     assert code != 0 and "Traceback" not in log, log[-3000:]
-    assert log.strip().splitlines()[-1].startswith("Interrupted: sweep ") and "the same command computes the rest" in log
+    last = log.strip().splitlines()[-1]
+    assert last.startswith("Interrupted: sweep ") and "the same command computes the rest" in last
     assert not list((tmp_path / "runs").rglob(".job.lock"))

@@ -110,7 +110,8 @@ class ProgressSweeper(BasicSweeper):
             if str(directory.resolve()) in first:    # the same job under another name (method=tsvm,tsvm_s1)
                 earlier = first[str(directory.resolve())]
                 log.info("%s is the job of %s (same settings, same folder): run once",
-                         " ".join(o for o in overrides if o not in earlier), " ".join(o for o in earlier if o not in overrides))
+                         " ".join(o for o in overrides if o not in earlier),
+                         " ".join(o for o in earlier if o not in overrides))
                 self.skipped.add(tuple(overrides))
                 continue
             first[str(directory.resolve())] = overrides
