@@ -15,8 +15,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def start(cwd, *args):
+    """run.py in a subprocess, with SIGINT handled as a terminal's Ctrl-C finds it (a test run in the
+    background, e.g. under nohup, would pass SIGINT on ignored)."""
     return subprocess.Popen([sys.executable, str(REPO / "run.py"), *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def interrupt_while_running(process, after=1.0):
@@ -56,5 +59,6 @@ def test_ctrl_c_in_a_sweep_ends_with_one_line_and_removes_its_locks(tmp_path):
     code, log = interrupt_while_running(start(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da,tsvm_smax",
                                               "split=0,1"))
     assert code != 0 and "Traceback" not in log, log[-3000:]
-    assert log.strip().splitlines()[-1].startswith("Interrupted: sweep ") and "the same command computes the rest" in log
+    last = log.strip().splitlines()[-1]
+    assert last.startswith("Interrupted: sweep ") and "the same command computes the rest" in last
     assert not list((tmp_path / "runs").rglob(".job.lock"))

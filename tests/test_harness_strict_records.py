@@ -36,7 +36,8 @@ def own_file_job(tmp_path):
 def test_a_record_without_test_rows_is_strict_json_and_reads_back_as_nan(tmp_path):
     record, _ = train_job(own_file_job(tmp_path))
     assert math.isnan(record["test_error"])
-    write_result(tmp_path / "job", record) if (tmp_path / "job").mkdir() is None else None
+    (tmp_path / "job").mkdir()
+    write_result(tmp_path / "job", record)
     stored = strict_load(tmp_path / "job" / "result.json")
     assert stored["test_error"] is None and stored["transductive_error"] == pytest.approx(record["transductive_error"])
     assert math.isnan(read_result(tmp_path / "job" / "result.json")["test_error"])

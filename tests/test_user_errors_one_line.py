@@ -21,7 +21,8 @@ def record():
 
 
 def test_aggregate_into_an_existing_file_is_one_error_line(tmp_path):
-    write_result((tmp_path / "runs" / "job").mkdir(parents=True) or tmp_path / "runs" / "job", record())
+    (tmp_path / "runs" / "job").mkdir(parents=True)
+    write_result(tmp_path / "runs" / "job", record())
     (tmp_path / "table.csv").write_text("mine\n")
     with pytest.raises(SystemExit, match=r"^Error: --out .*table\.csv is a file: name a folder"):
         aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table.csv")])

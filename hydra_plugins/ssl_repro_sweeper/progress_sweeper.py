@@ -80,7 +80,10 @@ class ProgressSweeper(BasicSweeper):
             if not self.launched:       # refused or interrupted before any job: nothing left behind
                 remove_unlaunched(sweep_dir, created, had_multirun)
             if isinstance(stop, KeyboardInterrupt):
-                interrupted(sweep_dir, self.jobs or [])
+                if not self.launched:
+                    raise SystemExit(f"Interrupted: sweep {sweep_dir} stopped while composing its jobs, before "
+                                     "running any (nothing left behind)") from None
+                interrupted(sweep_dir, self.jobs)
             raise
         ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
                   for batch in returns for job in batch)
@@ -105,8 +108,10 @@ class ProgressSweeper(BasicSweeper):
             check_job_settings(task, overrides)
             timed = timed or task.get("timing") is not None
             if str(directory) in first:    # the same job under another name (method=tsvm,tsvm_s1)
-                log.info("%s is the job of %s (same settings, same folder): run once", " ".join(overrides),
-                         " ".join(first[str(directory)]))
+                earlier = first[str(directory)]
+                log.info("%s is the job of %s (same settings, same folder): run once",
+                         " ".join(o for o in overrides if o not in earlier),
+                         " ".join(o for o in earlier if o not in overrides))
                 self.skipped.add(tuple(overrides))
                 continue
             first[str(directory)] = overrides
