@@ -36,7 +36,7 @@ class SkippedResult(UserWarning):
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "unlabeled_positive_fraction", "objective_own", "objective_eqn18",
-                  "seconds", "compile_seconds", "converged")
+                  "seconds", "compile_seconds", "converged", "construction")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 PROVENANCE_COLUMNS = ("git_commit", "date", "command")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")

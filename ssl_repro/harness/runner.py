@@ -4,7 +4,8 @@
 composes from ``conf/``), trains the method on the split and returns the
 record that goes into ``result.json``:
 
-dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
+dataset, construction (a real-text analog's, ``a`` or ``b``: :mod:`ssl_repro.data.registry`;
+None for any other dataset), method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
 n_labeled, n_unlabeled, n_test, r, lam, lam_u (the values the estimator
 used: the method's own setting, else the dataset's; r the method's, else
 the split's true positive fraction), converged (False when a solver loop
@@ -364,7 +365,7 @@ def make_record(cfg, settings, dataset, split, fitted):
         o_u, o_t = _linear_outputs(estimator, dataset.X, split)
     arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}
     record = {
-        "dataset": dataset.name, "method": settings.variant,
+        "dataset": dataset.name, "construction": dataset.info.construction, "method": settings.variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
         "r": params["r"] if params.get("r") is not None else split.r,
