@@ -168,8 +168,8 @@ def write_markdown(rows, out):
         "r: positive fraction of split 0's unlabeled rows. Written by `experiments/dataset_table.py` "
         "(command, machine and date in `table.json`).\n\n" + markdown(rows) + "\n\nReal sets:\n" + real_notes(rows)
         + "\n\nReal-text analogs (the "
-        "papers' figures in their rows are those of the set each stands for; the vectorization is pcmac's, "
-        "ssl_repro/data/text.py):\n" + analog_notes(rows) + "\n\nNot here:\n" + notes + "\n")
+        "papers' figures in their rows are those of the set each stands for; the vectorization is pcmac's, of the "
+        "bodies only in construction b, ssl_repro/data/text.py):\n" + analog_notes(rows) + "\n\nNot here:\n" + notes + "\n")
 
 
 if __name__ == "__main__":
