@@ -63,6 +63,11 @@ class SolverInfo:
     capped : dict
         the caps inner solves hit, as {cap name: times}, e.g.
         ``{"max_newton_iter": 2}`` for two MFN solves out of Newton steps.
+    selected_lam : float
+        a tuned baseline's lambda, chosen by cross-validation on the
+        labeled rows (:mod:`ssl_repro.baselines`); NaN for the others.
+    cv_errors : list of float
+        that cross-validation's held-out error rate per grid value.
     """
 
     method: str
@@ -83,6 +88,8 @@ class SolverInfo:
     converged: bool = True
     stop_reason: str = TOLERANCE
     capped: dict = field(default_factory=dict)
+    selected_lam: float = float("nan")
+    cv_errors: list = field(default_factory=list)
 
     def add_mfn(self, mfn_info, outer=False):
         """Accumulate the counters of one L2-SVM-MFN call and the cap it hit, if any;
