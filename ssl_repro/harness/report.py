@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import claims, plots
+from . import beyond, claims, plots
 from .aggregate import read_results, summarize
 from ..methods import LABELS
 
@@ -128,9 +128,8 @@ def paired(rows, a, b, metric):
     return claims.compare(rows, a, b, metric)
 
 
-#: The report's word for "a below b" from :attr:`ssl_repro.harness.claims.Comparison.word`.
-BELOW_WORDS = {"lower": "yes", "higher": "no", "equal": "equal", "not significant": "not significant",
-               "lower (1 run)": "yes (1 split)", "higher (1 run)": "no (1 split)"}
+#: The report's word for "a below b" from :attr:`ssl_repro.harness.claims.Comparison.outcome`.
+BELOW_WORDS = {"lower": "yes", "higher": "no", "equal": "equal", "not significant": "not significant"}
 
 
 def verdict(c, scale=1.0, unit=""):
@@ -150,12 +149,13 @@ def verdict(c, scale=1.0, unit=""):
         text = f"{diff} (1 split, no test)"
     else:
         text = f"lower on {c.wins}/{c.n}" + (f" ({c.ties} ties)" if c.ties else "") + f", {diff}, p = {c.p:.2g}"
-    word = c.word
+    word = c.outcome
     if word == "not significant" and c.mean > 0:
         word = "higher"
     if word == "one-class":
         return text + flags, "one-class: not counted"
-    return text + flags, BELOW_WORDS[word] + (f" ({c.band})" if word == "lower" and c.band else "")
+    return text + flags, BELOW_WORDS[word] + (" (1 split)" if c.n == 1 else "") + (
+        f" ({c.band})" if word == "lower" and c.band else "")
 
 
 def cell_text(rows, method, metric, fmt):
@@ -911,7 +911,7 @@ def rules_text():
     return RULES.format(tie=claims.TIE_RTOL, alpha=claims.ALPHA, j_equal=100 * claims.J_EQUAL,
                         j_sig=100 * claims.J_SIGNIFICANT, e_pts=100 * claims.ERROR_EQUAL_POINTS,
                         e_share=100 * claims.ERROR_EQUAL_SHARE, one=100 * claims.ONE_CLASS_SHARE,
-                        inside=100 * claims.R_INSIDE)
+                        inside=100 * claims.R_INSIDE) + "\n\n" + claims.SENTENCE_RULES
 
 
 #: The sections of the report, in order: (key: the docs page and the claims' ``sections``, title, renderer,
@@ -957,7 +957,7 @@ def claims_table(records, link):
     rows, counts = [], {}
     for k, claim in enumerate((c for c in records.papers["claims"] if "test" in c), 1):
         v = claims.evaluate(claim, records)
-        counts[v.word] = counts.get(v.word, 0) + 1
+        counts[v.category] = counts.get(v.category, 0) + 1
         see = ", ".join(f"[{TITLES[key]}]({link(key)})" for key in claim["sections"])
         rows.append([k, f"{claim['paper']} {claim['where']}: \"{claim['quote']}\"",
                      claims.describe(claim["test"]), v.data, f"**{v.word}**", v.evidence, see])
@@ -977,7 +977,7 @@ def render(results, repo, listing):
     ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``)."""
     records = Records(results, repo)
     parts = [HEADER, "## Claims", "", rules_text(), "", *claims_table(records, lambda key: f"#{slug(TITLES[key])}"),
-             "", "## Every table and figure of the papers", "", listing]
+             "", *beyond.section(records), "", "## Every table and figure of the papers", "", listing]
     parts += ["\n".join(lines) for lines in render_sections(records).values()]
     return tidy("\n\n".join(parts))
 
@@ -1009,7 +1009,8 @@ def docs_pages(results, repo, listing, relative="../.."):
     pages = {"index.md": tidy("\n".join([
         "# Results", "", "Rendered from the committed records by `python experiments/paper_artifacts.py report` "
         "(the same render as the repository's `results/README.md`).", "", rules_text(), "", "## Claims", "",
-        *claims_table(records, lambda key: f"{key}.md"), "", "## Every table and figure of the papers", "", listing,
+        *claims_table(records, lambda key: f"{key}.md"), "", *beyond.section(records), "",
+        "## Every table and figure of the papers", "", listing,
         "", "```{toctree}", ":maxdepth: 1", "", *(key for key, *_ in SECTIONS), "```"]))}
     for key, title, _, globs in SECTIONS:
         figures = sorted({f.relative_to(records.results).as_posix() for g in globs
