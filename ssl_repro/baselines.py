@@ -178,23 +178,10 @@ class TunedLinearSVM(_TunedLinear):
 
 class TunedLogisticRegression(_TunedLinear):
     """scikit-learn's logistic regression, C = 1 / (lambda l), lambda chosen by cross-validation on the
-    labeled rows (module doc: the budget).
-
-    Parameters
-    ----------
-    lam : float, default=1e-3
-        The papers' lambda: where cross-validation ties, the grid value nearest it.
-    lams : sequence of float, default=LAM_GRID
-        The lambda grid.
-
-    Attributes
-    ----------
-    lam_ : float
-        The lambda chosen.
-    coef_, intercept_, classes_, diagnostics_ : weights, bias, labels and record (``converged``: L-BFGS
-        ended before its :data:`LOGISTIC_MAX_ITER` iterations).
-    n_iter_ : int
-        Logistic regressions fitted: one per grid value and fold, and the final one.
+    labeled rows (module doc: the budget).  Parameters (``lam``, ``lams``) and attributes (``lam_``,
+    ``coef_``, ``intercept_``, ``classes_``, ``diagnostics_``, ``n_iter_``: the fits run) as
+    :class:`TunedLinearSVM`'s; ``diagnostics_.converged`` says whether L-BFGS ended before its
+    :data:`LOGISTIC_MAX_ITER` iterations.
     """
 
     _fit = staticmethod(_logistic_fit)
