@@ -38,9 +38,13 @@ class Method:
 
     ``estimator`` is ``"module:Class"``, the module's full dotted name (a method declared
     outside the package names its own module);
-    ``semi_supervised`` says whether the method uses the unlabeled rows (and
-    takes ``lam_u`` and ``r``), ``kernel`` whether it is a dense-Gram kernel
-    machine (``dual_coef_``) rather than a linear one (``coef_``);
+    ``semi_supervised`` says whether the method is one of the papers' kind:
+    it takes ``lam_u`` and ``r`` (Eqn 18's lambda' and the balance
+    constraint's ratio; self-training and label spreading, which use the
+    unlabeled rows otherwise, take neither), ``kernel`` whether it is a
+    dense-Gram kernel machine (``dual_coef_``) rather than a linear one
+    (``coef_``), ``graph`` whether it predicts from a graph of the rows
+    (neither: label spreading);
     ``shows`` names the estimator parameters its configuration sets (at the
     estimator's default) because its record string shows them, and ``record``
     is that string as an OmegaConf interpolation (``tsvm-S${.switches}``;
@@ -51,6 +55,7 @@ class Method:
     estimator: str
     semi_supervised: bool
     kernel: bool = False
+    graph: bool = False
     shows: tuple = ()
     record: str = None
 
@@ -61,17 +66,20 @@ class Method:
 
     @property
     def plot_group(self):
-        """``baseline`` (supervised), ``semi-supervised`` or ``kernel``."""
+        """``baseline`` (supervised and today's baselines), ``semi-supervised`` or ``kernel``."""
         if self.kernel:
             return "kernel"
         return "semi-supervised" if self.semi_supervised else "baseline"
 
     def config(self):
         """The Hydra config ``method=<name>``: name, variant, the shown parameters at the estimator's
-        defaults, then ``lam`` (and ``lam_u``, ``r``) as null: the dataset's (the split's) values."""
+        defaults, then ``lam`` (where the estimator takes it; and ``lam_u``, ``r``) as null: the
+        dataset's (the split's) values."""
         defaults = inspect.signature(self.estimator_class).parameters
         node = {"name": self.name, "variant": self.record or self.name,
-                **{key: defaults[key].default for key in self.shows}, "lam": None}
+                **{key: defaults[key].default for key in self.shows}}
+        if "lam" in defaults:
+            node["lam"] = None
         if self.semi_supervised:
             node.update(lam_u=None, r=None)
         return node
@@ -84,6 +92,10 @@ METHODS = {m.name: m for m in [
     Method("da", "ssl_repro.estimators:LinearDA", True),
     Method("nabla_tsvm", "ssl_repro.estimators:LinearNablaTSVM", True),
     Method("cccp_tsvm", "ssl_repro.estimators:LinearCCCPTSVM", True),
+    Method("svm_cv", "ssl_repro.baselines:TunedLinearSVM", False),
+    Method("logreg_cv", "ssl_repro.baselines:TunedLogisticRegression", False),
+    Method("self_training", "ssl_repro.baselines:SelfTraining", False),
+    Method("label_spreading", "ssl_repro.baselines:LabelSpreadingKNN", False, graph=True),
     Method("kernel_da", "ssl_repro.kernel_estimators:KernelDA", True, kernel=True, shows=("loss",),
            record="kernel_da-${.loss}"),
     Method("kernel_jtsvm", "ssl_repro.kernel_estimators:KernelJTSVM", True, kernel=True, shows=("loss",),
@@ -179,6 +191,14 @@ VARIANTS = {v.config: v for v in [
     Variant("nabla_tsvm", "nabla_tsvm", label="nabla-TSVM", style=("tab:green", "p", "-"),
             recipes=("learning_curve",)),
     Variant("cccp_tsvm", "cccp_tsvm", label="CCCP-TSVM", style=("goldenrod", "h", "-"), recipes=("learning_curve",)),
+    # today's baselines (ssl_repro.baselines), beside the papers' methods on the same splits
+    Variant("svm_cv", "svm_cv", label="SVM (tuned)", style=("dimgray", "s", ":"), recipes=("learning_curve",)),
+    Variant("logreg_cv", "logreg_cv", label="LogReg (tuned)", style=("darkkhaki", "d", ":"),
+            recipes=("learning_curve",)),
+    Variant("self_training", "self_training", label="self-training", style=("teal", "X", "--"),
+            recipes=("learning_curve",)),
+    Variant("label_spreading", "label_spreading", label="label spreading", style=("slateblue", "8", "--"),
+            recipes=("learning_curve",)),
     Variant("kernel_jtsvm", "kernel_jtsvm", label="JTSVM", recipes=("kernel_benchmarks",)),
     Variant("kernel_jtsvm_l1", "kernel_jtsvm", {"loss": "l1"}, label="JTSVM (l1)", recipes=("kernel_toy_table",)),
     Variant("kernel_jtsvm_l2", "kernel_jtsvm", {"loss": "l2"}, label="JTSVM (l2)", recipes=("kernel_toy_table",)),

@@ -98,7 +98,7 @@ def test_a_claim_rests_on_the_analog_before_the_stand_in_and_never_on_a_stand_in
     (tmp_path / "results" / "learning_curve_20ng_ccat_like").mkdir()
     real.to_csv(tmp_path / "results" / "learning_curve_20ng_ccat_like" / "results.csv", index=False)
     v = claims.evaluate(ccat, records)
-    assert (v.word, v.data) == (claims.HOLDS, "20ng-ccat-like (real-text analog)")
+    assert (v.word, v.data) == (claims.HOLDS, "20ng-ccat-like (analog, construction a; b not run)")
     assert claims.data_kind("20ng-ccat-like") == claims.ANALOG and claims.paper_set("20ng-ccat-like") == "ccat"
 
 
@@ -115,3 +115,101 @@ def test_report_check_covers_the_docs_results_pages(experiment_script, tmp_path,
     (pages / "objective-minima.md").write_text((ROOT / "docs" / "results" / "objective-minima.md").read_text())
     (pages / "stale.md").write_text("# a page no render writes\n")
     assert artifacts.write_report(ROOT / "results", check=True) == 1
+
+
+# ---------------------------------------------------------------- rules that read the whole sentence
+
+TSVM = [0.20 + 0.01 * k for k in range(10)]
+
+
+def curve(tmp_path, frames, folder="learning_curve"):
+    """Records of ``frames`` ({dataset: frame}) under results/<folder>_<dataset>/results.csv."""
+    (tmp_path / "experiments").mkdir(exist_ok=True)
+    shutil.copy(ROOT / "experiments" / "paper_numbers.json", tmp_path / "experiments")
+    for dataset, frame in frames.items():
+        where = tmp_path / "results" / f"{folder}_{registry.DATASETS[dataset].folder}"
+        where.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(where / "results.csv", index=False)
+    return report.Records(tmp_path / "results", tmp_path)
+
+
+def test_a_large_error_gain_fails_only_slight():
+    def gain(points):
+        return claims.compare(cell({"da": [t - points for t in TSVM], "tsvm-Smax": TSVM}, metric="transductive_error"),
+                              "da", "tsvm-Smax", "transductive_error")
+    big, slight, none = gain(0.05), gain(0.01), gain(0.0)        # 5 points (20% of 25%), 1 point, equal
+    assert (big.band, slight.band, none.band) == ("markedly", "slightly", "equal")
+    assert big.evidence_word == "markedly lower" and slight.evidence_word == "slightly lower"
+    assert not claims.meets(big, "only slightly lower") and claims.meets(big, "lower")
+    assert claims.meets(slight, "only slightly lower") and claims.meets(none, "only slightly lower")
+    assert not claims.meets(gain(-0.05), "only slightly lower")  # higher is no improvement at all
+    # J: a significantly lower minimum does not read as "slightly"
+    j = claims.compare(cell({"da": [t * 0.99 for t in TSVM], "tsvm-Smax": TSVM}), "da", "tsvm-Smax", "objective_eqn18")
+    assert j.evidence_word == "significantly lower" and not claims.meets(j, "slightly lower")
+
+
+def test_a_single_run_equal_says_one_run():
+    c = claims.compare(cell({"tsvm-Smax": [0.2], "tsvm-S1": [0.2]}, metric="transductive_error"),
+                       "tsvm-Smax", "tsvm-S1", "transductive_error")
+    assert c.word == "equal (1 run)" and claims.meets(c, "equal") and report.verdict(c)[1] == "equal"
+    lower = claims.compare(cell({"da": [0.1], "tsvm-Smax": [0.2]}, metric="transductive_error"),
+                           "da", "tsvm-Smax", "transductive_error")
+    assert lower.word == "lower (1 run)" and lower.evidence_word == "markedly lower (1 run)"
+
+
+def two_cells(dataset, da, tsvm, svm, **extra):
+    """A learning curve of two (or three) label counts: per-split transductive errors of each method per cell."""
+    parts = []
+    for l, (d, t, s) in zip((10, 20, 30), zip(da, tsvm, svm)):
+        errors = {"da": d, "tsvm-Smax": t, "svm": s}
+        parts.append(cell(errors, metric="transductive_error", dataset=dataset, l=l).assign(**extra))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_a_per_dataset_claim_is_judged_per_dataset(tmp_path):
+    lower = [t - 0.05 for t in TSVM]
+    # pcmac: TSVM below SVM in two of three cells and equal in the other; DA below in all
+    records = curve(tmp_path, {"pcmac": two_cells("pcmac", [lower] * 3, [lower, TSVM, lower], [TSVM] * 3)})
+    claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs1")
+    assert claim["test"]["per"] == "dataset"
+    v = claims.evaluate(claim, records)
+    assert v.word == claims.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3 cells" in v.evidence
+    per_cell = claims.evaluate(dict(claim, test={k: x for k, x in claim["test"].items() if k != "per"}), records)
+    assert per_cell.word == claims.MIXED                     # the cell-by-cell rule asked for every cell
+    higher = [t + 0.05 for t in TSVM]                       # TSVM above SVM in a cell: reversed, fails
+    records = curve(tmp_path, {"pcmac": two_cells("pcmac", [lower] * 3, [lower, higher, lower], [TSVM] * 3)})
+    v = claims.evaluate(claim, records)
+    assert v.word == claims.FAILS and "reversed in 1" in v.evidence
+
+
+def test_a_construction_dependent_verdict_renders_as_such(tmp_path):
+    lower, higher = [t - 0.05 for t in TSVM], [t + 0.05 for t in TSVM]
+    records = curve(tmp_path, {
+        "pcmac": two_cells("pcmac", [lower, lower], [TSVM, TSVM], [TSVM, TSVM]),
+        "20ng-aut-avn-like": two_cells("20ng-aut-avn-like", [lower, lower], [TSVM, TSVM], [TSVM, TSVM]),
+        "20ng-aut-avn-like-b": two_cells("20ng-aut-avn-like-b", [higher, higher], [TSVM, TSVM], [TSVM, TSVM])})
+    claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs2-da")      # aut-avn and pcmac
+    v = claims.evaluate(claim, records)
+    assert v.word == ("holds on pcmac (real); construction-dependent on 20ng-aut-avn-like (analog: holds with a, "
+                      "does not hold with b)") and v.category == claims.BY_DATA
+    row = next(line for line in report.claims_table(records, lambda key: key)[2].splitlines() if "000 Sec. 4, obs" in line
+               and "outperforms" in line)
+    assert "**holds on pcmac (real); construction-dependent on 20ng-aut-avn-like" in row
+    # both constructions agreeing: robust, and one word for the claim
+    records = curve(tmp_path, {"20ng-aut-avn-like-b": two_cells("20ng-aut-avn-like-b", [lower, lower], [TSVM, TSVM],
+                                                                  [TSVM, TSVM])})
+    v = claims.evaluate(claim, records)
+    assert v.word == claims.HOLDS and "20ng-aut-avn-like (analog, both constructions)" in v.data
+
+
+def test_non_converged_runs_are_counted_and_never_decide_a_cell(tmp_path):
+    lower = [t - 0.05 for t in TSVM]
+    # DA is lower in the second cell only on its non-converged splits (0-5): that cell is left out
+    mixed = lower[:6] + TSVM[6:]
+    frame = two_cells("pcmac", [lower, mixed], [TSVM, TSVM], [TSVM, TSVM])
+    frame["converged"] = ~((frame["method"] == "da") & (frame["n_labeled"] == 20) & (frame["split"] < 6))
+    records = curve(tmp_path, {"pcmac": frame})
+    claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs2-da")
+    v = claims.evaluate(claim, records)
+    assert "lower in 1 of 1 cells" in v.evidence and "6 of 40 runs not converged" in v.evidence
+    assert "1 cell left out: the outcome turns on non-converged runs" in v.evidence

@@ -54,7 +54,7 @@ def assert_cached_copy(ds, root, monkeypatch):
         raise AssertionError("the dataset was rebuilt instead of read from its cache")
     monkeypatch.setattr(store, "save_cached", no_rebuild)
     again, _ = timed_load(ds.name, root)
-    assert f"ssl_repro_cache/{ds.name}." in again.source and ds.source != again.source
+    assert f"ssl_repro_cache/{ds.name}" in again.source and ds.source != again.source
     assert (again.X != ds.X).nnz == 0 and np.array_equal(again.y, ds.y)
 
 
@@ -62,10 +62,10 @@ def test_pcmac_loads_with_the_papers_shape_and_is_cached(pcmac, pcmac_root, monk
     ds, _ = pcmac
     assert_csr_rows(ds)
     assert ds.source.endswith(PCMAC_FILE)
-    assert ds.X.shape[0] == 1945
-    assert 7000 < ds.X.shape[1] < 10000           # Table 8: 7,511
-    assert 45 < ds.X.nnz / ds.X.shape[0] < 75     # Table 8: 54.58
-    assert abs(np.mean(ds.y > 0) - 982 / 1945) < 1e-12
+    assert ds.X.shape[0] == 1948                  # Table 8: 1,460 + 486 = 1,946
+    assert 7000 < ds.X.shape[1] < 10000           # Table 8: 7,511 (ours 9,853)
+    assert 45 < ds.X.nnz / ds.X.shape[0] < 75     # Table 8: 54.58 (ours 64.5)
+    assert abs(np.mean(ds.y > 0) - 985 / 1948) < 1e-12
     norms = np.sqrt(ds.X.multiply(ds.X).sum(axis=1)).A1
     assert np.mean(norms == 0) < 0.01          # a few posts are all header/stop words
     np.testing.assert_allclose(norms[norms > 0], 1.0)
@@ -88,16 +88,30 @@ def test_info_cli_reports_the_loaded_dataset(pcmac, pcmac_root, capsys):
     data_cli(["info", "pcmac", "--root", str(pcmac_root)])
     wall = time.perf_counter() - start
     out = json.loads(capsys.readouterr().out)
-    assert out["rows"] == 1945 and out["features"] == pcmac[0].X.shape[1] and out["nonzeros"] == pcmac[0].X.nnz
-    assert out["positive_fraction"] == round(982 / 1945, 4) and "ssl_repro_cache" in out["source"]
+    assert out["rows"] == 1948 and out["features"] == pcmac[0].X.shape[1] and out["nonzeros"] == pcmac[0].X.nnz
+    assert out["positive_fraction"] == round(985 / 1948, 4) and "ssl_repro_cache" in out["source"]
     assert 0 <= out["load_seconds"] <= round(wall, 2) + 0.01    # the load itself, within the call's time
+
+
+def test_pcmac_is_the_papers_mac_vs_windows_task(pcmac, pcmac_root):
+    """001 Sec. 4 ("mac or windows"), 002 Table 1 ("mswindows and mac"): the rows are exactly the documents
+    of comp.os.ms-windows.misc (+1) and comp.sys.mac.hardware, counted from the corpus itself."""
+    from sklearn.datasets import fetch_20newsgroups
+    bunch = fetch_20newsgroups(data_home=str(pcmac_root / "20newsgroups"), subset="all", download_if_missing=False,
+                               shuffle=False)
+    groups = np.asarray(bunch.target_names)[bunch.target]
+    windows, mac = np.sum(groups == "comp.os.ms-windows.misc"), np.sum(groups == "comp.sys.mac.hardware")
+    ds = pcmac[0]
+    assert (np.sum(ds.y > 0), np.sum(ds.y < 0)) == (windows, mac) == (985, 963)
+    assert "comp.os.ms-windows.misc (+1) vs comp.sys.mac.hardware" in DATASETS["pcmac"].description
+    assert abs(ds.X.shape[0] - (1460 + 486)) <= 2     # 000 Table 8: 1,946 documents
 
 
 def test_pcmac_splits_follow_the_paper(pcmac):
     ds = pcmac[0]
     info = DATASETS["pcmac"]
     split = make_split(ds, seed=3, n_labeled=info.label_grid[-1])
-    assert abs(split.labeled.size + split.unlabeled.size - 1460 / 1946 * 1945) <= 2
+    assert abs(split.labeled.size + split.unlabeled.size - 1460 / 1946 * 1948) <= 2
     assert abs(np.mean(ds.y[split.test] > 0) - np.mean(ds.y > 0)) < 0.01   # stratified
     assert split.r == pytest.approx(np.mean(ds.y[split.unlabeled] > 0))
 
@@ -153,4 +167,20 @@ def test_20_newsgroups_analogs_are_the_issues_tasks_in_pcmacs_vectorization(news
     split = make_split(ccat, seed=0, n_labeled=ccat.info.label_grid[-1])
     assert abs(split.test.size / 18846 - 5787 / 23119) < 1e-3
     assert abs(make_split(aut_avn, seed=0, n_labeled=2).test.size - 2973 / 2) <= 1
-    assert pcmac[0].X.shape == (1945, 8742)      # pcmac's loader, now shared with the analogs, is unchanged
+    assert pcmac[0].X.shape == (1948, 9853)      # pcmac's loader, shared with the analogs
+
+
+def test_second_construction_of_the_analogs_is_the_bodies_only(pcmac_root, newsgroups_analogs):
+    """Construction b (registry): headers, signatures and quotes removed, empty documents dropped, the other
+    lambda', aut-avn-like at 75 : 25; the same groups, so nearly the same positive fraction."""
+    for name, first in newsgroups_analogs.items():
+        second = load_dataset(f"{name}-b", root=pcmac_root, download=False)
+        assert_csr_rows(second)
+        assert (first.info.construction, second.info.construction) == ("a", "b")
+        assert second.info.analog_of == first.info.analog_of and {first.info.lam_u, second.info.lam_u} == {1, 10}
+        assert second.X.getnnz(axis=1).min() > 0 and second.X.shape[0] < first.X.shape[0]
+        assert second.X.nnz / second.X.shape[0] < first.X.nnz / first.X.shape[0]     # no header lines
+        assert abs(np.mean(second.y > 0) - second.info.r) < 5e-4, name
+    aut_avn = load_dataset("20ng-aut-avn-like-b", root=pcmac_root, download=False)
+    assert aut_avn.X.shape[0] == 2852
+    assert abs(make_split(aut_avn, seed=0, n_labeled=2).test.size - 2852 / 4) <= 1

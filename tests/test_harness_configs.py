@@ -80,7 +80,7 @@ def test_dataset_x_method_composes_into_an_estimator(dataset, method):
     est = estimator_for(cfg["method"], info.lam, info.lam_u, 0.3)
     assert isinstance(est, METHODS[cfg["method"]["name"]].estimator_class)
     params = est.get_params()
-    assert params["lam"] == info.lam
+    assert params.get("lam", info.lam) == info.lam      # label spreading takes no lambda
     if "lam_u" in params:
         assert params["lam_u"] == info.lam_u and params["r"] == 0.3
 
@@ -129,7 +129,8 @@ HARNESS_NULLS = {"lam", "lam_u", "r"}
 
 def test_unknown_method_name_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_da, kernel_jtsvm, "
-                                         "kernel_nabla_tsvm, nabla_tsvm, rls, svm, tsvm"):
+                                         "kernel_nabla_tsvm, label_spreading, logreg_cv, nabla_tsvm, rls, "
+                                         "self_training, svm, svm_cv, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
 
@@ -138,7 +139,8 @@ def test_method_configs_hold_no_estimator_default_and_unknown_parameters_are_ref
     (the split's), so that ``method.lam=...`` overrides them; the defaults live in the estimator's signature."""
     for name in METHOD_NAMES:
         cfg = group("method", name)
-        assert all(cfg[key] is None for key in HARNESS_NULLS & set(cfg)) and "lam" in cfg, name
+        takes_lam = "lam" in METHODS[cfg["name"]].estimator_class().get_params()   # not label spreading
+        assert all(cfg[key] is None for key in HARNESS_NULLS & set(cfg)) and ("lam" in cfg) == takes_lam, name
         shown = {key for key in cfg if key not in ("name", "variant") and key not in HARNESS_NULLS}
         assert shown <= {"switches", "loss", "fixed_temperature"}, name     # the keys variant names show
         assert all(str(cfg[key]) in cfg["variant"] for key in shown), name
@@ -238,7 +240,8 @@ def test_every_method_and_variant_is_a_stored_config_unless_the_user_has_a_yaml(
 
 
 #: Each recipe's methods, as 000/004 and 001 list them.
-RECIPES = {"learning_curve": ["svm", "rls", "tsvm_s1", "tsvm_smax", "da", "nabla_tsvm", "cccp_tsvm"],
+RECIPES = {"learning_curve": ["svm", "rls", "tsvm_s1", "tsvm_smax", "da", "nabla_tsvm", "cccp_tsvm", "svm_cv",
+                              "logreg_cv", "self_training", "label_spreading"],
            "timing": ["tsvm_s1", "tsvm_s10", "tsvm_s100", "tsvm_smax", "da"],
            "ablation": ["da", "da_fixed_t1", "da_fixed_t01", "da_fixed_t0001"],
            "transductive": ["svm", "tsvm_smax", "da"],

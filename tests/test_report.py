@@ -62,7 +62,7 @@ def test_a_paired_verdict_counts_wins_and_says_not_significant_as_pcmac_at_37_la
     text, word = report.verdict(c)
     assert word == "no" and "lower on 7/10" in text
     better = jobs({(37, "da"): [t - 0.01 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
-    assert report.verdict(report.paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes"      # 1 pt, p = 0.002
+    assert report.verdict(report.paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes (slightly)"      # 1 pt, p = 0.002: within the slight band
     close = jobs({(37, "da"): [t - 0.002 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
     assert report.verdict(report.paired(close, "da", "tsvm-Smax", "test_error"))[1] == "equal"     # 0.2 pt, p = 0.002
 
@@ -70,7 +70,7 @@ def test_a_paired_verdict_counts_wins_and_says_not_significant_as_pcmac_at_37_la
 def test_one_split_gets_no_test_and_equal_values_are_a_tie():
     frame = jobs({(827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2033], (827, "da"): [0.2801]})
     assert report.verdict(report.paired(frame, "tsvm-Smax", "svm", "test_error")) == (
-        "-0.0103 (1 split, no test)", "yes (1 split)")
+        "-0.0103 (1 split, no test)", "yes (1 split) (slightly)")
     assert report.verdict(report.paired(frame, "da", "tsvm-Smax", "test_error"))[1] == "no (1 split)"
     same = jobs({(44, "da"): [0.1958, 0.2], (44, "da-T1"): [0.1958, 0.2]})
     assert report.verdict(report.paired(same, "da", "da-T1", "test_error"))[1] == "equal"
@@ -118,7 +118,7 @@ def test_the_report_renders_the_records_verdicts_and_check_fails_on_a_stale_file
     text = artifacts.report_text(tmp_path)
     row_827 = next(line for line in text.splitlines()
                    if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
-    assert row_827.split(" | ")[-4:-2] == ["no (1 split)", "equal"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
+    assert row_827.split(" | ")[-4:-2] == ["no (1 split)", "equal (1 split)"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
     row_413 = next(line for line in text.splitlines() if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 27.82%"))
     assert "| 37.01% |" in row_413 and row_413.endswith("| DA 1 of 1 |")      # not converged: its own column
     assert "`calibration/calibration.json` absent" in text and "`peers/universvm.csv` absent" in text

@@ -36,7 +36,7 @@ class SkippedResult(UserWarning):
 
 RECORD_COLUMNS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "n_test", "r", "lam", "lam_u",
                   "test_error", "transductive_error", "unlabeled_positive_fraction", "objective_own", "objective_eqn18",
-                  "seconds", "cpu_seconds", "compile_seconds", "converged")
+                  "seconds", "cpu_seconds", "compile_seconds", "converged", "construction")
 DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 #: What a timing job's record says of how it was measured (:mod:`.timing_protocol`): its repeat, the
 #: 1-minute load average before and after, the other processes' CPU use (cores) before and during it.

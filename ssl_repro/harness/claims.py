@@ -43,6 +43,34 @@ error no better than 90% of labelling every row the majority class.  The derived
 catch a run of two classes that is as bad as that; neither kind counts as better.  A comparison
 whose winner is one-class on any split is "one-class", never "lower": it is shown with how many
 splits, and never counts as better optimization or better error.
+
+**Rules that read the whole sentence** (:data:`SENTENCE_RULES` says them in the report's words).
+
+- *Bands of an error gap*, as of a J gap: **slightly** lower is beyond the equal threshold and below
+  :data:`ERROR_SLIGHT_POINTS` (1.5 points) *and* :data:`ERROR_SLIGHT_SHARE` (20%) of the larger
+  mean error -- three times the equal band's points, twice its share; **markedly** lower is beyond
+  either.  Every "lower" in the evidence carries its band ("significantly lower" J, "slightly lower"
+  error), so the evidence's words are the band's, not the claim's.
+- *"Only slight"* (000 on ccat: better optimization "only translates into slight error rate
+  improvements") is met when the error is not higher and its gain is not markedly lower: a gain
+  beyond the slight band fails it, whatever its p.  *"Slightly"* better optimization (000 Fig 4,
+  004 Fig 1.3) is met only by a slightly-lower J: a significantly lower J does not read as
+  "slightly".
+- *A per-dataset sentence* ("the benefit of unlabeled data is evident on all datasets": the test's
+  ``"per": "dataset"``) is judged per dataset, not per cell: a dataset meets it when each check is
+  met in more than half of its cells and reversed (significantly higher) in none.
+- *One run*: every word that rests on one split says "(1 run)", "equal (1 run)" included.
+- *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
+  converged"), and never decide a cell silently: a cell whose outcome changes when its
+  non-converged splits are left out is not counted, and the evidence says how many such cells.
+- *The verdict per data kind*: each paper set's verdict rests on its real set, else its real-text
+  analog(s), else (timing) its stand-in; a claim whose sets do not all give one verdict says which
+  data gives which ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both
+  constructions)"), never a bare "mixed".  An analog is built two ways (``construction`` a and b,
+  :mod:`ssl_repro.data.registry`): its verdict is **robust** when every construction with records
+  gives it ("both constructions"), **construction-dependent** otherwise (saying which gives which);
+  a construction without records is named ("construction a; b not run"), and one whose records hold
+  no cell of the compared methods ("b untested").
 """
 from dataclasses import dataclass
 
@@ -62,6 +90,10 @@ J_SIGNIFICANT = 2.5e-3
 ERROR_EQUAL_POINTS = 0.005
 #: ... and 10% of the larger of the two errors.
 ERROR_EQUAL_SHARE = 0.10
+#: An error gap beyond equal is "slightly" lower below 1.5 points ...
+ERROR_SLIGHT_POINTS = 0.015
+#: ... and below 20% of the larger of the two errors; beyond either, "markedly".
+ERROR_SLIGHT_SHARE = 0.20
 #: Differences (and gaps between |differences|) up to this share of the largest value compared are float noise.
 TIE_RTOL = 1e-12
 #: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
@@ -169,27 +201,44 @@ class Comparison:
         return self.ties == self.n or equal_within(self.metric, self.mean, self.a_mean, self.b_mean)
 
     @property
-    def word(self):
-        """``lower`` / ``higher`` (p < ALPHA, beyond the threshold), ``equal``, ``not significant``,
-        ``one-class`` (the lower one is one-class on some split), with `` (1 run)`` for one split."""
+    def outcome(self):
+        """``lower`` / ``higher`` (p < ALPHA, beyond the threshold; one split: no test), ``equal``,
+        ``not significant``, ``one-class`` (the lower one is one-class on some split)."""
         if self.equal:
             return "equal"
         lower = self.mean < 0
         if (self.one_class_a if lower else self.one_class_b):
             return "one-class"
-        if self.n == 1:
-            return ("lower" if lower else "higher") + " (1 run)"
-        if self.p >= ALPHA:
+        if self.n > 1 and self.p >= ALPHA:
             return "not significant"
         return "lower" if lower else "higher"
 
     @property
+    def word(self):
+        """:attr:`outcome`, with `` (1 run)`` when it rests on one split (``equal (1 run)`` too)."""
+        return self.outcome + (" (1 run)" if self.n == 1 else "")
+
+    @property
     def band(self):
-        """For J: ``significantly`` (gap >= J_SIGNIFICANT), ``slightly`` or ``equal``; None otherwise."""
-        if not is_objective(self.metric):
+        """The size of the gap: for J ``significantly`` (>= J_SIGNIFICANT), ``slightly`` or ``equal``; for
+        errors ``markedly`` (beyond ERROR_SLIGHT_*), ``slightly`` or ``equal``; None for seconds."""
+        if is_objective(self.metric):
+            gap = abs(self.relative)
+            return "equal" if gap < J_EQUAL else "significantly" if gap >= J_SIGNIFICANT else "slightly"
+        if self.metric == "seconds":
             return None
-        gap = abs(self.relative)
-        return "equal" if gap < J_EQUAL else "significantly" if gap >= J_SIGNIFICANT else "slightly"
+        if self.equal:
+            return "equal"
+        slight = min(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE * max(abs(self.a_mean), abs(self.b_mean)))
+        return "slightly" if abs(self.mean) < slight else "markedly"
+
+    @property
+    def evidence_word(self):
+        """:attr:`word` with the band of a lower or higher gap: ``significantly lower``, ``slightly
+        higher (1 run)``, ``equal``, ``not significant``."""
+        if self.outcome in ("lower", "higher") and self.band:
+            return f"{self.band} {self.word}"
+        return self.word
 
 
 def compare(rows, a, b, metric):
@@ -253,92 +302,199 @@ def frames(records, prefix):
 # ---------------------------------------------------------------- verdicts on claims
 
 HOLDS, FAILS, MIXED, UNTESTABLE = "holds", "does not hold", "mixed", "not testable here"
+#: A paper set's verdict when its analog's constructions disagree (module doc).
+CONSTRUCTION_DEPENDENT = "construction-dependent"
+#: A claim's category when its sets do not all give one verdict (its text then says which gives which).
+BY_DATA = "differs by data"
+#: How the verdict text names a data kind.
+SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in"}
 
 
 @dataclass
 class Verdict:
-    """A claim's verdict (:data:`HOLDS`, :data:`FAILS`, :data:`MIXED` or :data:`UNTESTABLE`), the data it
-    rests on and the evidence, one phrase per paper set."""
+    """A verdict and the data it rests on.
+
+    ``word``: a single verdict (:data:`HOLDS`, :data:`FAILS`, :data:`MIXED`, :data:`UNTESTABLE`, or for
+    one paper set :data:`CONSTRUCTION_DEPENDENT`) where every set gives it, else the verdict per data kind
+    ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both constructions)");
+    ``category``: the single verdict, or :data:`BY_DATA` (what a table of verdicts counts); ``data``: the
+    datasets, with kind (and an analog's constructions); ``evidence``: one phrase per dataset."""
 
     word: str
     data: str
     evidence: str
+    category: str = None
+
+    def __post_init__(self):
+        if self.category is None:
+            self.category = self.word
 
 
 def combine(parts):
-    """One verdict from per-set verdicts: untestable sets are left out; all hold -> holds, none -> does
-    not hold, else mixed; nothing testable -> not testable here."""
+    """One verdict from per-set verdicts (untestable sets left out; parts on the same data merged: one
+    word, else mixed): their common word, else the verdict per data kind, real data first; nothing
+    testable -> not testable here."""
     tested = [p for p in parts if p.word != UNTESTABLE]
-    words = {p.word for p in tested}
+    ordered = sorted(tested or parts, key=lambda p: next((k for k, kind in enumerate(SHORT_KIND.values())
+                                                          if f"({kind}" in p.data), len(SHORT_KIND)))
+    by_data = {}
+    for p in ordered:
+        by_data.setdefault(p.data, set()).add(p.word)
+    on = {d: ws.pop() if len(ws) == 1 else MIXED for d, ws in by_data.items()}
+    words = list(dict.fromkeys(on.values()))
+    data = ", ".join(d for d in on if d) or "-"
+    evidence = "; ".join(p.evidence for p in parts)
     if not tested:
-        word = UNTESTABLE
-    elif words == {HOLDS}:
-        word = HOLDS
-    elif words == {FAILS}:
-        word = FAILS
-    else:
-        word = MIXED
-    ordered = sorted(tested or parts, key=lambda p: next((k for k, kind in enumerate(KIND_ORDER) if kind in p.data),
-                                                         len(KIND_ORDER)))
-    data = ", ".join(dict.fromkeys(p.data for p in ordered if p.data)) or "-"
-    return Verdict(word, data, "; ".join(p.evidence for p in parts))
+        return Verdict(UNTESTABLE, data, evidence)
+    if len(words) == 1 and words[0] != CONSTRUCTION_DEPENDENT:
+        return Verdict(words[0], data, evidence)
+    text = "; ".join(f"{w} on " + ", ".join(d for d, x in on.items() if x == w) for w in words)
+    return Verdict(text, data, evidence, category=words[0] if len(words) == 1 else BY_DATA)
 
 
 def tally_word(met, total):
     return UNTESTABLE if total == 0 else HOLDS if met == total else FAILS if met == 0 else MIXED
 
 
-#: What each expectation of a claim accepts of :attr:`Comparison.word` (and band).
 def meets(c, expect):
+    """Whether :class:`Comparison` ``c`` meets an expectation of a claim (module doc: the whole sentence):
+    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal``,
+    ``not higher`` and ``only slightly lower`` (not higher, and no gain beyond the slight band)."""
     if c is None:
         return None
-    lower = c.word in ("lower", "lower (1 run)")
-    return {"lower": lower, "slightly lower": lower,
-            "significantly lower": lower and c.band in (None, "significantly"),
-            "equal": c.word == "equal",
-            "not higher": c.word in ("lower", "lower (1 run)", "equal", "not significant")}[expect]
+    lower = c.outcome == "lower"
+    return {"lower": lower, "slightly lower": lower and c.band == "slightly",
+            "significantly lower": lower and c.band in (None, "significantly", "markedly"),
+            "equal": c.outcome == "equal",
+            "not higher": c.outcome in ("lower", "equal", "not significant"),
+            "only slightly lower": c.outcome in ("lower", "equal", "not significant")
+            and not (c.mean < 0 and c.band == "markedly")}[expect]
 
 
-def pick(options, real_only):
-    """The records a set's verdict rests on: the first of ``options`` in :data:`KIND_ORDER`; for error and
-    optimization claims (``real_only``) a stand-in alone is not used."""
+def reversed_(c):
+    """Whether ``c`` says the opposite of "a below b": a significantly (or, on one run, plainly) higher."""
+    return c is not None and c.outcome == "higher"
+
+
+def choose(options, real_only):
+    """The records a set's verdict rests on: every dataset of the first kind of ``options`` in
+    :data:`KIND_ORDER` (an analog's constructions); for error and optimization claims (``real_only``) a
+    stand-in alone is not used.  ([], why not) when there are none."""
     if not options:
-        return None, "no record"
-    kind, dataset, frame = options[0]
+        return [], "no record"
+    kind, dataset, _ = options[0]
     if real_only and kind == STAND_IN:
-        return None, f"only a synthetic stand-in ({dataset})"
-    return options[0], ""
+        return [], f"only a synthetic stand-in ({dataset})"
+    return [o for o in options if o[0] == kind], ""
+
+
+def construction(dataset):
+    """An analog's construction (``a`` for one declared without)."""
+    info = registry.DATASETS.get(dataset)
+    return (info.construction if info is not None else None) or "a"
+
+
+def judge_set(name, options, real_only, judge):
+    """The :class:`Verdict` of paper set ``name``: ``judge(kind, dataset, frame)`` (a Verdict with the
+    dataset's evidence) on each dataset :func:`choose` picks; an analog's constructions merged
+    (:func:`merge_constructions`)."""
+    chosen, why = choose(options, real_only)
+    if not chosen:
+        return Verdict(UNTESTABLE, "", f"{name}: {why}")
+    kind = chosen[0][0]
+    verdicts = [(dataset, judge(kind, dataset, frame)) for kind, dataset, frame in chosen]
+    if kind == ANALOG:
+        return merge_constructions(name, verdicts)
+    dataset, v = verdicts[0]
+    return Verdict(v.word, f"{dataset} ({SHORT_KIND[kind]})", v.evidence)
+
+
+def merge_constructions(name, verdicts):
+    """One verdict of an analog from its constructions' [(dataset, Verdict)]: **robust** when every
+    tested construction gives one verdict, else :data:`CONSTRUCTION_DEPENDENT` naming which gives which;
+    declared constructions without a testable record are named."""
+    declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
+    tested = {construction(d): (d, v) for d, v in verdicts if v.word != UNTESTABLE}
+    ran = {construction(d) for d, _ in verdicts}
+    evidence = "; ".join(v.evidence for _, v in verdicts)
+    base = (tested.get("a") or next(iter(tested.values()), None) or verdicts[0])[0]
+    untested = "".join(f"; {', '.join(sorted(cs))} {why}" for cs, why in (
+        (declared - ran, "not run"), (ran - set(tested), "untested (no cell with both methods)")) if cs)
+    words = {v.word for _, v in tested.values()}
+    if not tested:
+        return Verdict(UNTESTABLE, f"{base} (analog)", evidence)
+    if len(words) == 1:
+        how = "both constructions" if len(tested) == 2 else "every construction" if len(tested) > 2 else \
+            f"construction {next(iter(tested))}{untested}"
+        return Verdict(words.pop(), f"{base} (analog, {how})", evidence)
+    how = ", ".join(f"{v.word} with {c}" for c, (_, v) in sorted(tested.items()))
+    return Verdict(CONSTRUCTION_DEPENDENT, f"{base} (analog: {how}{untested})", evidence)
+
+
+def _converged(rows):
+    """The rows of runs that converged (all rows when the column is absent)."""
+    return rows[rows["converged"].astype(bool)] if "converged" in rows else rows
+
+
+def judge_cells(frame, test, set_expect, dataset):
+    """The verdict of one dataset's records on a ``compare`` test (module doc: cells, non-converged runs,
+    per-dataset sentences)."""
+    checks = test["checks"]
+    per_dataset = test.get("per") == "dataset"
+    words = [{} for _ in checks]
+    met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
+    met = total = undecided = 0
+    runs = frame[frame["method"].isin({m for c in checks for m in (c["a"], c["b"])})]
+    unconverged = len(runs) - len(_converged(runs))
+    for _, cell in frame.groupby(["n_labeled", "n_unlabeled"]):
+        settled = _converged(cell) if unconverged else None
+        outcomes, doubtful = [], False
+        for k, check in enumerate(checks):
+            expect = check.get("expect", set_expect)
+            c = compare(cell, check["a"], check["b"], check["metric"])
+            if c is None:
+                continue
+            ok = meets(c, expect)
+            words[k][c.evidence_word] = words[k].get(c.evidence_word, 0) + 1
+            if settled is not None and len(settled) < len(cell):
+                again = compare(settled, check["a"], check["b"], check["metric"])
+                doubtful |= again is None or meets(again, expect) != ok
+            outcomes.append((k, ok, reversed_(c)))
+        if not outcomes:
+            continue
+        if doubtful:
+            undecided += 1
+            continue
+        total += 1
+        met += all(ok for _, ok, _ in outcomes)
+        for k, ok, against in outcomes:
+            cells_k[k] += 1
+            met_k[k] += ok
+            against_k[k] += against
+    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+                       for k, c in enumerate(checks) if words[k])
+    notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
+        f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
+        if undecided else "")
+    if total == 0:
+        return Verdict(UNTESTABLE, "", f"{dataset}: no cell with both methods{notes}")
+    if per_dataset:
+        ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
+        tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
+                            for k in range(len(checks)) if cells_k[k])
+        return Verdict(HOLDS if ok else FAILS, "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
+                                                    f"{counts}){notes}")
+    return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
 
 
 def check_compare(records, test):
     """Paired comparisons in every cell (labels, unlabeled rows) of the sets ``test["expect"]`` names:
-    each of ``test["checks"]`` ({metric, a, b, expect}) must be met in a cell for the cell to count."""
+    each of ``test["checks"]`` ({metric, a, b, expect}) must be met in a cell for the cell to count;
+    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
     found = frames(records, test["folder"] + "_")
-    parts = []
-    for name, set_expect in test["expect"].items():
-        chosen, why = pick(found.get(name, []), real_only=True)
-        if chosen is None:
-            parts.append(Verdict(UNTESTABLE, "", f"{name}: {why}"))
-            continue
-        kind, dataset, frame = chosen
-        met, total = 0, 0
-        words = {k: {} for k in range(len(test["checks"]))}
-        for (l, u), cell in frame.groupby(["n_labeled", "n_unlabeled"]):
-            results = []
-            for k, check in enumerate(test["checks"]):
-                c = compare(cell, check["a"], check["b"], check["metric"])
-                if c is not None:
-                    words[k][c.word] = words[k].get(c.word, 0) + 1
-                    results.append(meets(c, check.get("expect", set_expect)))
-            if results:
-                total += 1
-                met += all(results)
-        counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): "
-                           + ", ".join(f"{w} {n}" for w, n in words[k].items())
-                           for k, c in enumerate(test["checks"]) if words[k])
-        parts.append(Verdict(tally_word(met, total), f"{dataset} ({kind})",
-                             f"{dataset}: {set_expect} in {met} of {total} cells ({counts})"))
-    return combine(parts)
+    return combine([judge_set(name, found.get(name, []), True,
+                              lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset))
+                    for name, set_expect in test["expect"].items()])
 
 
 def check_kernel_toy(records, test):
@@ -403,8 +559,24 @@ def describe(test):
         checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
                            for c in test["checks"])
         sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
-        return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}"
+        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
+        return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
     if kind == "ratio":
         return "; ".join(f"median seconds (timing protocol) {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
                          f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
     return test.get("says", kind)
+
+
+#: The whole-sentence rules of the module doc, as the report states them under its comparison rules.
+SENTENCE_RULES = (
+    "Rules that read the whole sentence: an error gap beyond equal is \"slightly\" lower below {e_slight_pts:g} "
+    "points and {e_slight_share:g}% of the larger error, \"markedly\" beyond; every lower or higher in the "
+    "evidence carries its band (J: significantly / slightly; errors: markedly / slightly). \"Slightly\" better "
+    "optimization needs a J gap in the slight band; \"only slight\" error improvements fail on a markedly "
+    "lower error. A sentence about each dataset (\"evident on all datasets\") is judged per dataset: met in "
+    "more than half of its cells and reversed in none. A word resting on one split says \"(1 run)\", "
+    "\"equal\" included. Runs stopped on an iteration cap are counted (\"k of n runs not converged\"), and a "
+    "cell whose outcome turns on them is left out and counted. A claim whose sets disagree gives its verdict "
+    "per data kind (real first); an analog's verdict is robust (\"both constructions\") when its two "
+    "constructions (ssl_repro/data/registry.py) agree, construction-dependent (which gives which) when not."
+).format(e_slight_pts=100 * ERROR_SLIGHT_POINTS, e_slight_share=100 * ERROR_SLIGHT_SHARE)

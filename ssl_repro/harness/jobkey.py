@@ -78,10 +78,10 @@ def data_files(dataset):
 
 def identity(config):
     """The part of a job configuration that determines its result; for a generated SYNTHETIC
-    stand-in also its generator's parameters (:func:`ssl_repro.data.generator_key`), so a
-    result of a stand-in generated otherwise is never taken for this one's; for a user's own
-    files also their content (:func:`data_files`), so a result of an earlier content is never
-    taken for this one's."""
+    stand-in also its generator's parameters, for a 20 Newsgroups task its definition
+    (:func:`ssl_repro.data.generator_key`), so a result of data made otherwise is never taken
+    for this one's; for a user's own files also their content (:func:`data_files`), so a result
+    of an earlier content is never taken for this one's."""
     if not isinstance(config, dict):
         return config
     kept = {k: v for k, v in config.items() if k not in PLACEMENT_KEYS and k != "hydra"}

@@ -4,7 +4,8 @@
 composes from ``conf/``), trains the method on the split and returns the
 record that goes into ``result.json``:
 
-dataset, method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
+dataset, construction (a real-text analog's, ``a`` or ``b``: :mod:`ssl_repro.data.registry`;
+None for any other dataset), method (the variant, e.g. ``tsvm-Smax``, ``kernel_da-l1``), split,
 n_labeled, n_unlabeled, n_test, r, lam, lam_u (the values the estimator
 used: the method's own setting, else the dataset's; r the method's, else
 the split's true positive fraction), converged (False when a solver loop
@@ -93,11 +94,11 @@ def estimator_for(method_cfg, lam, lam_u, r):
         raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}")
     entry = method(name)
     params = {k: v for k, v in method_cfg.items() if k not in METHOD_META}
+    cls = entry.estimator_class
     defaults = {"lam": lam, "lam_u": lam_u, "r": r} if entry.semi_supervised else {"lam": lam}
     for key, value in defaults.items():
-        if params.get(key) is None:
+        if params.get(key) is None and key in cls().get_params():
             params[key] = value
-    cls = entry.estimator_class
     unknown = sorted(set(params) - set(cls().get_params()))
     if unknown:
         raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
@@ -304,7 +305,7 @@ def own_data_arrays(fitted, split, o_u, o_t):
     arrays = {"outputs": {"unlabeled_rows": split.unlabeled, "unlabeled_decision": o_u,
                           "unlabeled_predicted": predicted(o_u), "test_rows": split.test,
                           "test_decision": o_t, "test_predicted": predicted(o_t)}}
-    if not fitted.kernel:
+    if hasattr(fitted.estimator, "coef_"):
         arrays["weights"] = np.r_[fitted.estimator.coef_[0], fitted.estimator.intercept_]
     return arrays
 
@@ -325,14 +326,14 @@ def make_record(cfg, settings, dataset, split, fitted):
     lam_u and r are the values the estimator used (a method's own override the dataset's)."""
     estimator, info = fitted.estimator, fitted.estimator.diagnostics_
     params = estimator.get_params()
-    used_lam, used_lam_u = params.get("lam", settings.lam), params.get("lam_u", 0.0)
-    if fitted.kernel:
+    used_lam, used_lam_u = params.get("lam", float("nan")), params.get("lam_u", 0.0)
+    if fitted.kernel or not hasattr(estimator, "coef_"):      # kernel machines and label spreading
         o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.all_rows)
     else:
         o_u, o_t = _linear_outputs(estimator, dataset.X, split)
     arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}
     record = {
-        "dataset": dataset.name, "method": settings.variant,
+        "dataset": dataset.name, "construction": dataset.info.construction, "method": settings.variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
         "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
         "r": params["r"] if params.get("r") is not None else split.r,

@@ -8,12 +8,13 @@ are left out.  A cell's seconds are the **median** over its runs; each ratio of 
 stands beside the ratio of median CG iterations (the work the papers' arguments are about), and
 where the two differ by more than the factor :data:`WORK_DISAGREEMENT` the evidence says so: the
 seconds then answer for per-iteration cost (or noise), not for the work.  The verdict follows the
-seconds (the claims are about time).  A cell resting on one run says "(1 run)".
+seconds (the claims are about time).  A cell resting on one run says "(1 run)".  Each paper set is
+judged as every claim's (:func:`ssl_repro.harness.claims.judge_set`: an analog's constructions merged).
 """
 import numpy as np
 
-from .claims import (FAILS, HOLDS, MIXED, UNTESTABLE, Verdict, combine, data_kind, frames, paper_set, pick,
-                     tally_word)
+from .claims import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, data_kind, frames, judge_set,
+                     paper_set, tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
 #: before the evidence says that time and work part ways (1.5: half again).
@@ -54,68 +55,80 @@ def runs_note(counts):
     return " (1 run)" if fewest == 1 else f" (medians of {fewest}+ runs a cell)"
 
 
+def by_protocol(experiment, judge):
+    """``judge(dataset, runs)`` on a dataset's protocol runs, for :func:`~ssl_repro.harness.claims.judge_set`;
+    a dataset without them is not testable (:func:`not_by_protocol`)."""
+    def judged(kind, dataset, frame):
+        runs = protocol_runs(frame)
+        return not_by_protocol(dataset, experiment) if runs is None else judge(dataset, runs)
+    return judged
+
+
+def _ratio(test, dataset, runs):
+    seconds, work, counts = medians(runs, "n_labeled")
+    texts, oks = [], []
+    for check in test["checks"]:
+        num, den = check["num"], check["den"]
+        if num not in seconds or den not in seconds:
+            continue
+        ratio = (seconds[num] / seconds[den]).dropna()
+        work_ratio = (work[num] / work[den]).reindex(ratio.index)
+        if check.get("at") == "lowest":
+            ratio, work_ratio = ratio.iloc[:1], work_ratio.iloc[:1]
+        ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
+        oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
+        texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
+                     f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
+                     + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)))
+    if not oks:
+        return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
+    return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
+
+
 def check_ratio(records, test):
     """Median seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at ``at``: every
     label count (``all``), most of them (``most``) or the lowest one (``lowest``); the CG-iteration ratio
     beside it."""
     found = frames(records, test["folder"] + "_")
-    parts = []
-    for name in test.get("sets") or sorted(found):
-        chosen, why = pick(found.get(name, []), real_only=False)
-        if chosen is None:
-            parts.append(Verdict(UNTESTABLE, "", f"{name}: {why}"))
-            continue
-        kind, dataset, frame = chosen
-        runs = protocol_runs(frame)
-        if runs is None:
-            parts.append(not_by_protocol(dataset, test["folder"]))
-            continue
-        seconds, work, counts = medians(runs, "n_labeled")
-        texts, oks = [], []
-        for check in test["checks"]:
-            num, den = check["num"], check["den"]
-            if num not in seconds or den not in seconds:
-                continue
-            ratio = (seconds[num] / seconds[den]).dropna()
-            work_ratio = (work[num] / work[den]).reindex(ratio.index)
-            if check.get("at") == "lowest":
-                ratio, work_ratio = ratio.iloc[:1], work_ratio.iloc[:1]
-            ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
-            oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
-            texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
-                         f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
-                         + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)))
-        if not oks:
-            parts.append(Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed"))
-            continue
-        parts.append(Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, f"{dataset} ({kind})",
-                             f"{dataset}: " + "; ".join(texts)))
-    return combine(parts)
+    judge = by_protocol(test["folder"], lambda dataset, runs: _ratio(test, dataset, runs))
+    return combine([judge_set(name, found.get(name, []), False, judge) for name in test.get("sets") or sorted(found)])
+
+
+def _label_dependence(test, dataset, runs):
+    seconds, work, counts = medians(runs, "n_labeled")
+    methods = (test["stronger"], test["weaker"])
+    if not all(m in seconds for m in methods):
+        return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
+    spread = {m: seconds[m].max() / seconds[m].min() for m in methods}
+    work_spread = {m: work[m].max() / work[m].min() for m in methods}
+    return Verdict(HOLDS if spread[methods[0]] > spread[methods[1]] else FAILS, "",
+                   f"{dataset}: largest/smallest median seconds {spread[methods[0]]:.3g} vs {spread[methods[1]]:.3g} "
+                   f"(CG iterations {work_spread[methods[0]]:.3g} vs {work_spread[methods[1]]:.3g})"
+                   + runs_note(counts[list(methods)].min(axis=1)))
 
 
 def check_label_dependence(records, test):
     """Whether ``stronger``'s median seconds vary more over the label counts (largest / smallest) than
     ``weaker``'s; the same for CG iterations beside it."""
     found = frames(records, test["folder"] + "_")
-    parts = []
-    for name in sorted(found):
-        kind, dataset, frame = found[name][0]
-        runs = protocol_runs(frame)
-        if runs is None:
-            parts.append(not_by_protocol(dataset, test["folder"]))
-            continue
-        seconds, work, counts = medians(runs, "n_labeled")
-        methods = (test["stronger"], test["weaker"])
-        if not all(m in seconds for m in methods):
-            continue
-        spread = {m: seconds[m].max() / seconds[m].min() for m in methods}
-        work_spread = {m: work[m].max() / work[m].min() for m in methods}
-        ok = spread[test["stronger"]] > spread[test["weaker"]]
-        parts.append(Verdict(HOLDS if ok else FAILS, f"{dataset} ({kind})",
-                             f"{dataset}: largest/smallest median seconds {spread[methods[0]]:.3g} vs "
-                             f"{spread[methods[1]]:.3g} (CG iterations {work_spread[methods[0]]:.3g} vs "
-                             f"{work_spread[methods[1]]:.3g})" + runs_note(counts[list(methods)].min(axis=1))))
-    return combine(parts)
+    judge = by_protocol(test["folder"], lambda dataset, runs: _label_dependence(test, dataset, runs))
+    return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
+
+
+def _doubling(test, dataset, runs):
+    ratios, work = [], []
+    for (l, m), part in runs.groupby(["n_labeled", "method"]):
+        cells = part.groupby("n_unlabeled")[["seconds", "cg_iterations"]].median().sort_index()
+        if len(cells) == 2 and m in test["methods"]:
+            u_ratio = cells.index[1] / cells.index[0]
+            ratios.append(cells["seconds"].iloc[1] / cells["seconds"].iloc[0] / u_ratio)
+            work.append(cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0] / u_ratio)
+    if not ratios:
+        return Verdict(UNTESTABLE, "", f"{dataset}: u was not doubled")
+    ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
+    return Verdict(tally_word(ok, len(ratios)), "",
+                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (CG iterations "
+                   f"{min(work):.2g}-{max(work):.2g}), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}")
 
 
 def check_doubling(records, test):
@@ -125,28 +138,8 @@ def check_doubling(records, test):
     if not found:
         return Verdict(UNTESTABLE, "-", "no run timed by the protocol: python run.py +experiment=scale_timing "
                                         "dataset=kdd99-10 (minutes a job)")
-    parts = []
-    for name in sorted(found):
-        kind, dataset, frame = found[name][0]
-        runs = protocol_runs(frame)
-        if runs is None:
-            parts.append(not_by_protocol(dataset, "scale_timing"))
-            continue
-        ratios, work = [], []
-        for (l, m), part in runs.groupby(["n_labeled", "method"]):
-            cells = part.groupby("n_unlabeled")[["seconds", "cg_iterations"]].median().sort_index()
-            if len(cells) == 2 and m in test["methods"]:
-                u_ratio = cells.index[1] / cells.index[0]
-                ratios.append(cells["seconds"].iloc[1] / cells["seconds"].iloc[0] / u_ratio)
-                work.append(cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0] / u_ratio)
-        if not ratios:
-            continue
-        ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
-        parts.append(Verdict(tally_word(ok, len(ratios)), f"{dataset} ({kind})",
-                             f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} "
-                             f"(CG iterations {min(work):.2g}-{max(work):.2g}), within a factor "
-                             f"{test['tolerance']:g} in {ok} of {len(ratios)}"))
-    return combine(parts)
+    judge = by_protocol("scale_timing", lambda dataset, runs: _doubling(test, dataset, runs))
+    return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
 
 
 def check_svmlight(records, test):
@@ -158,8 +151,7 @@ def check_svmlight(records, test):
     found = frames(records, "timing_")
     parts = []
     for _, row in peers[peers["method"] == "svmlight-tsvm"].iterrows():
-        options = found.get(paper_set(row["dataset"]), [])
-        ours = [f for k, d, f in options if d == row["dataset"]]
+        ours = [f for k, d, f in found.get(paper_set(row["dataset"]), []) if d == row["dataset"]]
         if not ours:
             continue
         frame = protocol_runs(ours[0])
@@ -173,6 +165,6 @@ def check_svmlight(records, test):
         ratio = row["seconds"] / first["seconds"].median()
         capped = bool(row.get("capped", False))
         parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
-                             f"{row['dataset']} ({data_kind(row['dataset'])})",
+                             f"{row['dataset']} ({SHORT_KIND[data_kind(row['dataset'])]})",
                              f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
     return combine(parts)

@@ -84,6 +84,11 @@ class SolverInfo:
         ``"one_temperature"``, ``"one_class"``: an answer reached by the
         solver's own rule that its algorithm is not meant to give (module doc),
         each also said by a :class:`SuspectSolutionWarning`.
+    selected_lam : float
+        a tuned baseline's lambda, chosen by cross-validation on the
+        labeled rows (:mod:`ssl_repro.baselines`); NaN for the others.
+    cv_errors : list of float
+        that cross-validation's held-out error rate per grid value.
     """
 
     method: str
@@ -105,6 +110,8 @@ class SolverInfo:
     stop_reason: str = TOLERANCE
     capped: dict = field(default_factory=dict)
     suspect: list = field(default_factory=list)
+    selected_lam: float = float("nan")
+    cv_errors: list = field(default_factory=list)
 
     def add_mfn(self, mfn_info, outer=False):
         """Accumulate the counters of one L2-SVM-MFN call and the cap it hit, if any;

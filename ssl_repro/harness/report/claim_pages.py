@@ -44,7 +44,7 @@ def set_verdicts(claim, records):
 def kind_of(verdict):
     """The data kind a verdict rests on, from its ``data`` ("pcmac (real)" -> real); None when untested."""
     kinds = re.findall(r"\(([^)]*)\)", verdict.data)
-    return kinds[0].split(",")[0] if kinds and verdict.word != claims.UNTESTABLE else None
+    return re.split(r"[,:]", kinds[0])[0] if kinds and verdict.word != claims.UNTESTABLE else None
 
 
 def kind_words(parts):
@@ -54,7 +54,7 @@ def kind_words(parts):
         if kind_of(p) is not None:
             grouped.setdefault(kind_of(p), []).append(p)
     order = lambda k: claims.KIND_ORDER.index(k) if k in claims.KIND_ORDER else len(claims.KIND_ORDER)  # noqa: E731
-    return {k: claims.combine(grouped[k]).word for k in sorted(grouped, key=order)}
+    return {k: claims.combine(grouped[k]).category for k in sorted(grouped, key=order)}
 
 
 def verdict_label(parts):
@@ -74,7 +74,7 @@ def overview(records, link):
     claim)`` to its page or anchor, the paper and place, the verdict per data kind)."""
     rows, counts = [], {}
     for number, claim in tested(records):
-        word = claims.evaluate(claim, records).word
+        word = claims.evaluate(claim, records).category
         counts[WORD_SHORT[word]] = counts.get(WORD_SHORT[word], 0) + 1
         rows.append([number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
                      f"{claim['paper']} {claim['where']}", verdict_label(set_verdicts(claim, records))])
@@ -106,10 +106,10 @@ def claim_body(records, number, claim, section_link, figure_link):
     verdict = claims.evaluate(claim, records)
     named = named_verdicts(claim, records)
     parts = [p for _, p in named]
-    rows = [[name, p.data or "-", f"**{WORD_SHORT[p.word]}**", evidence_words(p.evidence)] for name, p in named]
+    rows = [[name, p.data or "-", f"**{WORD_SHORT[p.category]}**", evidence_words(p.evidence)] for name, p in named]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
     lines += [f"({note}.)" for note in glossary(quote)]
-    lines += ["", f"**Verdict: {WORD_SHORT[verdict.word]}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
+    lines += ["", f"**Verdict: {WORD_SHORT[verdict.category]}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
               "", f"Test: {plain(claims.describe(claim['test']))}.", "",
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]

@@ -7,7 +7,7 @@ then the records and tables, a table longer than :data:`FOLD_ROWS` rows folded i
 """
 import re
 
-from .. import claims
+from .. import beyond, claims
 from .claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
 from .page import SECTIONS, TITLES, render_sections, rules_text, tidy
 from .records import Records, data_kind
@@ -95,7 +95,7 @@ def docs_pages(results, repo, listing):
         *WIDE, "# Results", "", *overview(records, lambda n, c: claim_file(c)), "",
         "Rendered from the committed records by `python experiments/paper_artifacts.py report` (the same render "
         "as the repository's `results/README.md`).", "", "## How the verdicts are decided", "", rules_text(), "",
-        "## Every table and figure of the papers", "", listing, "",
+        *beyond.section(records), "", "## Every table and figure of the papers", "", listing, "",
         "```{toctree}", ":maxdepth: 1", "", "claims/index", *(key for key, *_ in SECTIONS), "```"]))
     pages["claims/index.md"] = tidy("\n".join([
         "# The claims, one page each", "", "Each claim's quote, test, evidence per set and figures; the overview "

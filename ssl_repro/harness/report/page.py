@@ -1,7 +1,7 @@
 """The pages: results/README.md and the documentation's Results pages, from the sections in order."""
 import re
 
-from .. import claims
+from .. import beyond, claims
 from .ablation import section_ablation
 from .calibration import section_calibration
 from .claim_pages import claim_body, claim_title, overview, tested
@@ -63,7 +63,7 @@ def rules_text():
     return RULES.format(tie=claims.TIE_RTOL, alpha=claims.ALPHA, j_equal=100 * claims.J_EQUAL,
                         j_sig=100 * claims.J_SIGNIFICANT, e_pts=100 * claims.ERROR_EQUAL_POINTS,
                         e_share=100 * claims.ERROR_EQUAL_SHARE, one=100 * claims.ONE_CLASS_SHARE,
-                        inside=100 * claims.R_INSIDE)
+                        inside=100 * claims.R_INSIDE) + "\n\n" + claims.SENTENCE_RULES
 
 
 #: The sections of the report, in order: (key: the docs page and the claims' ``sections``, title, renderer,
@@ -117,7 +117,7 @@ def render(results, repo, listing):
     records = Records(results, repo)
     section_link = lambda key: f"[{TITLES[key]}](#{slug(TITLES[key])})"          # noqa: E731
     parts = [HEADER, "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "",
-             rules_text(), "", "## Every table and figure of the papers", "", listing]
+             rules_text(), "", *beyond.section(records), "", "## Every table and figure of the papers", "", listing]
     parts += ["\n".join(lines) for lines in render_sections(records).values()]
     parts += ["## Claims in full"]
     parts += ["\n".join([f"### {claim_title(n, c)}", "", *claim_body(records, n, c, section_link, lambda f: f)])

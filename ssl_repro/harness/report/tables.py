@@ -45,9 +45,8 @@ def paired(rows, a, b, metric):
     return claims.compare(rows, a, b, metric)
 
 
-#: The report's word for "a below b" from :attr:`ssl_repro.harness.claims.Comparison.word`.
-BELOW_WORDS = {"lower": "yes", "higher": "no", "equal": "equal", "not significant": "not significant",
-               "lower (1 run)": "yes (1 split)", "higher (1 run)": "no (1 split)"}
+#: The report's word for "a below b" from :attr:`ssl_repro.harness.claims.Comparison.outcome`.
+BELOW_WORDS = {"lower": "yes", "higher": "no", "equal": "equal", "not significant": "not significant"}
 
 
 def verdict(c, scale=1.0, unit=""):
@@ -67,12 +66,13 @@ def verdict(c, scale=1.0, unit=""):
         text = f"{diff} (1 split, no test)"
     else:
         text = f"lower on {c.wins}/{c.n}" + (f" ({c.ties} ties)" if c.ties else "") + f", {diff}, p = {c.p:.2g}"
-    word = c.word
+    word = c.outcome
     if word == "not significant" and c.mean > 0:
         word = "higher"
     if word == "one-class":
         return text + flags, "one-class: not counted"
-    return text + flags, BELOW_WORDS[word] + (f" ({c.band})" if word == "lower" and c.band else "")
+    return text + flags, BELOW_WORDS[word] + (" (1 split)" if c.n == 1 else "") + (
+        f" ({c.band})" if word == "lower" and c.band else "")
 
 
 def cell_text(rows, method, metric, fmt):

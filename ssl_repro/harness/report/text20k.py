@@ -14,6 +14,6 @@ def _text20k(records, record):
              f"{r['seconds']:.3g}", r["cg_iterations"]] for m, r in record.items()]
     return ["nabla-TSVM and CCCP-TSVM constrain the mean unlabeled output, TSVM and DA the fraction of positive "
             "labels: different feasible sets, so their J values are not ranked against each other.", "",
-            f"`text20k_linear_methods/bench.json` (median of the runs per method; code commit and date "
+            "`text20k_linear_methods/bench.json` (median of the runs per method; code commit and date "
             "not recorded).", "",
             table(["method", "J (Eqn 18)", "transductive error", "seconds", "CG iterations"], rows)]

@@ -33,7 +33,8 @@ PLAIN = {**LABELS, **{k: v.split(" (")[0] for k, v in METRIC_LABELS.items()},
 #: Short labels of the data kinds and verdicts in the claims overview.
 KIND_SHORT = {claims.REAL: "real", claims.ANALOG: "analog", claims.STAND_IN: "stand-in"}
 WORD_SHORT = {claims.HOLDS: "holds", claims.FAILS: "fails", claims.MIXED: "mixed",
-              claims.UNTESTABLE: "not testable"}
+              claims.UNTESTABLE: "not testable", claims.CONSTRUCTION_DEPENDENT: "construction-dependent",
+              claims.BY_DATA: "differs by data"}
 
 
 def unbreak(quote):

@@ -1,0 +1,47 @@
+"""Beyond the papers: do TSVM and DA beat the baselines a reader would pick today?
+
+The papers judge the benefit of unlabeled data against an SVM at their fixed lambda.  The questions
+here put the papers' TSVM (S=max) and DA beside the four baselines of :mod:`ssl_repro.baselines` (an
+L2-SVM and a logistic regression tuned by cross-validation on the labeled rows, self-training and
+label spreading), run by the learning-curve recipe on the same splits, and answer each by the rules
+of the claims table (:mod:`ssl_repro.harness.claims`): paired per cell on the error on the unlabeled
+rows and on the test rows, judged per dataset ("beats" = lower in more than half of the cells on both
+errors and higher in none), per data kind, an analog's constructions merged.
+"""
+from . import claims
+from ..methods import LABELS
+
+#: The papers' semi-supervised methods asked about, by record name.
+PAPERS_METHODS = ("tsvm-Smax", "da")
+#: Today's baselines (ssl_repro/baselines.py), by record name.
+BASELINES = ("svm_cv", "logreg_cv", "self_training", "label_spreading")
+#: The errors a method must be lower on to "beat" a baseline.
+METRICS = ("transductive_error", "test_error")
+
+
+def question(method, baseline, sets):
+    """The ``compare`` test of "does ``method`` beat ``baseline``" on the paper sets ``sets``."""
+    return {"kind": "compare", "folder": "learning_curve", "per": "dataset",
+            "checks": [{"a": method, "b": baseline, "metric": metric} for metric in METRICS],
+            "expect": {name: "lower" for name in sets}}
+
+
+def verdicts(records):
+    """[(method, baseline, :class:`~ssl_repro.harness.claims.Verdict`)] over every paper set with a
+    learning curve."""
+    sets = sorted(claims.frames(records, "learning_curve_"))
+    return [(m, b, claims.check_compare(records, question(m, b, sets))) for m in PAPERS_METHODS for b in BASELINES]
+
+
+def section(records):
+    """The report's "Beyond the papers" lines: the questions' verdicts as a table."""
+    from .report.tables import table
+    rows = [[f"does {LABELS.get(m, m)} beat {LABELS.get(b, b)}?", v.data, f"**{v.word}**", v.evidence]
+            for m, b, v in verdicts(records)]
+    return ["## Beyond the papers", "",
+            "Do TSVM and DA beat a supervised model tuned with the same labels (cross-validation on the labeled "
+            "rows only: `ssl_repro/baselines.py` states the budget), self-training and label spreading? Paired "
+            "per cell of `learning_curve_*` on the error on the unlabeled rows and on the test rows, judged per "
+            "dataset (lower in more than half of the cells on both errors, higher in none) by the claims' rules.",
+            "", table(["question", "data", "verdict", "evidence"],
+                      [[str(c).replace("|", "\\|") for c in row] for row in rows])]
