@@ -39,7 +39,7 @@ class Method:
     ``estimator`` is ``"module:Class"``, the module's full dotted name (a method declared
     outside the package names its own module);
     ``semi_supervised`` says whether the method uses the unlabeled rows (and
-    takes ``lam_u`` and ``r``), ``kernel`` whether it is a dense-Gram kernel
+    takes ``lam_u`` and ``r``), ``kernel`` whether it is a kernel
     machine (``dual_coef_``) rather than a linear one (``coef_``);
     ``shows`` names the estimator parameters its configuration sets (at the
     estimator's default) because its record string shows them, and ``record``
@@ -89,6 +89,7 @@ METHODS = {m.name: m for m in [
     Method("kernel_jtsvm", "ssl_repro.kernel_estimators:KernelJTSVM", True, kernel=True, shows=("loss",),
            record="kernel_jtsvm-${.loss}"),
     Method("kernel_nabla_tsvm", "ssl_repro.kernel_estimators:KernelNablaTSVM", True, kernel=True),
+    Method("kernel_cccp_tsvm", "ssl_repro.kernel_cccp_estimator:KernelCCCPTSVM", True, kernel=True),
 ]}
 
 

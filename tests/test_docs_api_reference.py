@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 API = Path(__file__).resolve().parents[1] / "docs" / "api.rst"
-MODULES = ["ssl_repro.estimators", "ssl_repro.kernel_estimators", "ssl_repro.solvers", "ssl_repro.labels"]
+MODULES = ["ssl_repro.estimators", "ssl_repro.kernel_estimators", "ssl_repro.kernel_cccp_estimator", "ssl_repro.solvers", "ssl_repro.labels"]
 
 
 def public_names(module_name):
