@@ -128,7 +128,7 @@ HARNESS_NULLS = {"lam", "lam_u", "r"}
 
 
 def test_unknown_method_name_is_a_clear_error():
-    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_da, kernel_jtsvm, "
+    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_cccp_tsvm, kernel_da, kernel_jtsvm, "
                                          "kernel_nabla_tsvm, nabla_tsvm, rls, svm, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 
