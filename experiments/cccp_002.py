@@ -1,5 +1,6 @@
 """002's small-scale experiments with the kernel CCCP-TSVM (KernelCCCPTSVM): Table 2, Fig 4, Fig 3.
 
+    python experiments/cccp_002.py sets
     python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH]
     python experiments/cccp_002.py fig4 --dataset g50c|text
     python experiments/cccp_002.py fig3 [--universvm PATH]
@@ -33,7 +34,8 @@ L-BFGS iterations for nabla-TSVM).  The machine is shared while this runs:
 every timing row says ``provisional`` (taken under load, with the 1-minute
 load average), to be re-timed; the work counts do not depend on the load.
 
-Records: ``results/cccp_002/grid.csv`` (one row per dataset, split, method,
+Records: ``results/cccp_002/sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
+``grid.csv`` (one row per dataset, split, method,
 grid point), ``path.csv`` (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
 """
 import argparse
@@ -232,6 +234,16 @@ def fig3(universvm):
     note(universvm, "fig3")
 
 
+def sets():
+    rows = []
+    for name in GRIDS:
+        X, y = load(name)
+        rows.append({"dataset": name, "rows": X.shape[0], "features": X.shape[1], "nonzeros_per_row": X.nnz / X.shape[0],
+                     "positive_share": float(np.mean(y > 0)), "labeled": N_LABELED})
+    write(OUT / "sets.csv", rows, ("dataset",))
+    note(None, "sets")
+
+
 def write(path, rows, key):
     """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced)."""
     frame = pd.DataFrame(rows)
@@ -252,7 +264,7 @@ def note(universvm, what):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["table2", "fig4", "fig3"])
+    ap.add_argument("what", choices=["sets", "table2", "fig4", "fig3"])
     ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")
     ap.add_argument("--splits", type=int, default=10)
     ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
@@ -261,7 +273,9 @@ def main(argv=None):
         ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 outside the repository")
     from ssl_repro.harness.app import limit_threads
     limit_threads(1)
-    if args.what == "table2":
+    if args.what == "sets":
+        sets()
+    elif args.what == "table2":
         table2(args.dataset, args.splits, args.universvm)
     elif args.what == "fig4":
         fig4(args.dataset)
