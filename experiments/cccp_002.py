@@ -65,11 +65,14 @@ from ssl_repro.kernel_estimators import KernelNablaTSVM  # noqa: E402
 from ssl_repro.provenance import provenance_with_earlier  # noqa: E402
 
 OUT = ROOT / "results" / "cccp_002"
+#: 002's other heuristic (Table 3), C* = C: recorded as its lam_u, U / L, with ``heuristic`` "C*=C".
+C_STAR_IS_C = "C*=C"
 N_LABELED = 50
 TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
-GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0), "C": (1.0, 10.0, 100.0), "s": (0.0, -0.2, -0.4, -0.6),
-                  "lam_u": (0.3, 1.0, 3.0)},
-         "text": {"factor": (1.0, 2.0, 4.0), "C": (10.0, 100.0), "s": (0.0, -0.3), "lam_u": (0.3, 1.0, 3.0)}}
+GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), "s": (0.0, -0.2, -0.4, -0.6),
+                  "lam_u": (0.3, 1.0, 3.0, C_STAR_IS_C)},
+         "text": {"factor": (1.0, 2.0, 4.0), "C": (10.0, 100.0), "s": (0.0, -0.3),
+                  "lam_u": (0.3, 1.0, 3.0, C_STAR_IS_C)}}
 #: Unlabeled-row counts of Fig 3 on text (the last: all of them).
 FIG3_SIZES = (200, 400, 800, 1200, 1600, None)
 UNIVERSVM_UNLABELED = -3
@@ -116,7 +119,8 @@ def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, univ
     train = np.concatenate([labeled, unlabeled])
     y_fit = mask_labels(y[train], np.arange(L))
     gamma = 1.0 / (2.0 * sigma ** 2)
-    row = {"method": method, "C": C, "sigma": sigma, "s": s, "lam_u": lam_u, "n_unlabeled": U, "converged": True}
+    row = {"method": method, "C": C, "sigma": sigma, "s": s, "lam_u": U / L if lam_u == C_STAR_IS_C else lam_u,
+           "heuristic": {C_STAR_IS_C: C_STAR_IS_C, 1.0: "UC*=LC"}.get(lam_u), "n_unlabeled": U, "converged": True}
     start = time.process_time()
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
@@ -173,17 +177,31 @@ def table2(dataset, splits, universvm):
     median = sampled_sigma(X)
     methods = ["svm", "nabla-tsvm", "cccp-tsvm"] + (["universvm"] if universvm else [])
     rows = []
+    done_before = done_points(dataset)
     for split in range(splits):
         labeled, unlabeled = split_rows(y, split)
         for method in methods:
             for factor, C, s, lam_u in grid_points(GRIDS[dataset], method):
+                if (split, method, factor, C, s, lam_u) in done_before:
+                    continue
                 row = fit_row(method, X, y, labeled, unlabeled, factor * median, C, s, lam_u, universvm)
                 rows.append({"dataset": dataset, "split": split, "n_labeled": labeled.size, "factor": factor, **row})
-            done = pd.DataFrame([r for r in rows if r["split"] == split and r["method"] == method])
-            print(f"{dataset} split {split} {method}: best {100 * done['transductive_error'].min():.2f}% "
-                  f"over {len(done)} grid points", flush=True)
+            print(f"{dataset} split {split} {method}: {sum(r['split'] == split and r['method'] == method for r in rows)} "
+                  "grid points fitted", flush=True)
         write(OUT / "grid.csv", rows, ("dataset", "split", "method", "factor", "C", "s", "lam_u"))
     note(universvm, f"table2 {dataset}")
+
+
+def done_points(dataset):
+    """The (split, method, factor, C, s, lam_u) already in grid.csv for ``dataset`` (a rerun adds the others)."""
+    if not (OUT / "grid.csv").exists():
+        return set()
+    grid = pd.read_csv(OUT / "grid.csv")
+    grid = grid[grid["dataset"] == dataset]
+    heuristic = grid["heuristic"] if "heuristic" in grid else pd.Series(None, index=grid.index)
+    lam_u = [C_STAR_IS_C if h == C_STAR_IS_C else (None if pd.isna(u) else u) for h, u in zip(heuristic, grid["lam_u"])]
+    s = [None if pd.isna(v) else v for v in grid["s"]]
+    return set(zip(grid["split"], grid["method"], grid["factor"], grid["C"], s, lam_u))
 
 
 def best_point(dataset, method="cccp-tsvm", s=0.0, lam_u=1.0):
