@@ -39,6 +39,7 @@ Records: ``results/cccp_002/sets.csv`` (Table 1: rows, features, nonzeros per ro
 grid point), ``path.csv`` (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
 """
 import argparse
+import fcntl
 import itertools
 import json
 import os
@@ -263,14 +264,16 @@ def sets():
 
 
 def write(path, rows, key):
-    """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced)."""
-    frame = pd.DataFrame(rows)
-    if path.exists():
-        old = pd.read_csv(path)
-        merged = pd.concat([old, frame], ignore_index=True)
-        frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")
+    """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
+    ``path``.lock, so that runs on two datasets may share grid.csv."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(path, index=False)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        frame = pd.DataFrame(rows)
+        if path.exists():
+            merged = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+            frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")
+        frame.to_csv(path, index=False)
 
 
 def note(universvm, what):
