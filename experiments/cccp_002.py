@@ -1,6 +1,7 @@
 """002's small-scale experiments with the kernel CCCP-TSVM (KernelCCCPTSVM): Table 2, Fig 4, Fig 3.
 
     python experiments/cccp_002.py sets
+    python experiments/cccp_002.py linear-diagnosis
     python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH]
     python experiments/cccp_002.py fig4 --dataset g50c|text
     python experiments/cccp_002.py fig3 [--universvm PATH]
@@ -34,7 +35,12 @@ L-BFGS iterations for nabla-TSVM).  The machine is shared while this runs:
 every timing row says ``provisional`` (taken under load, with the 1-minute
 load average), to be re-timed; the work counts do not depend on the load.
 
-Records: ``results/cccp_002/sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
+``linear-diagnosis``: why the linear CCCP-TSVM (LinearCCCPTSVM, squared-hinge ramp) returns one-sided
+solutions on 20ng-aut-avn-like with few labels (issue 43; :mod:`ssl_repro.solvers.cccp`): per setting the
+supervised start's and the result's positive share of the unlabeled outputs, CCCP steps, J_ramp, and J_ramp
+of TSVM S=max's solution with its bias shifted onto the same balance constraint.
+
+Records: ``results/cccp_002/linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
 ``grid.csv`` (one row per dataset, split, method,
 grid point), ``path.csv`` (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
 """
@@ -263,6 +269,55 @@ def sets():
     note(None, "sets")
 
 
+#: (labels, split, lam_u, s, r given) of the linear diagnosis; r given: the split's r, else the labeled rows'.
+DIAGNOSIS = ((4, 0, 10.0, 0.0, True), (4, 0, 1.0, 0.0, True), (4, 0, 10.0, -0.3, True), (4, 0, 10.0, 0.0, False),
+             (16, 1, 10.0, 0.0, True), (45, 0, 10.0, 0.0, True), (45, 0, 1.0, 0.0, True))
+
+
+def linear_diagnosis():
+    from ssl_repro.data import make_split
+    from ssl_repro.estimators import LinearCCCPTSVM, LinearSVM, LinearTSVM
+    dataset = load_dataset("20ng-aut-avn-like")
+    X, y = dataset.X, np.asarray(dataset.y)
+    rows = []
+    for n_labeled, seed, lam_u, s, given in DIAGNOSIS:
+        split = make_split(dataset, seed, n_labeled)
+        train = np.concatenate([split.labeled, split.unlabeled])
+        y_fit = mask_labels(y[train], np.arange(n_labeled))
+        r = split.r if given else None
+        target = 2 * split.r - 1 if given else float(np.mean(y[split.labeled]))
+        start = LinearSVM(lam=1e-3).fit(X[split.labeled], mask_labels(y[split.labeled], np.arange(n_labeled)))
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            cccp = LinearCCCPTSVM(lam=1e-3, lam_u=lam_u, r=r, s=s).fit(X[train], y_fit)
+            tsvm = LinearTSVM(lam=1e-3, lam_u=lam_u, r=split.r, switches="max").fit(X[train], y_fit)
+        o_start = start.decision_function(X[split.unlabeled])
+        rows.append({"dataset": dataset.name, "n_labeled": n_labeled, "split": seed, "lam_u": lam_u, "s": s,
+                     "r": r, "target_mean": target, "start_positive": float(np.mean(o_start > 0)),
+                     "start_mean": float(o_start.mean()), "start_std": float(o_start.std()),
+                     "positive": float(np.mean(cccp.decision_function(X[split.unlabeled]) > 0)),
+                     "cccp_iterations": cccp.diagnostics_.cccp_iterations, "converged": cccp.diagnostics_.converged,
+                     "J_ramp": cccp.diagnostics_.own_objective,
+                     "J_ramp_tsvm_shifted": shifted_ramp(tsvm, X, y, split, lam_u, s, target),
+                     "error": error(cccp.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "error_tsvm": error(tsvm.decision_function(X[split.unlabeled]), y[split.unlabeled])})
+        print(rows[-1], flush=True)
+    write(OUT / "linear_diagnosis.csv", rows, ("dataset", "n_labeled", "split", "lam_u", "s", "r"))
+    note(None, "linear-diagnosis")
+
+
+def shifted_ramp(model, X, y, split, lam_u, s, target, lam=1e-3):
+    """J_ramp (:func:`ssl_repro.solvers.cccp.ramp_objective`'s, the bias a regularized weight) of ``model``'s
+    weights with the bias shifted so that the mean unlabeled output is ``target``."""
+    w, b = model.coef_.ravel(), float(model.intercept_[0])
+    b += target - float(np.mean(X[split.unlabeled] @ w + b))
+    o_l, o_u = X[split.labeled] @ w + b, X[split.unlabeled] @ w + b
+    hinge = lambda t: np.maximum(0.0, 1.0 - t) ** 2     # noqa: E731
+    plateau = (1.0 - s) ** 2
+    return float(0.5 * lam * (w @ w + b * b) + hinge(y[split.labeled] * o_l).mean() / 2 + lam_u / (2 * o_u.size)
+                 * (np.minimum(hinge(o_u), plateau) + np.minimum(hinge(-o_u), plateau)).sum())
+
+
 def write(path, rows, key):
     """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
     ``path``.lock, so that runs on two datasets may share grid.csv."""
@@ -285,7 +340,7 @@ def note(universvm, what):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["sets", "table2", "fig4", "fig3"])
+    ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3"])
     ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")
     ap.add_argument("--splits", type=int, default=10)
     ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
@@ -296,6 +351,8 @@ def main(argv=None):
     limit_threads(1)
     if args.what == "sets":
         sets()
+    elif args.what == "linear-diagnosis":
+        linear_diagnosis()
     elif args.what == "table2":
         table2(args.dataset, args.splits, args.universvm)
     elif args.what == "fig4":
