@@ -39,7 +39,8 @@ load average), to be re-timed; the work counts do not depend on the load.
 ``linear-diagnosis``: why the linear CCCP-TSVM (LinearCCCPTSVM, squared-hinge ramp) returns one-sided
 solutions on 20ng-aut-avn-like with few labels (issue 43; :mod:`ssl_repro.solvers.cccp`): per setting the
 supervised start's and the result's positive share of the unlabeled outputs, CCCP steps, J_ramp, and J_ramp
-of TSVM S=max's solution with its bias shifted onto the same balance constraint.
+of TSVM S=max's solution with its bias shifted onto the same balance constraint; beside them 002's own
+form at the same lam, lam_u and r (KernelCCCPTSVM: hinge, s = -0.3, linear kernel, unregularized bias).
 
 Records: ``results/cccp_002/linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
 ``grid.csv`` (one row per dataset, split, method,
@@ -269,6 +270,8 @@ def sets():
     note(None, "sets")
 
 
+#: 002's ramp plateau for the hinge form run beside each diagnosis setting (KernelCCCPTSVM, linear kernel).
+HINGE_S = -0.3
 #: (labels, split, lam_u, s, r given) of the linear diagnosis; r given: the split's r, else the labeled rows'.
 DIAGNOSIS = ((4, 0, 10.0, 0.0, True), (4, 0, 1.0, 0.0, True), (4, 0, 10.0, -0.3, True), (4, 0, 10.0, 0.0, False),
              (16, 1, 10.0, 0.0, True), (45, 0, 10.0, 0.0, True), (45, 0, 1.0, 0.0, True))
@@ -291,6 +294,7 @@ def linear_diagnosis():
             warnings.simplefilter("always")
             cccp = LinearCCCPTSVM(lam=1e-3, lam_u=lam_u, r=r, s=s).fit(X[train], y_fit)
             tsvm = LinearTSVM(lam=1e-3, lam_u=lam_u, r=split.r, switches="max").fit(X[train], y_fit)
+            hinge = KernelCCCPTSVM(lam=1e-3, lam_u=lam_u, r=r, s=HINGE_S, kernel="linear").fit(X[train], y_fit)
         o_start = start.decision_function(X[split.unlabeled])
         rows.append({"dataset": dataset.name, "n_labeled": n_labeled, "split": seed, "lam_u": lam_u, "s": s,
                      "r": r, "target_mean": target, "start_positive": float(np.mean(o_start > 0)),
@@ -300,7 +304,10 @@ def linear_diagnosis():
                      "J_ramp": cccp.diagnostics_.own_objective,
                      "J_ramp_tsvm_shifted": shifted_ramp(tsvm, X, y, split, lam_u, s, target),
                      "error": error(cccp.decision_function(X[split.unlabeled]), y[split.unlabeled]),
-                     "error_tsvm": error(tsvm.decision_function(X[split.unlabeled]), y[split.unlabeled])})
+                     "error_tsvm": error(tsvm.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "hinge_positive": float(np.mean(hinge.decision_function(X[split.unlabeled]) > 0)),
+                     "hinge_error": error(hinge.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "hinge_iterations": hinge.diagnostics_.cccp_iterations})
         print(rows[-1], flush=True)
     write(OUT / "linear_diagnosis.csv", rows, ("dataset", "n_labeled", "split", "lam_u", "s", "r"))
     note(None, "linear-diagnosis")
