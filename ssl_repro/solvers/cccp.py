@@ -77,7 +77,14 @@ the squared hinge (stopping rule above): at lambda = 0.001, lambda' = 10
 the linear term shrinks slowly (l = 4: 66 steps; l = 16, 45: 100), while
 lambda' = 1 stops in 10-31.  002's hinge ramp has neither property (its
 loss is linear on either side of the plateau, beta takes two values):
-:func:`ssl_repro.kernel.cccp.kernel_cccp_tsvm` is that form.
+:func:`ssl_repro.kernel.cccp.kernel_cccp_tsvm` is that form, and with a
+linear kernel at the same lambda, lambda' and r (s = -0.3) it is not
+one-sided on the same splits: 71-86% positive, error 2.6% (l = 45,
+lambda' = 1) and 4.9% (l = 4, lambda' = 1) against 24% and 33% here, in
+4-9 CCCP steps (``results/cccp_002/linear_diagnosis.csv``, made by
+``python experiments/cccp_002.py linear-diagnosis``).  So the cause is this
+module's squared-hinge pairing, not 002's algorithm; use
+``KernelCCCPTSVM(kernel="linear")`` for 002's method.
 """
 import time
 from typing import NamedTuple
