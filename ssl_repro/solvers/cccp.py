@@ -79,7 +79,7 @@ lambda' = 1 stops in 10-31.  002's hinge ramp has neither property (its
 loss is linear on either side of the plateau, beta takes two values):
 :func:`ssl_repro.kernel.cccp.kernel_cccp_tsvm` is that form, and with a
 linear kernel at the same lambda, lambda' and r (s = -0.3) it is not
-one-sided on the same splits: 71-86% positive, error 2.6% (l = 45,
+one-sided on the same splits: 68-86% positive, error 2.6% (l = 45,
 lambda' = 1) and 4.9% (l = 4, lambda' = 1) against 24% and 33% here, in
 4-9 CCCP steps (``results/cccp_002/linear_diagnosis.csv``, made by
 ``python experiments/cccp_002.py linear-diagnosis``).  So the cause is this
