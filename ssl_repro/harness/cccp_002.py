@@ -123,8 +123,28 @@ def section(records):
     steps = grid[grid["method"] == "cccp-tsvm"]["cccp_iterations"]
     lines += [f"CCCP steps over all {len(steps)} grid fits: median {steps.median():g}, 90th percentile "
               f"{steps.quantile(0.9):g}, most {steps.max():g}.", ""]
-    lines += fig4_lines(records, table) + fig3_lines(records, table)
+    lines += fig4_lines(records, table) + fig3_lines(records, table) + diagnosis_lines(records, table)
     return lines
+
+
+def diagnosis_lines(records, table):
+    """The linear (squared-hinge) CCCP-TSVM's one-sided solutions beside 002's hinge form (linear kernel)."""
+    diag = records.csv(f"{FOLDER}/linear_diagnosis.csv")
+    if diag is None:
+        return []
+    return ["The project's linear CCCP-TSVM (`LinearCCCPTSVM`, squared-hinge ramp) on 20ng-aut-avn-like "
+            "(`linear_diagnosis.csv`): the supervised start puts nearly every unlabeled output on one side and "
+            "CCCP keeps it there, a local minimum (J_ramp above that of TSVM S=max's solution with its bias "
+            "shifted onto the same constraint); 002's hinge form at the same lam, lam_u and r "
+            "(`KernelCCCPTSVM`, linear kernel, s = -0.3) is not one-sided (see ssl_repro/solvers/cccp.py).", "",
+            table(["labels", "split", "lam_u", "s", "r", "positive: start / end", "CCCP steps", "J_ramp",
+                   "J_ramp of TSVM S=max", "error %", "hinge form: positive, error %, steps"],
+                  [[r.n_labeled, r.split, f"{r.lam_u:g}", f"{r.s:g}", "labeled" if pd.isna(r.r) else f"{r.r:.3f}",
+                    f"{r.start_positive:.3f} / {r.positive:.3f}",
+                    f"{r.cccp_iterations}" + ("" if r.converged else " (cap)"), f"{r.J_ramp:.3f}",
+                    f"{r.J_ramp_tsvm_shifted:.3f}", f"{100 * r.error:.1f}",
+                    f"{r.hinge_positive:.3f}, {100 * r.hinge_error:.1f}, {r.hinge_iterations}"]
+                   for r in diag.itertuples()]), ""]
 
 
 def fig4_lines(records, table):
