@@ -143,7 +143,7 @@ def diagnosis_lines(records, table):
                     f"{r.start_positive:.3f} / {r.positive:.3f}",
                     f"{r.cccp_iterations}" + ("" if r.converged else " (cap)"), f"{r.J_ramp:.3f}",
                     f"{r.J_ramp_tsvm_shifted:.3f}", f"{100 * r.error:.1f}",
-                    f"{r.hinge_positive:.3f}, {100 * r.hinge_error:.1f}, {r.hinge_iterations}"]
+                    f"{r.hinge_positive:.3f}, {100 * r.hinge_error:.1f}, {int(r.hinge_iterations)}"]
                    for r in diag.itertuples()]), ""]
 
 
