@@ -89,8 +89,8 @@ def table_rows(records, grid, where, spec):
 
 def section(records):
     from .report import NOT_YET, _provenance, claim_lines, table
-    lines = ["## 002's kernel CCCP-TSVM (002-table1, 002-table2, 002-heuristics, 002-ramp-s, 002-fig4, 002-fig3: "
-             "Tables 1-3, Figs 3, 4, 7 (002))",
+    lines = ["## 002's kernel CCCP-TSVM (002-table1, 002-table2, 002-heuristics, 002-ramp-s, 002-fig5, 002-fig4, "
+             "002-fig3: Tables 1-3, Figs 3-5, 7 (002))",
              "", *claim_lines(records, "002-table2"), *claim_lines(records, "002-fig4"),
              *claim_lines(records, "002-fig3"), ""]
     grid = records.csv(f"{FOLDER}/grid.csv")
@@ -120,6 +120,7 @@ def section(records):
     lines += ["Fig 7 (the effect of s): CCCP-TSVM's best mean error (%) over the other parameters at each s.", "",
               table(["s", *per_s.columns], [[f"{s:g}", *(f"{100 * v:.2f}" for v in row)]
                                             for s, row in per_s.iterrows()]), ""]
+    lines += fig5_lines(grid, table)
     steps = grid[grid["method"] == "cccp-tsvm"]["cccp_iterations"]
     lines += [f"CCCP steps over all {len(steps)} grid fits: median {steps.median():g}, 90th percentile "
               f"{steps.quantile(0.9):g}, most {steps.max():g}.", ""]
@@ -145,6 +146,22 @@ def diagnosis_lines(records, table):
                     f"{r.J_ramp_tsvm_shifted:.3f}", f"{100 * r.error:.1f}",
                     f"{r.hinge_positive:.3f}, {100 * r.hinge_error:.1f}, {int(r.hinge_iterations)}"]
                    for r in diag.itertuples()]), ""]
+
+
+def fig5_lines(grid, table):
+    """002 Fig 5: training time over the grid on g50c, split 0: per method and C, the mean over the widths
+    (and, for CCCP-TSVM and UniverSVM, over s and C*) of the CPU seconds, beside CCCP-TSVM's SMO steps."""
+    first = grid[(grid["dataset"] == "g50c") & (grid["split"] == 0) & (grid["method"] != "svm")]
+    if first.empty:
+        return []
+    seconds = first.groupby(["C", "method"])["seconds"].mean().unstack("method")
+    smo = first[first["method"] == "cccp-tsvm"].groupby("C")["smo_iterations"].mean()
+    return ["Fig 5 (g50c, split 0): mean CPU seconds per fit over the rest of the grid at each C (PROVISIONAL: "
+            "taken under load, beside CCCP-TSVM's mean SMO steps, which the load does not change; 002: CCCP-TSVM "
+            "about 1 s everywhere, nabla-TSVM up to 20 s, SVM-light up to 2250 s).", "",
+            table(["C", *seconds.columns, "CCCP-TSVM SMO steps"],
+                  [[f"{C:g}", *(f"{v:.3g}" for v in row), f"{smo.get(C, float('nan')):.0f}"]
+                   for C, row in seconds.iterrows()]), ""]
 
 
 def fig4_lines(records, table):
