@@ -157,8 +157,8 @@ def fig5_lines(grid, table):
     seconds = first.groupby(["C", "method"])["seconds"].mean().unstack("method")
     smo = first[first["method"] == "cccp-tsvm"].groupby("C")["smo_iterations"].mean()
     return ["Fig 5 (g50c, split 0): mean CPU seconds per fit over the rest of the grid at each C (PROVISIONAL: "
-            "taken under load, beside CCCP-TSVM's mean SMO steps, which the load does not change; 002: CCCP-TSVM "
-            "about 1 s everywhere, nabla-TSVM up to 20 s, SVM-light up to 2250 s).", "",
+            "taken under load, beside CCCP-TSVM's mean SMO steps, which the load does not change; 002's Fig 5: "
+            "CCCP-TSVM about as fast at every grid point, SVM-light's TSVM far slower at small C and gamma).", "",
             table(["C", *seconds.columns, "CCCP-TSVM SMO steps"],
                   [[f"{C:g}", *(f"{v:.3g}" for v in row), f"{smo.get(C, float('nan')):.0f}"]
                    for C, row in seconds.iterrows()]), ""]
@@ -196,11 +196,15 @@ def fig3_lines(records, table):
         out.append(f"- CCCP-TSVM {what} ~ n^p over n = L + U = {int(n.min())}..{int(n.max())}: p = {p:.2f} "
                    f"(95% interval {lo:.2f} to {hi:.2f})")
     top = times[times["n_unlabeled"] == times["n_unlabeled"].max()].set_index("method")["seconds"]
-    for other, paper in (("nabla-tsvm", "50x"), ("universvm", None)):
+    paper = {m: records.paper_value(paper="002", where="Sec. 4.2 (Fig 3)", method=m)
+             for m in ("nabla-tsvm", "svmlight-tsvm")}
+    for other in ("nabla-tsvm", "universvm"):
         if other in top and "cccp-tsvm" in top:
             out.append(f"- at {int(times['n_unlabeled'].max())} unlabeled rows {other} / CCCP-TSVM CPU seconds: "
-                       f"{top[other] / top['cccp-tsvm']:.3g}x" + (f" (002: {paper} on text at 2000)" if paper else ""))
-    out.append("- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not on this machine, not run")
+                       f"{top[other] / top['cccp-tsvm']:.3g}x" +
+                       (f" (002: {paper[other]:g}x on text at 2000)" if paper.get(other) else ""))
+    out.append(f"- SVM-light's TSVM (002: {paper['svmlight-tsvm']:g}x slower than CCCP-TSVM on text): not on this "
+               "machine, not run")
     return out + [""]
 
 
