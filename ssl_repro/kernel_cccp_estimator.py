@@ -83,6 +83,16 @@ class KernelCCCPTSVM(BinaryClassifier):
     n_iter_ : int
         CCCP steps (convex problems solved).
 
+    See Also
+    --------
+    ssl_repro.estimators.LinearCCCPTSVM : the linear primal form with the squared hinge (a different objective).
+    ssl_repro.kernel_estimators.KernelNablaTSVM : the method 002's Table 2 compares it with.
+
+    References
+    ----------
+    R. Collobert, F. Sinz, J. Weston and L. Bottou, "Large scale transductive SVMs", JMLR 7, 2006 (002):
+    Eqns 1-4 (objective, balancing constraint), 9-11 (CCCP decomposition), Algorithm 2, Appendix A (Eqn 27).
+
     Examples
     --------
     >>> import numpy as np
