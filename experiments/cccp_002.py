@@ -161,7 +161,8 @@ def universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s):
         write_svmlight(work / "train.svm", X[np.concatenate([labeled, unlabeled])],
                        np.r_[y[labeled], np.full(unlabeled.size, UNIVERSVM_UNLABELED)])
         write_svmlight(work / "scored.svm", X[unlabeled], y[unlabeled])
-        command = [str(universvm), "-t", "2", "-g", repr(gamma), "-c", repr(C), "-S", repr(s),
+        # float(): numpy 2's repr of an np.float64 is "np.float64(...)", which UniverSVM would read as 0
+        command = [str(universvm), "-t", "2", "-g", repr(float(gamma)), "-c", repr(float(C)), "-S", repr(float(s)),
                    "-T", str(work / "scored.svm"), "-D", str(work / "values.txt"), str(work / "train.svm")]
         cpu, capped, code = run_capped(command, CAP, work / "log.txt")
         if capped or code != 0:
@@ -242,11 +243,11 @@ def fig4(dataset):
     note(None, f"fig4 {dataset}")
 
 
-def fig3(universvm):
+def fig3(universvm, methods=None):
     X, y = load("text")
     labeled, unlabeled = split_rows(y, 0)
     rows = []
-    for method in ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else []):
+    for method in methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else []):
         factor, C = best_point("text", method)
         sigma = factor * sampled_sigma(X)
         for size in FIG3_SIZES:
@@ -357,6 +358,8 @@ def main(argv=None):
     ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3"])
     ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")
     ap.add_argument("--splits", type=int, default=10)
+    ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", "universvm"], default=None,
+                    help="fig3: rerun only these methods (default: all)")
     ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
     args = ap.parse_args(argv)
     if args.universvm is not None and not args.universvm.is_file():
@@ -373,7 +376,7 @@ def main(argv=None):
     elif args.what == "fig4":
         fig4(args.dataset)
     else:
-        fig3(args.universvm)
+        fig3(args.universvm, args.methods)
     return 0
 
 
