@@ -35,9 +35,10 @@ def test_exponent_recovers_the_power_and_its_interval_narrows_without_noise():
     assert lo < p < hi and lo < 2 < hi
 
 
-@pytest.mark.parametrize("power,word", [(2.0, HOLDS), (1.0, FAILS), (3.0, FAILS)])
-def test_quadratic_trend_holds_only_when_the_interval_holds_two(power, word):
-    verdict = cccp_002.check(Stub(times=times(power, noise=0.05)), {"what": "scaling"})
+@pytest.mark.parametrize("power,noise,word", [(2.0, 0.05, HOLDS), (1.85, 0.02, HOLDS), (1.0, 0.05, FAILS),
+                                              (3.0, 0.05, FAILS), (2.45, 0.3, MIXED)])
+def test_quadratic_trend_holds_when_the_interval_lies_nearer_two_than_linear_or_cubic(power, noise, word):
+    verdict = cccp_002.check(Stub(times=times(power, noise=noise)), {"what": "scaling"})
     assert verdict.word == word
 
 

@@ -17,7 +17,10 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``, ``what``):
 - ``speed``: nabla-TSVM's seconds over CCCP-TSVM's on text at all unlabeled
   rows at least ``min`` (orders of magnitude: 100); SVM-light's part not testable;
 - ``scaling``: the fitted exponent p of CCCP-TSVM's seconds ~ n^p (n = L + U
-  training rows, least squares on logs) has a 95% interval that holds 2.
+  training rows, least squares on logs) and its 95% interval: a "quadratic
+  trend" (002 fits parabolas, against the cubic worst case) holds when the
+  interval lies inside [1.5, 2.5], nearer 2 than linear or cubic growth; does
+  not hold when it lies outside; mixed otherwise.
 """
 import numpy as np
 import pandas as pd
@@ -42,6 +45,8 @@ TABLE3_ROWS = (("C* = C, s = 0", "cccp-tsvm (s=0, C*=C)", {"s": 0.0, "heuristic"
                ("UC* = LC, s tuned", "cccp-tsvm (UC*=LC)", {"lam_u": 1.0}),
                ("both tuned", "cccp-tsvm", {}))
 PAPER_SETS = {"g50c": "g50c", "text": "Text"}
+#: Exponents of a "quadratic trend": nearer 2 than linear (1) or cubic (3) growth.
+QUADRATIC = (1.5, 2.5)
 NOT_HERE = "coil20, uspst (Table 2's other columns) and MNIST (Table 5) are not here; SVM-light is not on this machine"
 
 
@@ -261,7 +266,9 @@ def _scaling(times, test):
     n = (cccp["n_unlabeled"] + 50).to_numpy(float)
     p, lo, hi = exponent(n, cccp["seconds"].to_numpy(float))
     pk, lok, hik = exponent(n, cccp["kernel_evaluations"].to_numpy(float))
-    return Verdict(HOLDS if lo <= 2 <= hi else FAILS, "text (real), provisional seconds",
+    low, high = QUADRATIC
+    word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else claims.MIXED
+    return Verdict(word, "text (real), provisional seconds",
                    f"text, n = {int(n.min())}..{int(n.max())}: seconds ~ n^{p:.2f} (95% {lo:.2f} to {hi:.2f}); "
                    f"kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f}); the large analog (12,500 unlabeled "
                    "rows) not run yet")
