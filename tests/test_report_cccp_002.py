@@ -67,3 +67,16 @@ def test_table2_compares_each_cccp_row_with_nabla():
 def test_iterations_per_set():
     path = pd.DataFrame({"dataset": ["g50c"] * 3 + ["text"] * 12, "step": [1, 2, 3] + list(range(1, 13))})
     assert cccp_002.check(Stub(path=path), {"what": "iterations", "max": 10}).word == MIXED
+
+
+def test_table6_compares_the_modes_each_at_its_best_c_star():
+    rows = []
+    for split in range(4):
+        rows.append({"split": split, "mode": "svm", "lam_u": np.nan, "error": 0.18})
+        for lam_u, semi, trans in ((1.0, 0.07, 0.06), (3.0, 0.065, 0.09)):
+            rows += [{"split": split, "mode": "semi-supervised", "lam_u": lam_u, "error": semi},
+                     {"split": split, "mode": "transductive", "lam_u": lam_u, "error": trans}]
+    modes = cccp_002.table6_modes(pd.DataFrame(rows))
+    assert modes["semi-supervised"].mean() == pytest.approx(0.065) and modes["transductive"].mean() == pytest.approx(0.06)
+    verdict = cccp_002.check(Stub(table6=pd.DataFrame(rows)), {"what": "table6"})
+    assert verdict.word == HOLDS and "wins 4 of 4" in verdict.evidence
