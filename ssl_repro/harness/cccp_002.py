@@ -126,8 +126,9 @@ def section(records):
                     table_rows(records, grid, "Table 3", [(a, b, "cccp-tsvm", c) for a, b, c in TABLE3_ROWS])), ""]
     per_s = grid[grid["method"] == "cccp-tsvm"].groupby(["dataset", "s", "factor", "C", "lam_u"])[
         "transductive_error"].mean().groupby(["dataset", "s"]).min().unstack("dataset")
-    lines += ["Fig 7 (the effect of s): CCCP-TSVM's best mean error (%) over the other parameters at each s.", "",
-              table(["s", *per_s.columns], [[f"{s:g}", *(f"{100 * v:.2f}" for v in row)]
+    lines += ["Fig 7 (the effect of s): CCCP-TSVM's best mean error (%) over the other parameters at each s "
+              "(-: not in that set's grid).", "",
+              table(["s", *per_s.columns], [[f"{s:g}", *(f"{100 * v:.2f}" if pd.notna(v) else "-" for v in row)]
                                             for s, row in per_s.iterrows()]), ""]
     lines += fig5_lines(grid, table)
     steps = grid[grid["method"] == "cccp-tsvm"]["cccp_iterations"]
