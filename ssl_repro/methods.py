@@ -42,7 +42,7 @@ class Method:
     it takes ``lam_u`` and ``r`` (Eqn 18's lambda' and the balance
     constraint's ratio; self-training and label spreading, which use the
     unlabeled rows otherwise, take neither), ``kernel`` whether it is a
-    dense-Gram kernel machine (``dual_coef_``) rather than a linear one
+    kernel machine (``dual_coef_``) rather than a linear one
     (``coef_``), ``graph`` whether it predicts from a graph of the rows
     (neither: label spreading);
     ``shows`` names the estimator parameters its configuration sets (at the
@@ -101,6 +101,7 @@ METHODS = {m.name: m for m in [
     Method("kernel_jtsvm", "ssl_repro.kernel_estimators:KernelJTSVM", True, kernel=True, shows=("loss",),
            record="kernel_jtsvm-${.loss}"),
     Method("kernel_nabla_tsvm", "ssl_repro.kernel_estimators:KernelNablaTSVM", True, kernel=True),
+    Method("kernel_cccp_tsvm", "ssl_repro.kernel_cccp_estimator:KernelCCCPTSVM", True, kernel=True),
 ]}
 
 

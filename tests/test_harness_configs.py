@@ -102,7 +102,7 @@ def test_kernel_method_configs_and_variants():
                 "kernel_da_sqr": (KernelDA, "sqr"), "kernel_jtsvm": (KernelJTSVM, "l2"),
                 "kernel_jtsvm_l1": (KernelJTSVM, "l1"), "kernel_jtsvm_l2": (KernelJTSVM, "l2")}
     fixed_t = ["kernel_da_t01", "kernel_da_t001", "kernel_da_t0001"]
-    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted([*expected, "kernel_nabla_tsvm", *fixed_t])
+    assert sorted(m for m in METHOD_NAMES if m.startswith("kernel")) == sorted([*expected, "kernel_nabla_tsvm", "kernel_cccp_tsvm", *fixed_t])
     variants = {}
     for method, (cls, loss) in expected.items():
         cfg = group("method", method)
@@ -128,8 +128,8 @@ HARNESS_NULLS = {"lam", "lam_u", "r"}
 
 
 def test_unknown_method_name_is_a_clear_error():
-    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_da, kernel_jtsvm, "
-                                         "kernel_nabla_tsvm, label_spreading, logreg_cv, nabla_tsvm, rls, "
+    with pytest.raises(ValueError, match="unknown method 'svn'; known methods: cccp_tsvm, da, kernel_cccp_tsvm, kernel_da, "
+                                         "kernel_jtsvm, kernel_nabla_tsvm, label_spreading, logreg_cv, nabla_tsvm, rls, "
                                          "self_training, svm, svm_cv, tsvm"):
         estimator_for({"name": "svn", "variant": "svn"}, 1e-3, 1.0, 0.5)
 

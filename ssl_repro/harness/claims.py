@@ -536,6 +536,12 @@ def check_kernel_benchmarks(records, test):
     return combine(parts)
 
 
+def check_cccp_002(records, test):
+    """002's kernel CCCP-TSVM experiments (:func:`ssl_repro.harness.cccp_002.check`)."""
+    from .cccp_002 import check
+    return check(records, test)
+
+
 def check_untestable(records, test):
     return Verdict(UNTESTABLE, "-", test["why"])
 
@@ -544,7 +550,7 @@ from .timing_claims import check_doubling, check_label_dependence, check_ratio, 
 
 TESTS = {"compare": check_compare, "ratio": check_ratio, "label_dependence": check_label_dependence,
          "doubling": check_doubling, "svmlight": check_svmlight, "kernel_toy": check_kernel_toy,
-         "kernel_benchmarks": check_kernel_benchmarks, "untestable": check_untestable}
+         "kernel_benchmarks": check_kernel_benchmarks, "cccp_002": check_cccp_002, "untestable": check_untestable}
 
 
 def evaluate(claim, records):

@@ -37,7 +37,8 @@ of the dataset's matrix without copying it; kernel methods (``kernel_da``,
 ``kernel_jtsvm``: ``dual_coef_``) take their unlabeled rows' predictions
 from ``transduction_`` (no second Gram matrix) and score test rows with
 ``decision_function``.  The objectives come from the solver's record,
-never recomputed here.  A kernel method on more training rows than its ``max_rows`` (dense
+never recomputed here.  A kernel method with a ``max_rows`` (the dense-Gram ones; the kernel CCCP-TSVM reads
+kernel rows through a bounded cache and has none) on more training rows than it (dense
 n x n Gram matrix) is refused before anything is copied.
 
 Unset (null) ``lam``/``lam_u`` come from the dataset registry (Table 1.1);
@@ -254,7 +255,7 @@ def fit_estimator(settings, dataset, split):
     estimator = estimator_for(settings.method, settings.lam, settings.lam_u, split.r)
     kernel = method(settings.method["name"]).kernel   # dense n x n Gram matrix
     if kernel:
-        check_kernel_rows(split.labeled.size + split.unlabeled.size, estimator.max_rows,
+        check_kernel_rows(split.labeled.size + split.unlabeled.size, getattr(estimator, "max_rows", None),
                           f"{settings.variant} on {dataset.name} ({split.labeled.size} labeled + "
                           f"{split.unlabeled.size} unlabeled rows)")
     X_fit, y_fit, all_rows = training_rows(dataset, split)

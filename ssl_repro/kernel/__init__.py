@@ -6,10 +6,11 @@ one).  Losses V: ``"l1"`` hinge, ``"l2"`` quadratic hinge
 max(0, 1 - t)^2 / 2, ``"sqr"`` squared (1 - t)^2 / 2.
 """
 from .annealing import kernel_da
+from .cccp import kernel_cccp_tsvm
 from .fstep import FStep
 from .gram import default_sigma, rbf_gram
 from .jtsvm import kernel_jtsvm
 from .nabla import EmpiricalKernelMap, kernel_nabla_tsvm
 
-__all__ = ["EmpiricalKernelMap", "FStep", "default_sigma", "kernel_da", "kernel_jtsvm", "kernel_nabla_tsvm",
+__all__ = ["EmpiricalKernelMap", "FStep", "default_sigma", "kernel_cccp_tsvm", "kernel_da", "kernel_jtsvm", "kernel_nabla_tsvm",
            "rbf_gram"]

@@ -57,6 +57,34 @@ lambda = 0.001 the factor can be close to 1 and max_iter ends the run.
 
 With the project's normalization (cost 1/l per labeled row, lambda'/u per
 unlabeled pseudo-row), 002's heuristic UC* = LC is lambda' = 1.
+
+One-sided solutions with few labels (issue 43; not a bug, the algorithm
+under these settings).  CCCP descends from the supervised SVM, and with
+the regularized bias and a handful of labels that start puts almost every
+unlabeled output on one side: on 20ng-aut-avn-like split 0 (r = 0.668) at
+l = 4 all 1,483 outputs lie at 0.40 +- 0.05, at l = 45 93% are positive.
+An unlabeled row's loss R_s(o) + R_s(-o) peaks at o = 0 and, with the
+squared hinge and s = 0, is the strictly convex bowl (1 - |o|)^2 + 1 on
+each side; a descent step never carries a row across the peak, and with
+the mean output pinned at 2r - 1 the bowls favour equal outputs, so the
+run keeps the start's sign pattern (l = 4: 99.8% positive, all outputs
+within 0.5 of 0.335; l = 45: 93% positive).  It is a local minimum: the
+TSVM S=max solution, its bias shifted to meet the same constraint, has
+the lower J_ramp (l = 4, lambda' = 10: 5.17 against CCCP's 7.17; l = 45,
+lambda' = 1: 0.605 against 0.678), and lambda' = 1, s = -0.3 or r = None
+keep it one-sided (92.9-99.8% positive).  The iteration cap follows from
+the squared hinge (stopping rule above): at lambda = 0.001, lambda' = 10
+the linear term shrinks slowly (l = 4: 66 steps; l = 16, 45: 100), while
+lambda' = 1 stops in 10-31.  002's hinge ramp has neither property (its
+loss is linear on either side of the plateau, beta takes two values):
+:func:`ssl_repro.kernel.cccp.kernel_cccp_tsvm` is that form, and with a
+linear kernel at the same lambda, lambda' and r (s = -0.3) it is not
+one-sided on the same splits: 68-86% positive, error 2.6% (l = 45,
+lambda' = 1) and 4.9% (l = 4, lambda' = 1) against 24% and 33% here, in
+4-9 CCCP steps (``results/cccp_002/linear_diagnosis.csv``, made by
+``python experiments/cccp_002.py linear-diagnosis``).  So the cause is this
+module's squared-hinge pairing, not 002's algorithm; use
+``KernelCCCPTSVM(kernel="linear")`` for 002's method.
 """
 import time
 from typing import NamedTuple

@@ -61,6 +61,9 @@ class SolverInfo:
         between).
     cccp_iterations : int
         CCCP iterations run (CCCP-TSVM).
+    smo_iterations, kernel_evaluations : int
+        work counters of the kernel CCCP-TSVM's SMO solves: pair steps, and kernel values computed
+        (each kernel row computed counts n).
     positive_fraction : float
         fraction of unlabeled rows labeled positive at the
         end: TSVM's switch labels (its balance constraint); for the others
@@ -104,6 +107,8 @@ class SolverInfo:
     temperatures: list = field(default_factory=list)
     positive_path: list = field(default_factory=list)
     cccp_iterations: int = 0
+    smo_iterations: int = 0
+    kernel_evaluations: int = 0
     positive_fraction: float = float("nan")
     seconds: float = 0.0
     converged: bool = True

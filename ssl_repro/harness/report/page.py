@@ -1,7 +1,7 @@
 """The pages: results/README.md and the documentation's Results pages, from the sections in order."""
 import re
 
-from .. import beyond, claims
+from .. import beyond, cccp_002, claims
 from .ablation import section_ablation
 from .calibration import section_calibration
 from .claim_pages import claim_body, claim_title, overview, tested
@@ -81,6 +81,7 @@ SECTIONS = (
     ("kernel-toy-table", "2MOONS and 2CIRCLES", section_kernel_toy, ()),
     ("kernel-benchmarks", "PC-MAC with kernels", section_kernel_benchmarks, ()),
     ("universvm", "CCCP-TSVM beside UniverSVM", section_universvm, ()),
+    ("cccp-002", "002's kernel CCCP-TSVM", cccp_002.section, ()),
     ("side-by-side", "Speed and agreement with SVMlin", section_side_by_side, ()),
     ("text20k", "text20k", section_text20k, ()),
     ("da-path", "DA's path", section_da_path, ()),

@@ -1,0 +1,422 @@
+"""002's small-scale experiments with the kernel CCCP-TSVM (KernelCCCPTSVM): Table 2, Fig 4, Fig 3.
+
+    python experiments/cccp_002.py sets
+    python experiments/cccp_002.py linear-diagnosis
+    python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH]
+    python experiments/cccp_002.py fig4 --dataset g50c|text
+    python experiments/cccp_002.py fig3 [--universvm PATH]
+    python experiments/cccp_002.py table6 [--splits 10]
+
+Data (002 Table 1): ``g50c``, the package's embedded set (two 50-dimensional
+Gaussians, Bayes error 5%: 550 rows), 50 labeled rows and the other 500
+unlabeled; ``text``, 20 Newsgroups comp.os.ms-windows.misc (+1) vs
+comp.sys.mac.hardware, vectorized as the package's 20 Newsgroups tasks are
+(:func:`ssl_repro.data.text.vectorize`), 50 labeled rows and the rest
+unlabeled.  Split s draws the labeled rows with seed s, stratified by class
+(both classes present).  As in 002 (Chapelle & Zien's protocol) the error is
+the transductive one, on the unlabeled rows, and Table 2 reports the best
+mean over the hyperparameter grid (tuned on the test rows, as 002 says).
+
+Grid (:data:`GRIDS`; text's is smaller: each fit there costs about 20 times g50c's, and the runs
+shared a loaded machine): the RBF width sigma = factor x the median pairwise
+distance (gamma = 1/(2 sigma^2)), C (lam = 1/(C L)), and for CCCP-TSVM s and
+lam_u (C* = lam_u L C / U; lam_u = 1 is UC* = LC).  Table 2's rows:
+SVM (sklearn's SVC on the labeled rows), nabla-TSVM (KernelNablaTSVM, C* = C
+at the end of its schedule: lam_u = U / L), CCCP-TSVM with s = 0 and UC* = LC
+(2 hyperparameters), with s tuned (3), with s and C* tuned (4), and UniverSVM
+(002's authors' program, ``-t 2 -g gamma -c C -S s``, its default C* = (L/U) C)
+at the grid points of the 3-parameter row.  SVM-light is not on this machine:
+its rows are absent, and the records say so.
+
+Fig 4: J^s and the error on the unlabeled rows after each CCCP step, split 0,
+at the best grid point of the s = 0, UC* = LC row.  Fig 3: training time
+against the number of unlabeled rows on text, split 0, at the best grid point
+of each method: CPU seconds of the fit (``time.process_time``, one thread), and
+beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
+L-BFGS iterations for nabla-TSVM).  The machine is shared while this runs:
+every timing row says ``provisional`` (taken under load, with the 1-minute
+load average), to be re-timed; the work counts do not depend on the load.
+
+``linear-diagnosis``: why the linear CCCP-TSVM (LinearCCCPTSVM, squared-hinge ramp) returns one-sided
+solutions on 20ng-aut-avn-like with few labels (issue 43; :mod:`ssl_repro.solvers.cccp`): per setting the
+supervised start's and the result's positive share of the unlabeled outputs, CCCP steps, J_ramp, and J_ramp
+of TSVM S=max's solution with its bias shifted onto the same balance constraint; beside them 002's own
+form at the same lam, lam_u and r (KernelCCCPTSVM: hinge, s = -0.3, linear kernel, unregularized bias).
+
+Table 6 (002 Sec. 6.2) on text: 50 labeled rows and the rest cut in two halves A and B (seed = split);
+the linear kernel, C = 1000, s = -0.3 (002's settings), C* over :data:`TABLE6_LAM_U`; the error is
+always on B; "semi-supervised" trains with A unlabeled, "transductive" with B; SVM on the labeled rows.
+
+Records: ``results/cccp_002/table6.csv``, ``linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
+``grid.csv`` (one row per dataset, split, method,
+grid point), ``path.csv`` (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
+"""
+import argparse
+import fcntl
+import itertools
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ssl_repro.data import data_root, load_dataset  # noqa: E402
+from ssl_repro.data.text import newsgroups_cache, vectorize  # noqa: E402
+from ssl_repro.estimators import mask_labels  # noqa: E402
+from ssl_repro.harness.external import run_capped, write_svmlight  # noqa: E402
+from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
+from ssl_repro.kernel.rows import RowCache  # noqa: E402
+from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noqa: E402
+from ssl_repro.kernel_estimators import KernelNablaTSVM  # noqa: E402
+from ssl_repro.provenance import provenance_with_earlier  # noqa: E402
+
+OUT = ROOT / "results" / "cccp_002"
+#: 002's other heuristic (Table 3), C* = C: recorded as its lam_u, U / L, with ``heuristic`` "C*=C".
+C_STAR_IS_C = "C*=C"
+N_LABELED = 50
+TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
+GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), "s": (0.0, -0.2, -0.4, -0.6),
+                  "lam_u": (0.3, 1.0, 3.0, C_STAR_IS_C)},
+         "text": {"factor": (1.0, 2.0, 4.0), "C": (10.0, 100.0), "s": (0.0, -0.3), "lam_u": (1.0, C_STAR_IS_C)}}
+#: Unlabeled-row counts of Fig 3 on text (the last: all of them).
+FIG3_SIZES = (200, 400, 800, 1200, 1600, None)
+UNIVERSVM_UNLABELED = -3
+CAP = 1800.0
+NOT_HERE = "SVM-light: no svm_learn binary on this machine (results/peers/table9.csv names one that is gone)"
+
+
+def text_set(root):
+    """(X, y) of 002's text: comp.os.ms-windows.misc (+1) vs comp.sys.mac.hardware (module doc)."""
+    from sklearn.datasets import fetch_20newsgroups
+    pkz = newsgroups_cache(root)
+    bunch = fetch_20newsgroups(data_home=str(pkz.parent), subset="all", download_if_missing=False, shuffle=False,
+                               remove=("footers",))
+    names = np.asarray(bunch.target_names)[bunch.target]
+    rows = np.flatnonzero(np.isin(names, TEXT_GROUPS))
+    return vectorize([bunch.data[i] for i in rows]), np.where(names[rows] == TEXT_GROUPS[0], 1, -1)
+
+
+def load(name):
+    if name == "g50c":
+        d = load_dataset("g50c")
+        return d.X.tocsr(), np.asarray(d.y)
+    return text_set(data_root())
+
+
+def split_rows(y, seed, n_labeled=N_LABELED):
+    """(labeled, unlabeled) row indices: ``n_labeled`` rows stratified by class, drawn with ``seed``."""
+    rng = np.random.default_rng(seed)
+    labeled = []
+    for c in (1, -1):
+        rows = rng.permutation(np.flatnonzero(y == c))
+        labeled.append(rows[:int(round(n_labeled * np.mean(y == c)))])
+    labeled = np.sort(np.concatenate(labeled))
+    return labeled, np.setdiff1d(np.arange(y.size), labeled)
+
+
+def error(values, truth):
+    return float(np.mean(np.where(values > 0, 1, -1) != truth))
+
+
+def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, universvm=None):
+    """One fit: the method at the grid point, its error on the unlabeled rows, CPU seconds and work."""
+    L, U = labeled.size, unlabeled.size
+    train = np.concatenate([labeled, unlabeled])
+    y_fit = mask_labels(y[train], np.arange(L))
+    gamma = 1.0 / (2.0 * sigma ** 2)
+    row = {"method": method, "C": C, "sigma": sigma, "s": s, "lam_u": U / L if lam_u == C_STAR_IS_C else lam_u,
+           "heuristic": {C_STAR_IS_C: C_STAR_IS_C, 1.0: "UC*=LC"}.get(lam_u), "n_unlabeled": U, "converged": True}
+    start = time.process_time()
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        if method == "svm":
+            from sklearn.svm import SVC
+            values = SVC(C=C, gamma=gamma).fit(X[labeled], y[labeled]).decision_function(X[unlabeled])
+        elif method == "nabla-tsvm":
+            est = KernelNablaTSVM(lam=1.0 / (C * L), lam_u=U / L, sigma=sigma, max_rows=None).fit(X[train], y_fit)
+            values = est.decision_function(X[unlabeled])
+            row.update(lbfgs_iterations=est.diagnostics_.lbfgs_iterations, converged=est.diagnostics_.converged)
+        elif method == "cccp-tsvm":
+            est = KernelCCCPTSVM(lam=1.0 / (C * L), lam_u=lam_u, s=s, sigma=sigma).fit(X[train], y_fit)
+            info = est.diagnostics_
+            values = np.where(est.transduction_[L:] == est.classes_[1], 1.0, -1.0)
+            row.update(cccp_iterations=info.cccp_iterations, smo_iterations=info.smo_iterations,
+                       kernel_evaluations=info.kernel_evaluations, converged=info.converged,
+                       objective=info.own_objective, positive_fraction=info.positive_fraction)
+        else:
+            return {**row, **universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s)}
+    row["seconds"] = time.process_time() - start
+    row["transductive_error"] = error(values, y[unlabeled])
+    return row
+
+
+def universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s):
+    """UniverSVM's RBF CCCP-TSVM (``-t 2 -g gamma -c C -S s``, default C* = (L/U) C, balance: the labeled
+    mean label) on the same rows: its error on the unlabeled rows and its process's CPU seconds."""
+    with tempfile.TemporaryDirectory(prefix="universvm-") as work:
+        work = Path(work)
+        write_svmlight(work / "train.svm", X[np.concatenate([labeled, unlabeled])],
+                       np.r_[y[labeled], np.full(unlabeled.size, UNIVERSVM_UNLABELED)])
+        write_svmlight(work / "scored.svm", X[unlabeled], y[unlabeled])
+        # float(): numpy 2's repr of an np.float64 is "np.float64(...)", which UniverSVM would read as 0
+        command = [str(universvm), "-t", "2", "-g", repr(float(gamma)), "-c", repr(float(C)), "-S", repr(float(s)),
+                   "-T", str(work / "scored.svm"), "-D", str(work / "values.txt"), str(work / "train.svm")]
+        cpu, capped, code = run_capped(command, CAP, work / "log.txt")
+        if capped or code != 0:
+            return {"seconds": cpu, "transductive_error": float("nan"), "converged": False}
+        text = (work / "values.txt").read_text()
+        values = np.array(text[text.index("[") + 1:text.rindex("]")].replace(",", " ").split(), dtype=float)
+    return {"seconds": cpu, "transductive_error": error(values, y[unlabeled])}
+
+
+def grid_points(grid, method):
+    base = itertools.product(grid["factor"], grid["C"])
+    if method in ("svm", "nabla-tsvm"):
+        return [(f, C, None, None) for f, C in base]
+    if method == "universvm":
+        return [(f, C, s, 1.0) for (f, C), s in itertools.product(base, grid["s"])]
+    return [(f, C, s, u) for (f, C), s, u in itertools.product(base, grid["s"], grid["lam_u"])]
+
+
+def table2(dataset, splits, universvm):
+    X, y = load(dataset)
+    median = sampled_sigma(X)
+    methods = ["svm", "nabla-tsvm", "cccp-tsvm"] + (["universvm"] if universvm else [])
+    rows = []
+    done_before = done_points(dataset)
+    for split in range(splits):
+        labeled, unlabeled = split_rows(y, split)
+        for method in methods:
+            for factor, C, s, lam_u in grid_points(GRIDS[dataset], method):
+                if (split, method, factor, C, s, lam_u) in done_before:
+                    continue
+                row = fit_row(method, X, y, labeled, unlabeled, factor * median, C, s, lam_u, universvm)
+                rows.append({"dataset": dataset, "split": split, "n_labeled": labeled.size, "factor": factor, **row})
+            print(f"{dataset} split {split} {method}: {sum(r['split'] == split and r['method'] == method for r in rows)} "
+                  "grid points fitted", flush=True)
+        write(OUT / "grid.csv", rows, ("dataset", "split", "method", "factor", "C", "s", "lam_u"))
+    note(universvm, f"table2 {dataset}")
+
+
+def done_points(dataset):
+    """The (split, method, factor, C, s, lam_u) already in grid.csv for ``dataset`` (a rerun adds the others)."""
+    if not (OUT / "grid.csv").exists():
+        return set()
+    grid = pd.read_csv(OUT / "grid.csv")
+    grid = grid[grid["dataset"] == dataset]
+    heuristic = grid["heuristic"] if "heuristic" in grid else pd.Series(None, index=grid.index)
+    lam_u = [C_STAR_IS_C if h == C_STAR_IS_C else (None if pd.isna(u) else u) for h, u in zip(heuristic, grid["lam_u"])]
+    s = [None if pd.isna(v) else v for v in grid["s"]]
+    return set(zip(grid["split"], grid["method"], grid["factor"], grid["C"], s, lam_u))
+
+
+def best_point(dataset, method="cccp-tsvm", s=0.0, lam_u=1.0):
+    """The grid point of the lowest mean error over the splits (the s = 0, UC* = LC row for CCCP)."""
+    grid = pd.read_csv(OUT / "grid.csv")
+    rows = grid[(grid["dataset"] == dataset) & (grid["method"] == method)]
+    if method in ("cccp-tsvm", "universvm"):
+        rows = rows[(rows["s"] == s) & (rows["lam_u"] == lam_u)]
+    means = rows.groupby(["factor", "C"])["transductive_error"].mean()
+    return means.idxmin()
+
+
+def fig4(dataset):
+    X, y = load(dataset)
+    labeled, unlabeled = split_rows(y, 0)
+    factor, C = best_point(dataset)
+    sigma = factor * sampled_sigma(X)
+    L, U = labeled.size, unlabeled.size
+    X_train = X[np.concatenate([labeled, unlabeled])]
+    gamma = 1.0 / (2.0 * sigma ** 2)
+    rows = RowCache(X_train, "rbf", gamma, 2)
+    K_u = np.array([rows.row(d) for d in range(L, L + U)])     # K(unlabeled, training rows)
+    errors = []
+    _, _, _, info = kernel_cccp_tsvm(X_train, np.arange(L), y[labeled].astype(float), np.arange(L, L + U), C,
+                                     L * C / U, s=0.0, gamma=gamma,
+                                     on_step=lambda step, coef, b: errors.append(error(K_u @ coef + b, y[unlabeled])))
+    rows = [{"dataset": dataset, "split": 0, "factor": factor, "C": C, "s": 0.0, "lam_u": 1.0, "step": step,
+             "objective": value, "transductive_error": e} for (step, value), e in zip(info.objective_path, errors)]
+    write(OUT / "path.csv", rows, ("dataset", "step"))
+    note(None, f"fig4 {dataset}")
+
+
+def fig3(universvm, methods=None):
+    X, y = load("text")
+    labeled, unlabeled = split_rows(y, 0)
+    rows = []
+    for method in methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else []):
+        factor, C = best_point("text", method)
+        sigma = factor * sampled_sigma(X)
+        for size in FIG3_SIZES:
+            subset = unlabeled if size is None else np.random.default_rng(0).choice(unlabeled, size, replace=False)
+            load_avg = os.getloadavg()[0]
+            row = fit_row(method, X, y, labeled, np.sort(subset), sigma, C, 0.0, 1.0, universvm)
+            rows.append({"dataset": "text", "split": 0, "factor": factor, **row, "load_1min": load_avg,
+                         "timing": "provisional: taken under load, to be re-timed"})
+            print(f"text {method} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s (load {load_avg:.1f})", flush=True)
+            write(OUT / "times.csv", rows, ("dataset", "method", "n_unlabeled"))
+    note(universvm, "fig3")
+
+
+def sets():
+    rows = []
+    for name in GRIDS:
+        X, y = load(name)
+        rows.append({"dataset": name, "rows": X.shape[0], "features": X.shape[1], "nonzeros_per_row": X.nnz / X.shape[0],
+                     "positive_share": float(np.mean(y > 0)), "labeled": N_LABELED})
+    write(OUT / "sets.csv", rows, ("dataset",))
+    note(None, "sets")
+
+
+#: Table 6: 002's C and s for text, and the C* grid (as lam_u; 1 is UC* = LC).
+TABLE6_C, TABLE6_S, TABLE6_LAM_U = 1000.0, -0.3, (0.3, 1.0, 3.0)
+
+
+def table6(splits):
+    from sklearn.svm import SVC
+    X, y = load("text")
+    rows = []
+    for split in range(splits):
+        labeled, rest = split_rows(y, split)
+        rest = np.random.default_rng(1000 + split).permutation(rest)
+        half_a, half_b = np.sort(rest[:rest.size // 2]), np.sort(rest[rest.size // 2:])
+        svm = SVC(C=TABLE6_C, kernel="linear").fit(X[labeled], y[labeled])
+        rows.append({"dataset": "text", "split": split, "mode": "svm", "lam_u": None,
+                     "error": error(svm.decision_function(X[half_b]), y[half_b])})
+        for mode, unlabeled in (("semi-supervised", half_a), ("transductive", half_b)):
+            train = np.concatenate([labeled, unlabeled])
+            for lam_u in TABLE6_LAM_U:
+                with warnings.catch_warnings(record=True):
+                    warnings.simplefilter("always")
+                    est = KernelCCCPTSVM(lam=1.0 / (TABLE6_C * labeled.size), lam_u=lam_u, s=TABLE6_S,
+                                         kernel="linear").fit(X[train], mask_labels(y[train], np.arange(labeled.size)))
+                rows.append({"dataset": "text", "split": split, "mode": mode, "lam_u": lam_u,
+                             "error": error(est.decision_function(X[half_b]), y[half_b]),
+                             "cccp_iterations": est.diagnostics_.cccp_iterations,
+                             "converged": est.diagnostics_.converged})
+        print(f"text table6 split {split}: {len(rows)} rows", flush=True)
+        write(OUT / "table6.csv", rows, ("dataset", "split", "mode", "lam_u"))
+    note(None, "table6")
+
+
+#: 002's ramp plateau for the hinge form run beside each diagnosis setting (KernelCCCPTSVM, linear kernel).
+HINGE_S = -0.3
+#: (labels, split, lam_u, s, r given) of the linear diagnosis; r given: the split's r, else the labeled rows'.
+DIAGNOSIS = ((4, 0, 10.0, 0.0, True), (4, 0, 1.0, 0.0, True), (4, 0, 10.0, -0.3, True), (4, 0, 10.0, 0.0, False),
+             (16, 1, 10.0, 0.0, True), (45, 0, 10.0, 0.0, True), (45, 0, 1.0, 0.0, True))
+
+
+def linear_diagnosis():
+    from ssl_repro.data import make_split
+    from ssl_repro.estimators import LinearCCCPTSVM, LinearSVM, LinearTSVM
+    dataset = load_dataset("20ng-aut-avn-like")
+    X, y = dataset.X, np.asarray(dataset.y)
+    rows = []
+    for n_labeled, seed, lam_u, s, given in DIAGNOSIS:
+        split = make_split(dataset, seed, n_labeled)
+        train = np.concatenate([split.labeled, split.unlabeled])
+        y_fit = mask_labels(y[train], np.arange(n_labeled))
+        r = split.r if given else None
+        target = 2 * split.r - 1 if given else float(np.mean(y[split.labeled]))
+        start = LinearSVM(lam=1e-3).fit(X[split.labeled], mask_labels(y[split.labeled], np.arange(n_labeled)))
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            cccp = LinearCCCPTSVM(lam=1e-3, lam_u=lam_u, r=r, s=s).fit(X[train], y_fit)
+            tsvm = LinearTSVM(lam=1e-3, lam_u=lam_u, r=split.r, switches="max").fit(X[train], y_fit)
+            hinge = KernelCCCPTSVM(lam=1e-3, lam_u=lam_u, r=r, s=HINGE_S, kernel="linear").fit(X[train], y_fit)
+        o_start = start.decision_function(X[split.unlabeled])
+        rows.append({"dataset": dataset.name, "n_labeled": n_labeled, "split": seed, "lam_u": lam_u, "s": s,
+                     "r": r, "target_mean": target, "start_positive": float(np.mean(o_start > 0)),
+                     "start_mean": float(o_start.mean()), "start_std": float(o_start.std()),
+                     "positive": float(np.mean(cccp.decision_function(X[split.unlabeled]) > 0)),
+                     "cccp_iterations": cccp.diagnostics_.cccp_iterations, "converged": cccp.diagnostics_.converged,
+                     "J_ramp": cccp.diagnostics_.own_objective,
+                     "J_ramp_tsvm_shifted": shifted_ramp(tsvm, X, y, split, lam_u, s, target),
+                     "error": error(cccp.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "error_tsvm": error(tsvm.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "hinge_positive": float(np.mean(hinge.decision_function(X[split.unlabeled]) > 0)),
+                     "hinge_error": error(hinge.decision_function(X[split.unlabeled]), y[split.unlabeled]),
+                     "hinge_iterations": hinge.diagnostics_.cccp_iterations})
+        print(rows[-1], flush=True)
+    write(OUT / "linear_diagnosis.csv", rows, ("dataset", "n_labeled", "split", "lam_u", "s", "r"))
+    note(None, "linear-diagnosis")
+
+
+def shifted_ramp(model, X, y, split, lam_u, s, target, lam=1e-3):
+    """J_ramp (:func:`ssl_repro.solvers.cccp.ramp_objective`'s, the bias a regularized weight) of ``model``'s
+    weights with the bias shifted so that the mean unlabeled output is ``target``."""
+    w, b = model.coef_.ravel(), float(model.intercept_[0])
+    b += target - float(np.mean(X[split.unlabeled] @ w + b))
+    o_l, o_u = X[split.labeled] @ w + b, X[split.unlabeled] @ w + b
+    hinge = lambda t: np.maximum(0.0, 1.0 - t) ** 2     # noqa: E731
+    plateau = (1.0 - s) ** 2
+    return float(0.5 * lam * (w @ w + b * b) + hinge(y[split.labeled] * o_l).mean() / 2 + lam_u / (2 * o_u.size)
+                 * (np.minimum(hinge(o_u), plateau) + np.minimum(hinge(-o_u), plateau)).sum())
+
+
+def write(path, rows, key):
+    """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
+    ``path``.lock, so that runs on two datasets may share grid.csv."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        frame = pd.DataFrame(rows)
+        if path.exists():
+            merged = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+            frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")
+        frame.to_csv(path, index=False)
+
+
+def note(universvm, what):
+    """Provenance (this run's and the earlier ones'), the peers used and the one absent."""
+    record = provenance_with_earlier(OUT / "provenance.json")
+    record.update(universvm=str(universvm) if universvm else None, svmlight=NOT_HERE, last=what)
+    (OUT / "provenance.json").write_text(json.dumps(record, indent=1))
+
+
+def warm_up():
+    """Fit once on a tiny problem so that loading the compiled SMO (numba's cache) is not timed."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 3))
+    KernelCCCPTSVM(lam=0.1).fit(X, np.r_[0, 1, np.full(18, -1)])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3", "table6"])
+    ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")
+    ap.add_argument("--splits", type=int, default=10)
+    ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", "universvm"], default=None,
+                    help="fig3: rerun only these methods (default: all)")
+    ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
+    args = ap.parse_args(argv)
+    if args.universvm is not None and not args.universvm.is_file():
+        ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 outside the repository")
+    from ssl_repro.harness.app import limit_threads
+    limit_threads(1)
+    warm_up()
+    if args.what == "sets":
+        sets()
+    elif args.what == "linear-diagnosis":
+        linear_diagnosis()
+    elif args.what == "table2":
+        table2(args.dataset, args.splits, args.universvm)
+    elif args.what == "table6":
+        table6(args.splits)
+    elif args.what == "fig4":
+        fig4(args.dataset)
+    else:
+        fig3(args.universvm, args.methods)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""The 002 section's claim tests (ssl_repro/harness/cccp_002.py) on made-up records."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from ssl_repro.harness import cccp_002
+from ssl_repro.harness.claims import FAILS, HOLDS, MIXED, UNTESTABLE
+
+
+class Stub:
+    """What the checks read of :class:`ssl_repro.harness.report.Records`: csv files by name."""
+
+    def __init__(self, **frames):
+        self.frames = frames
+
+    def csv(self, relative):
+        return self.frames.get(relative.split("/")[-1].removesuffix(".csv"))
+
+
+def times(power, noise=0.0, nabla_factor=200.0):
+    rng = np.random.default_rng(0)
+    u = np.array([200, 400, 800, 1200, 1600, 1898])
+    cccp = 1e-6 * (u + 50.0) ** power * np.exp(noise * rng.normal(size=u.size))
+    rows = [{"method": "cccp-tsvm", "n_unlabeled": n, "seconds": t, "kernel_evaluations": 3.0 * (n + 50) ** 2}
+            for n, t in zip(u, cccp)]
+    rows.append({"method": "nabla-tsvm", "n_unlabeled": 1898, "seconds": nabla_factor * cccp[-1]})
+    return pd.DataFrame(rows)
+
+
+def test_exponent_recovers_the_power_and_its_interval_narrows_without_noise():
+    n = np.array([100.0, 200, 400, 800])
+    p, lo, hi = cccp_002.exponent(n, 3 * n ** 2)
+    assert p == pytest.approx(2.0) and hi - lo < 1e-9
+    p, lo, hi = cccp_002.exponent(n, 3 * n ** 2 * np.array([1.1, 0.9, 1.05, 0.97]))
+    assert lo < p < hi and lo < 2 < hi
+
+
+@pytest.mark.parametrize("power,noise,word", [(2.0, 0.05, HOLDS), (1.85, 0.02, HOLDS), (1.0, 0.05, FAILS),
+                                              (3.0, 0.05, FAILS), (2.45, 0.3, MIXED)])
+def test_quadratic_trend_holds_when_the_interval_lies_nearer_two_than_linear_or_cubic(power, noise, word):
+    verdict = cccp_002.check(Stub(times=times(power, noise=noise)), {"what": "scaling"})
+    assert verdict.word == word
+
+
+@pytest.mark.parametrize("factor,word", [(200.0, HOLDS), (20.0, FAILS)])
+def test_orders_of_magnitude_need_100x_over_nabla_and_svmlight_stays_untestable(factor, word):
+    verdict = cccp_002.check(Stub(times=times(2.0, nabla_factor=factor)), {"what": "speed", "min": 100})
+    assert verdict.word == word and "SVM-light" in verdict.evidence
+
+
+def test_table2_compares_each_cccp_row_with_nabla():
+    rows = []
+    for split in range(3):
+        rows.append({"dataset": "g50c", "split": split, "method": "nabla-tsvm", "factor": 1.0, "C": 1.0,
+                     "s": np.nan, "lam_u": np.nan, "heuristic": None, "transductive_error": 0.06})
+        for s, lam_u, err in ((0.0, 1.0, 0.061), (-0.2, 1.0, 0.058), (-0.2, 3.0, 0.20)):
+            rows.append({"dataset": "g50c", "split": split, "method": "cccp-tsvm", "factor": 1.0, "C": 1.0, "s": s,
+                         "lam_u": lam_u, "heuristic": "UC*=LC" if lam_u == 1 else None, "transductive_error": err})
+    verdict = cccp_002.check(Stub(grid=pd.DataFrame(rows)), {"what": "table2"})
+    assert verdict.word == HOLDS and verdict.evidence.count("vs nabla-TSVM") == 3
+    grid = pd.DataFrame(rows)
+    grid.loc[grid["method"] == "nabla-tsvm", "transductive_error"] = 0.03
+    assert cccp_002.check(Stub(grid=grid), {"what": "table2"}).word == FAILS
+    assert cccp_002.check(Stub(), {"what": "table2"}).word == UNTESTABLE
+
+
+def test_iterations_per_set():
+    path = pd.DataFrame({"dataset": ["g50c"] * 3 + ["text"] * 12, "step": [1, 2, 3] + list(range(1, 13))})
+    assert cccp_002.check(Stub(path=path), {"what": "iterations", "max": 10}).word == MIXED
+
+
+def test_table6_compares_the_modes_each_at_its_best_c_star():
+    rows = []
+    for split in range(4):
+        rows.append({"split": split, "mode": "svm", "lam_u": np.nan, "error": 0.18})
+        for lam_u, semi, trans in ((1.0, 0.07, 0.06), (3.0, 0.065, 0.09)):
+            rows += [{"split": split, "mode": "semi-supervised", "lam_u": lam_u, "error": semi},
+                     {"split": split, "mode": "transductive", "lam_u": lam_u, "error": trans}]
+    modes = cccp_002.table6_modes(pd.DataFrame(rows))
+    assert modes["semi-supervised"].mean() == pytest.approx(0.065) and modes["transductive"].mean() == pytest.approx(0.06)
+    verdict = cccp_002.check(Stub(table6=pd.DataFrame(rows)), {"what": "table6"})
+    assert verdict.word == HOLDS and "wins 4 of 4" in verdict.evidence
