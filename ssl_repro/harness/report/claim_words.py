@@ -42,6 +42,9 @@ CLAIM_WORDS = {
     "001-fig5-bottom": "Annealing beats a fixed temperature on aut-avn",
     "001-table4": "On PC-MAC, kernel DA and ∇TSVM have lower error than JTSVM",
     "001-table5": "A fixed temperature is mostly worse than annealing (PC-MAC)",
+    "002-table2": "CCCP-TSVM's error about that of ∇TSVM, below SVM-light's TSVM (g50c, text)",
+    "002-fig4": "CCCP-TSVM converges in five to ten iterations",
+    "002-table6": "Transductive CCCP-TSVM slightly better than semi-supervised (text)",
     "002-speed": "CCCP-TSVM is orders of magnitude faster than SVM-light and ∇TSVM",
     "002-scaling": "CCCP-TSVM's training time grows quadratically",
 }
