@@ -171,6 +171,24 @@ class TunedLinearSVM(_TunedLinear):
     coef_, intercept_, classes_, diagnostics_ : as :class:`~ssl_repro.estimators.LinearSVM`'s.
     n_iter_ : int
         L2-SVM-MFN fits run: one per grid value and fold, and the final one.
+
+    References
+    ----------
+    A. Oliver, A. Odena, C. Raffel, E. D. Cubuk and I. J. Goodfellow, "Realistic Evaluation of Deep
+    Semi-Supervised Learning Algorithms", NeurIPS 2018 (tune the supervised baseline with the same labels).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.baselines import TunedLinearSVM
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 2, 30, 31, 32]] = y[[0, 1, 2, 30, 31, 32]]
+    >>> clf = TunedLinearSVM().fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _fit = staticmethod(_svm)
@@ -178,10 +196,36 @@ class TunedLinearSVM(_TunedLinear):
 
 class TunedLogisticRegression(_TunedLinear):
     """scikit-learn's logistic regression, C = 1 / (lambda l), lambda chosen by cross-validation on the
-    labeled rows (module doc: the budget).  Parameters (``lam``, ``lams``) and attributes (``lam_``,
-    ``coef_``, ``intercept_``, ``classes_``, ``diagnostics_``, ``n_iter_``: the fits run) as
-    :class:`TunedLinearSVM`'s; ``diagnostics_.converged`` says whether L-BFGS ended before its
-    :data:`LOGISTIC_MAX_ITER` iterations.
+    labeled rows (module doc: the budget).
+
+    Parameters
+    ----------
+    lam, lams : as :class:`TunedLinearSVM`'s (the tie-break lambda, the grid).
+
+    Attributes
+    ----------
+    lam_, coef_, intercept_, classes_ : as :class:`TunedLinearSVM`'s.
+    diagnostics_ : ``converged`` says whether L-BFGS ended before its :data:`LOGISTIC_MAX_ITER` iterations.
+    n_iter_ : int
+        Logistic regressions fitted: one per grid value and fold, and the final one.
+
+    References
+    ----------
+    A. Oliver, A. Odena, C. Raffel, E. D. Cubuk and I. J. Goodfellow, "Realistic Evaluation of Deep
+    Semi-Supervised Learning Algorithms", NeurIPS 2018 (tune the supervised baseline with the same labels).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.baselines import TunedLogisticRegression
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 2, 30, 31, 32]] = y[[0, 1, 2, 30, 31, 32]]
+    >>> clf = TunedLogisticRegression().fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _fit = staticmethod(_logistic_fit)
@@ -210,6 +254,24 @@ class SelfTraining(_Baseline):
     diagnostics_ : ``converged`` False when self-training stopped on ``max_iter`` with rows left.
     n_iter_ : int
         Self-training rounds run.
+
+    References
+    ----------
+    D. Yarowsky, "Unsupervised Word Sense Disambiguation Rivaling Supervised Methods", ACL 1995
+    (self-training); scikit-learn's ``SelfTrainingClassifier``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.baselines import SelfTraining
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 2, 30, 31, 32]] = y[[0, 1, 2, 30, 31, 32]]
+    >>> clf = SelfTraining().fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _parameter_constraints = {"lam": [POSITIVE], "threshold": [OPEN_UNIT], "max_iter": [COUNT]}
@@ -255,6 +317,24 @@ class LabelSpreadingKNN(_Baseline):
     diagnostics_ : ``converged`` False when it stopped on ``max_iter``.
     n_iter_ : int
         Spreading iterations run.
+
+    References
+    ----------
+    D. Zhou, O. Bousquet, T. N. Lal, J. Weston and B. Schoelkopf, "Learning with Local and Global
+    Consistency", NIPS 2004; scikit-learn's ``LabelSpreading``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ssl_repro.baselines import LabelSpreadingKNN
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.r_[rng.randn(30, 2) + 2, rng.randn(30, 2) - 2]
+    >>> y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    >>> y_train = np.full(60, -1)              # -1: unlabeled
+    >>> y_train[[0, 1, 2, 30, 31, 32]] = y[[0, 1, 2, 30, 31, 32]]
+    >>> clf = LabelSpreadingKNN().fit(X, y_train)
+    >>> bool(np.mean(clf.predict(X) == y) > 0.9)
+    True
     """
 
     _parameter_constraints = {"n_neighbors": [COUNT], "alpha": [OPEN_UNIT], "max_iter": [COUNT]}

@@ -346,7 +346,7 @@ def combine(parts):
     evidence = "; ".join(p.evidence for p in parts)
     if not tested:
         return Verdict(UNTESTABLE, data, evidence)
-    if len(words) == 1 and words[0] != CONSTRUCTION_DEPENDENT:
+    if len(words) == 1 and words[0] not in (CONSTRUCTION_DEPENDENT, MIXED):     # "mixed" always says where
         return Verdict(words[0], data, evidence)
     text = "; ".join(f"{w} on " + ", ".join(d for d, x in on.items() if x == w) for w in words)
     return Verdict(text, data, evidence, category=words[0] if len(words) == 1 else BY_DATA)
