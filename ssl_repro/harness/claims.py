@@ -334,12 +334,12 @@ def combine(parts):
     """One verdict from per-set verdicts (untestable sets left out; parts on the same data merged: one
     word, else mixed): their common word, else the verdict per data kind, real data first; nothing
     testable -> not testable here."""
-    tested = [p for p in parts if p.word != UNTESTABLE]
+    tested = [p for p in parts if p.category != UNTESTABLE]
     ordered = sorted(tested or parts, key=lambda p: next((k for k, kind in enumerate(SHORT_KIND.values())
                                                           if f"({kind}" in p.data), len(SHORT_KIND)))
     by_data = {}
     for p in ordered:
-        by_data.setdefault(p.data, set()).add(p.word)
+        by_data.setdefault(p.data, set()).add(MIXED if p.category == BY_DATA else p.category)   # a part's own word
     on = {d: ws.pop() if len(ws) == 1 else MIXED for d, ws in by_data.items()}
     words = list(dict.fromkeys(on.values()))
     data = ", ".join(d for d in on if d) or "-"
