@@ -198,27 +198,3 @@ def test_cgls_with_a_linear_term_solves_the_shifted_system():
     expected = np.linalg.solve(1e-2 * np.eye(A.shape[1]) + A.T @ (c[:, None] * A), A.T @ (c * y) - v)
     assert info.converged
     np.testing.assert_allclose(beta, expected, rtol=1e-7, atol=1e-9)
-
-
-def test_a_solve_keeps_freed_heap_memory_and_restores_the_default_after(monkeypatch):
-    """engine/_heap.py: the outermost solver raises glibc's M_TOP_PAD while it runs (so the temporaries
-    of each Newton step are not handed back to the system and page-faulted again) and restores the
-    default when it returns, also when it raises; a nested solve leaves the setting alone."""
-    heap = importlib.import_module("ssl_repro.solvers.engine._heap")
-    calls = []
-    monkeypatch.setattr(heap, "_mallopt", lambda param, value: calls.append((param, value)) or 1)
-    Xl, yl, Xu, _ = random_problem(3, l=10, u=40, d=12)
-    train_da(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4)
-    kept = [(heap.M_MMAP_THRESHOLD, heap.MMAP_THRESHOLD_BYTES), (heap.M_TOP_PAD, heap.TOP_PAD_BYTES)]
-    default = [(heap.M_TOP_PAD, heap.DEFAULT_TOP_PAD)]
-    assert calls == kept + default
-    calls.clear()
-    with heap.keep_freed_heap():
-        train_tsvm(Xl, yl, Xu, lam=1e-2, lam_u=1.0, r=0.4)
-        assert calls == kept
-    assert calls == kept + default
-    calls.clear()
-    with pytest.raises(ValueError):
-        train_da(Xl, yl, Xu, lam=-1.0, lam_u=1.0, r=0.4)
-    assert calls == kept + default and heap._depth == 0
-

@@ -9,8 +9,7 @@ Table 3, its fused pass compiled in ``_cg_pass`` and ``_row_products``),
 the squared-hinge loss as an object (:class:`~.loss.SquaredHingeLoss`:
 value, gradient and Hessian-vector product on the active set), the exact
 line search (:func:`~.line_search.line_search`, 000 Sec. 2.2), the
-solver threads (``_threads``), the allocator setting that keeps freed
-heap memory during a solve (``_heap``) and the data checks (:mod:`.data_checks`).
+solver threads (``_threads``) and the data checks (:mod:`.data_checks`).
 The algorithms (MFN, TSVM, DA, CCCP, nabla-TSVM) are the modules one
 folder up; this package imports none of them.
 """

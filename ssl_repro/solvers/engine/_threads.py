@@ -33,8 +33,6 @@ import time
 import numba
 from threadpoolctl import threadpool_limits
 
-from ._heap import keep_freed_heap
-
 #: Seconds between two re-evaluations of the idle cores during a solve.
 RESAMPLE_SECONDS = 0.25
 #: Share of a core other processes may use before the core counts as busy.
@@ -44,13 +42,12 @@ START_SAMPLES = 5
 
 
 def solver_threads(solver):
-    """Decorator: BLAS on one thread; numba threads follow the idle cores during ``solver``; freed heap
-    memory kept meanwhile (:func:`._heap.keep_freed_heap`)."""
+    """Decorator: BLAS on one thread; numba threads follow the idle cores during ``solver``."""
 
     @functools.wraps(solver)
     def wrapper(*args, **kwargs):
         global _active, _last_counts
-        with threadpool_limits(limits=1, user_api="blas"), keep_freed_heap():
+        with threadpool_limits(limits=1, user_api="blas"):
             governor = _Governor(numba.get_num_threads())
             outer, _active = _active, governor
             try:
