@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from ssl_repro.harness import cccp_002
-from ssl_repro.harness.claims import FAILS, HOLDS, MIXED, UNTESTABLE
+from ssl_repro.harness.claims import BY_DATA, FAILS, HOLDS, MIXED, UNTESTABLE
 
 
 class Stub:
@@ -66,7 +66,9 @@ def test_table2_compares_each_cccp_row_with_nabla():
 
 def test_iterations_per_set():
     path = pd.DataFrame({"dataset": ["g50c"] * 3 + ["text"] * 12, "step": [1, 2, 3] + list(range(1, 13))})
-    assert cccp_002.check(Stub(path=path), {"what": "iterations", "max": 10}).word == MIXED
+    verdict = cccp_002.check(Stub(path=path), {"what": "iterations", "max": 10})
+    assert verdict.category == BY_DATA     # text's 12 steps fail, g50c's 3 hold: said per data
+    assert verdict.word == "does not hold on text (real); holds on g50c (generated)"
 
 
 def test_table6_compares_the_modes_each_at_its_best_c_star():

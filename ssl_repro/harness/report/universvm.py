@@ -10,9 +10,15 @@ def section_universvm(records):
                        load=Records.csv)
 
 
-#: The last column's words for "ours below UniverSVM" (:func:`~.tables.verdict`'s words).
-LOWER = {"yes": "ours lower", "no": "UniverSVM lower", "yes (1 split)": "ours lower (1 split)",
-         "no (1 split)": "UniverSVM lower (1 split)"}
+#: The last column's words for "ours below UniverSVM" (:func:`~.tables.verdict`'s first word; what follows it,
+#: "(1 split)" or the band, is kept).
+LOWER = {"yes": "ours lower", "no": "UniverSVM lower"}
+
+
+def lower_words(word):
+    """:func:`~.tables.verdict`'s word for "ours below UniverSVM" in this table's words."""
+    head, _, rest = word.partition(" ")
+    return LOWER[head] + (f" {rest}" if rest else "") if head in LOWER else word
 
 
 def _universvm(frame):
@@ -28,7 +34,7 @@ def _universvm(frame):
                          _seconds_text(part), pct(part["transductive_error"].mean()),
                          pct(part["test_error"].mean()), "; ".join(sorted(set(map(str, part["parameters"])))),
                          ", ".join(sorted({short_commit(c) for c in part["git_commit"].dropna()})),
-                         f"{numbers}: {LOWER.get(word, word)}" if method == "cccp-tsvm" else ""])
+                         f"{numbers}: {lower_words(word)}" if method == "cccp-tsvm" else ""])
     return ["A check of our implementation, not a claim of the papers: 002 makes no claim about its program "
             "UniverSVM beside another implementation, so no row here is a verdict (002's claims on speed and "
             "scaling are in the claims table). Ours is the linear CCCP-TSVM (`LinearCCCPTSVM`), UniverSVM "
