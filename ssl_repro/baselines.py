@@ -253,7 +253,7 @@ class SelfTraining(_Baseline):
     transduction_ : a label for every training row.
     diagnostics_ : ``converged`` False when self-training stopped on ``max_iter`` with rows left.
     n_iter_ : int
-        Self-training rounds run.
+        Self-training rounds run (at least 1: the fit on the labeled rows alone, when no row is unlabeled).
 
     References
     ----------
@@ -289,9 +289,10 @@ class SelfTraining(_Baseline):
         model = SelfTrainingClassifier(_logistic(self.lam_, int(np.sum(~unlabeled))), threshold=self.threshold,
                                        max_iter=self.max_iter).fit(X, codes)
         self.coef_, self.intercept_ = model.estimator_.coef_.copy(), model.estimator_.intercept_.copy()
-        self.n_iter_ = int(model.n_iter_)
+        self.n_iter_ = max(1, int(model.n_iter_))      # the fit on the labeled rows counts as one
         self._set_info(model.termination_condition_ != "max_iter", "max_iter", selected_lam=self.lam_)
-        self.transduction_ = self._transduction(y, unlabeled, self.decision_function(X[unlabeled]))
+        outputs = self.decision_function(X[unlabeled]) if unlabeled.any() else np.zeros(0)   # every row labeled
+        self.transduction_ = self._transduction(y, unlabeled, outputs)
         return self
 
     decision_function = _TunedLinear.decision_function

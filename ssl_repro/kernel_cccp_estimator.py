@@ -115,6 +115,17 @@ class KernelCCCPTSVM(BinaryClassifier):
                               "sigma_factor": [POSITIVE], "tol": [POSITIVE], "max_iter": [COUNT],
                               "cache_bytes": [Interval(Integral, 16, None, closed="left")]}
 
+    @classmethod
+    def warm_up(cls):
+        """Fit tiny problems with each kernel, so that compiling (or loading from numba's cache) the SMO's
+        kernels happens here and not inside a timed fit (:func:`ssl_repro.harness.compilation.compile_solvers`)."""
+        dense = np.random.default_rng(0).normal(size=(20, 3))
+        wide = sp.csr_matrix(dense)
+        wide.indices, wide.indptr = wide.indices.astype(np.int64), wide.indptr.astype(np.int64)
+        for X in (dense, sp.csr_matrix(dense), wide):            # dense rows, CSR with int32 and int64 indices
+            for kernel in ("linear", "rbf"):
+                cls(lam=0.1, kernel=kernel).fit(X, np.r_[0, 1, np.full(18, -1)])
+
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, s=-0.3, kernel="rbf", sigma=None, sigma_factor=1.0,
                  tol=1e-3, max_iter=MAX_CCCP_ITER, cache_bytes=CACHE_BYTES):
         self.lam = lam

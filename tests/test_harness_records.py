@@ -128,6 +128,13 @@ def compile_then_note(*matrices):
     before = _loaded_kernels()
     return seconds
 runner.compile_solvers = compile_then_note
+compiled_kernel_method = runner.compile_kernel_method
+def kernel_method_then_note(estimator):
+    seconds = compiled_kernel_method(estimator)
+    global before
+    before = _loaded_kernels()
+    return seconds
+runner.compile_kernel_method = kernel_method_then_note
 for name in sorted(METHODS):
     before = _loaded_kernels()
     runner.run_job({{"dataset": {dataset!r}, "method": {{"name": name, "variant": name}},

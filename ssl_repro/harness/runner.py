@@ -27,7 +27,7 @@ included), cpu_seconds (the CPU time of this process's threads during the fit: w
 about ``seconds`` on an idle machine), compile_seconds (before the fit's timer: compiling the linear solvers' numba kernels
 for the job's value type, or loading them from numba's on-disk cache; tens of seconds in a fresh
 install, said once in the log, well under a second once cached, near 0 after the first job of a
-process; 0 for the kernel methods, which use none of them: :func:`~ssl_repro.harness.compilation.compile_solvers`),
+process; for a kernel method its own compiled kernels, if any: :mod:`ssl_repro.harness.compilation`),
 diagnostics (the solver's record less what the fields above hold: :func:`stored_diagnostics`),
 data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and provenance (the command, date, git commit and
 machine of the run: :func:`ssl_repro.provenance.provenance`).
@@ -64,7 +64,7 @@ from ..methods import METHODS, method
 from ..provenance import provenance
 from ..solvers import BiasedRows
 from ..solvers.info import SuspectSolutionWarning
-from .compilation import compile_solvers
+from .compilation import compile_kernel_method, compile_solvers
 from .jobkey import data_files
 from .settings import DATASET_SETTINGS, check_dataset_settings, check_settings, job_labels, job_split  # noqa: F401
 
@@ -262,7 +262,7 @@ def fit_estimator(settings, dataset, split):
     if kernel and settings.backend["name"] != "local":
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "
                          f"{settings.variant} is a kernel method (dense Gram matrix): run it with backend=local")
-    compile_seconds = 0.0 if kernel else compile_solvers(X_fit, dataset.X)   # not the solve: timed apart
+    compile_seconds = compile_kernel_method(estimator) if kernel else compile_solvers(X_fit, dataset.X)   # timed apart
     with backend_from_settings(settings.backend), warnings.catch_warnings(record=True) as caught:
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
