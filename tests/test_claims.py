@@ -11,7 +11,7 @@ from scipy.stats import PermutationMethod, wilcoxon
 
 from ssl_repro.data import registry
 from ssl_repro.harness import claims, report
-from ssl_repro.harness.report.claim_pages import claim_body, set_verdicts, tested, verdict_label
+from ssl_repro.harness.report import claim_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -193,9 +193,10 @@ def test_a_construction_dependent_verdict_renders_as_such(tmp_path):
     v = claims.evaluate(claim, records)
     assert v.word == ("holds on pcmac (real); construction-dependent on 20ng-aut-avn-like (analog: holds with a, "
                       "does not hold with b)") and v.category == claims.BY_DATA
-    assert verdict_label(set_verdicts(claim, records)) == "real: **holds**, analog: **construction-dependent**"
-    number = next(n for n, c in tested(records) if c["id"] == claim["id"])
-    page = "\n".join(claim_body(records, number, claim, lambda key: key, lambda f: f))
+    label = claim_pages.verdict_label(claim_pages.set_verdicts(claim, records))
+    assert label == "real: **holds**, analog: **construction-dependent**"
+    number = next(n for n, c in claim_pages.tested(records) if c["id"] == claim["id"])
+    page = "\n".join(claim_pages.claim_body(records, number, claim, lambda key: key, lambda f: f))
     assert "20ng-aut-avn-like (analog: holds with a, does not hold with b)" in page
     # both constructions agreeing: robust, and one word for the claim
     records = curve(tmp_path, {"20ng-aut-avn-like-b": two_cells("20ng-aut-avn-like-b", [lower, lower], [TSVM, TSVM],

@@ -131,6 +131,6 @@ def test_records_not_timed_by_the_protocol_decide_no_timing_verdict():
     for verdict in (check_ratio(records, RATIO), check_label_dependence(
             records, {"folder": "timing", "stronger": "tsvm-Smax", "weaker": "da"})):
         assert verdict.word == UNTESTABLE
-        assert "re-record with python run.py +experiment=timing dataset=pcmac" in verdict.evidence
+        assert "re-record with `python run.py +experiment=timing dataset=pcmac`" in verdict.evidence
     assert check_label_dependence(FakeRecords(timing_pcmac=timing_table(cells)),
                                   {"folder": "timing", "stronger": "da", "weaker": "tsvm-Smax"}).word == FAILS

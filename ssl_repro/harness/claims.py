@@ -568,7 +568,7 @@ def describe(test):
         per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
         return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
     if kind == "ratio":
-        return "; ".join(f"median seconds (timing protocol) {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
+        return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
                          f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
     return test.get("says", kind)
 

@@ -31,8 +31,8 @@ def protocol_runs(frame):
 def not_by_protocol(dataset, experiment):
     """The verdict of a set whose records were not timed by the protocol (``experiment``: the one
     that times them by it)."""
-    return Verdict(UNTESTABLE, "", f"{dataset}: timed without the timing protocol (one run a cell, jobs in "
-                                   f"parallel): re-record with python run.py +experiment={experiment} dataset={dataset}")
+    return Verdict(UNTESTABLE, "", f"{dataset}: not timed by the protocol (one run a cell, jobs in parallel): "
+                                   f"re-record with `python run.py +experiment={experiment} dataset={dataset}`")
 
 
 def medians(runs, by):
@@ -136,8 +136,8 @@ def check_doubling(records, test):
     CG-iteration ratio beside it."""
     found = frames(records, "scale_timing_")
     if not found:
-        return Verdict(UNTESTABLE, "-", "no run timed by the protocol: python run.py +experiment=scale_timing "
-                                        "dataset=kdd99-10 (minutes a job)")
+        return Verdict(UNTESTABLE, "-", "no run timed by the protocol: `python run.py +experiment=scale_timing "
+                                        "dataset=kdd99-10` (minutes a job)")
     judge = by_protocol("scale_timing", lambda dataset, runs: _doubling(test, dataset, runs))
     return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
 
