@@ -158,13 +158,16 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     cfg = composed([f"+experiment={experiment}", f"dataset={dataset}"], hydra=True)
     assert cfg.hydra.mode.name == "MULTIRUN"
     grid = {"transductive": info.transductive_labels, "scale_timing": info.transductive_labels,
-            "learning_curve": info.curve_labels}.get(experiment, info.label_grid)
+            "learning_curve": info.curve_labels, "ablation": info.ablation_grid,
+            "timing": info.timing_grid}[experiment]
     if not grid:     # e.g. a learning curve on a transductive-only dataset: refused by name
         with pytest.raises(Exception, match=f"dataset '{dataset}' has no"):
             OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
         return
     params = OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=True)
     assert all(m in METHOD_NAMES for m in params["method"].split(","))
+    if experiment == "learning_curve" and info.curve_methods:    # the large analogs: the registry's list
+        assert sorted(params["method"].split(",")) == sorted(info.curve_methods)
     assert [int(x) for x in str(params["n_labeled"]).split(",")] == list(grid)
     assert cfg.sweep_name == f"{experiment}_{dataset.replace('-', '_')}"
     if experiment in ("transductive", "scale_timing"):

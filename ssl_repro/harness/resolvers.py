@@ -16,6 +16,7 @@ and a recipe's methods are the variants tagged with it
 (:func:`ssl_repro.methods.recipe_variants`)::
 
     method: ${methods:timing}     # "tsvm_s1,tsvm_s10,tsvm_s100,tsvm_smax,da"
+    method: ${methods:learning_curve,${dataset.name}}   # the dataset's curve_methods where it has them
 
 A list field becomes Hydra's sweep syntax (values joined by commas, None
 as ``null``); an empty list is refused with the dataset and the field named.
@@ -31,7 +32,8 @@ from ..data.registry import dataset_info
 from ..methods import config_nodes, recipe_variants
 
 #: Registry fields a recipe may read.
-FIELDS = ("label_grid", "curve_labels", "transductive_labels", "transductive_unlabeled", "folder")
+FIELDS = ("label_grid", "curve_labels", "ablation_grid", "timing_grid", "transductive_labels",
+          "transductive_unlabeled", "folder")
 
 
 def registry(name, field):
@@ -47,9 +49,13 @@ def registry(name, field):
     return ",".join("null" if v is None else str(v) for v in value)
 
 
-def methods(recipe):
-    """The config names of the variants tagged ``recipe``, as a sweep value string."""
-    return ",".join(v.config for v in recipe_variants(recipe))
+def methods(recipe, dataset=None):
+    """The config names of the variants tagged ``recipe``, as a sweep value string; with ``dataset``, the
+    learning curve's are the dataset's ``curve_methods`` where the registry narrows them (the large analogs)."""
+    chosen = [v.config for v in recipe_variants(recipe)]
+    if dataset is not None and recipe == "learning_curve" and dataset_info(dataset).curve_methods:
+        chosen = [c for c in chosen if c in dataset_info(dataset).curve_methods]
+    return ",".join(chosen)
 
 
 for _name, _resolver in (("registry", registry), ("methods", methods)):
