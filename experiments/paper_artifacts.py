@@ -47,7 +47,7 @@ from pathlib import Path
 from ssl_repro.data import availability, data_root, dataset_info
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.data.registry import DATASETS
-from ssl_repro.harness import plots, report
+from ssl_repro.harness import plots, report, verdicts
 import pandas as pd
 
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
@@ -510,10 +510,9 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
 
 def by_kind(datasets):
     """``real: pcmac; stand-in: synthetic-ccat, ...``: the datasets grouped by what they are."""
-    words = {report.claims.REAL: "real", report.claims.ANALOG: "analog", report.claims.STAND_IN: "stand-in"}
     groups = {}
     for d in datasets:
-        groups.setdefault(words[report.claims.data_kind(d)], []).append(d)
+        groups.setdefault(verdicts.SHORT_KIND[verdicts.data_kind(d)], []).append(d)
     return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items())
 
 

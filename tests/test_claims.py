@@ -1,6 +1,5 @@
 """The claims' rules (ssl_repro.harness.claims): thresholds, tied signed-rank p, one-class runs, data kinds."""
 import dataclasses
-import json
 import shutil
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 from scipy.stats import PermutationMethod, wilcoxon
 
 from ssl_repro.data import registry
-from ssl_repro.harness import claims, report
+from ssl_repro.harness import claims, report, verdicts
 from ssl_repro.harness.report import claim_pages
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,13 +93,13 @@ def test_a_claim_rests_on_the_analog_before_the_stand_in_and_never_on_a_stand_in
     claim = next(c for c in records.papers["claims"] if c["id"] == "001-fig5-top")   # aut-avn only
     ccat = dict(claim, test=dict(claim["test"], expect={"ccat": "significantly lower"}))
     v = claims.evaluate(ccat, records)
-    assert v.word == claims.UNTESTABLE and "only a synthetic stand-in" in v.evidence
+    assert v.word == verdicts.UNTESTABLE and "only a synthetic stand-in" in v.evidence
     real = cell({"da": [t * 0.99 for t in tsvm], "tsvm-Smax": tsvm}, dataset="20ng-ccat-like")    # 1% lower
     (tmp_path / "results" / "learning_curve_20ng_ccat_like").mkdir()
     real.to_csv(tmp_path / "results" / "learning_curve_20ng_ccat_like" / "results.csv", index=False)
     v = claims.evaluate(ccat, records)
-    assert (v.word, v.data) == (claims.HOLDS, "20ng-ccat-like (analog, construction a; b not run)")
-    assert claims.data_kind("20ng-ccat-like") == claims.ANALOG and claims.paper_set("20ng-ccat-like") == "ccat"
+    assert (v.word, v.data) == (verdicts.HOLDS, "20ng-ccat-like (analog, construction a; b not run)")
+    assert verdicts.data_kind("20ng-ccat-like") == verdicts.ANALOG and verdicts.paper_set("20ng-ccat-like") == "ccat"
 
 
 def test_report_check_covers_the_docs_results_pages(experiment_script, tmp_path, monkeypatch):
@@ -174,13 +173,13 @@ def test_a_per_dataset_claim_is_judged_per_dataset(tmp_path):
     claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs1")
     assert claim["test"]["per"] == "dataset"
     v = claims.evaluate(claim, records)
-    assert v.word == claims.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3 cells" in v.evidence
+    assert v.word == verdicts.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3 cells" in v.evidence
     per_cell = claims.evaluate(dict(claim, test={k: x for k, x in claim["test"].items() if k != "per"}), records)
-    assert per_cell.category == claims.MIXED and per_cell.word == "mixed on pcmac (real)"   # every cell asked
+    assert per_cell.category == verdicts.MIXED and per_cell.word == "mixed on pcmac (real)"   # every cell asked
     higher = [t + 0.05 for t in TSVM]                       # TSVM above SVM in a cell: reversed, fails
     records = curve(tmp_path, {"pcmac": two_cells("pcmac", [lower] * 3, [lower, higher, lower], [TSVM] * 3)})
     v = claims.evaluate(claim, records)
-    assert v.word == claims.FAILS and "reversed in 1" in v.evidence
+    assert v.word == verdicts.FAILS and "reversed in 1" in v.evidence
 
 
 def test_a_construction_dependent_verdict_renders_as_such(tmp_path):
@@ -192,7 +191,7 @@ def test_a_construction_dependent_verdict_renders_as_such(tmp_path):
     claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs2-da")      # aut-avn and pcmac
     v = claims.evaluate(claim, records)
     assert v.word == ("holds on pcmac (real); construction-dependent on 20ng-aut-avn-like (analog: holds with a, "
-                      "does not hold with b)") and v.category == claims.BY_DATA
+                      "does not hold with b)") and v.category == verdicts.BY_DATA
     label = claim_pages.verdict_label(claim_pages.set_verdicts(claim, records))
     assert label == "real: **holds**, analog: **construction-dependent**"
     number = next(n for n, c in claim_pages.tested(records) if c["id"] == claim["id"])
@@ -202,7 +201,7 @@ def test_a_construction_dependent_verdict_renders_as_such(tmp_path):
     records = curve(tmp_path, {"20ng-aut-avn-like-b": two_cells("20ng-aut-avn-like-b", [lower, lower], [TSVM, TSVM],
                                                                   [TSVM, TSVM])})
     v = claims.evaluate(claim, records)
-    assert v.word == claims.HOLDS and "20ng-aut-avn-like (analog, both constructions)" in v.data
+    assert v.word == verdicts.HOLDS and "20ng-aut-avn-like (analog, both constructions)" in v.data
 
 
 def test_non_converged_runs_are_counted_and_never_decide_a_cell(tmp_path):

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import wilcoxon
 
 from ssl_repro.harness import report
 

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from ssl_repro.harness import cccp_002
-from ssl_repro.harness.claims import BY_DATA, FAILS, HOLDS, MIXED, UNTESTABLE
+from ssl_repro.harness.verdicts import BY_DATA, FAILS, HOLDS, MIXED, UNTESTABLE
 
 
 class Stub:

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ssl_repro.harness import claims, plots
+from ssl_repro.harness import claims, plots, verdicts
 from ssl_repro.harness.report import claim_pages, degenerate, distributed, loss_shapes, records, words
 from ssl_repro.harness.report.claim_words import CLAIM_WORDS
 
@@ -156,10 +156,10 @@ def test_the_overview_has_one_short_row_per_claim_with_a_verdict_per_data_kind()
     assert len(rows) == len(tested)
     assert all(re.search(r"\| (not testable|((real|analog|stand-in|generated): \*\*\w[\w ]*\*\*(, )?)+) \|$", r)
                for r in rows), rows
-    kinds = claim_pages.kind_words([claims.Verdict(claims.HOLDS, "pcmac (real)", ""),
-                                    claims.Verdict(claims.FAILS, "20ng-aut-avn-like (real-text analog)", ""),
-                                    claims.Verdict(claims.UNTESTABLE, "", "real-sim: only a stand-in")])
-    assert kinds == {claims.REAL: claims.HOLDS, claims.ANALOG: claims.FAILS}
+    kinds = claim_pages.kind_words([verdicts.Verdict(verdicts.HOLDS, "pcmac (real)", ""),
+                                    verdicts.Verdict(verdicts.FAILS, "20ng-aut-avn-like (real-text analog)", ""),
+                                    verdicts.Verdict(verdicts.UNTESTABLE, "", "real-sim: only a stand-in")])
+    assert kinds == {verdicts.REAL: verdicts.HOLDS, verdicts.ANALOG: verdicts.FAILS}
 
 
 def test_plain_words_replace_the_record_names():

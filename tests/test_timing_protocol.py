@@ -11,7 +11,7 @@ import pytest
 from hydra_plugins.ssl_repro_sweeper.progress_sweeper import check_timing_launcher
 from ssl_repro.harness import timing_protocol
 from ssl_repro.harness.app import run_or_skip
-from ssl_repro.harness.claims import FAILS, HOLDS, UNTESTABLE
+from ssl_repro.harness.verdicts import FAILS, HOLDS, UNTESTABLE
 from ssl_repro.harness.timing_claims import check_label_dependence, check_ratio
 
 BUSY = [sys.executable, "-c", "while True: pass"]

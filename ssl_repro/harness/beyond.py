@@ -9,6 +9,7 @@ rows and on the test rows, judged per dataset ("beats" = lower in more than half
 errors and higher in none), per data kind, an analog's constructions merged.
 """
 from . import claims
+from .verdicts import frames
 from ..methods import LABELS
 
 #: The papers' semi-supervised methods asked about, by record name.
@@ -27,9 +28,9 @@ def question(method, baseline, sets):
 
 
 def verdicts(records):
-    """[(method, baseline, :class:`~ssl_repro.harness.claims.Verdict`)] over every paper set with a
+    """[(method, baseline, :class:`~ssl_repro.harness.verdicts.Verdict`)] over every paper set with a
     learning curve."""
-    sets = sorted(claims.frames(records, "learning_curve_"))
+    sets = sorted(frames(records, "learning_curve_"))
     return [(m, b, claims.check_compare(records, question(m, b, sets))) for m in PAPERS_METHODS for b in BASELINES]
 
 

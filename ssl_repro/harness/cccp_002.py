@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import claims
-from .claims import FAILS, HOLDS, UNTESTABLE, Verdict
+from . import claims, verdicts
+from .verdicts import FAILS, HOLDS, UNTESTABLE, Verdict
 
 FOLDER = "cccp_002"
 #: Table 2's rows: (our label, 002's method key in paper_numbers.json, how the grid is read).
@@ -279,7 +279,7 @@ def _table2(grid, test):
             ok = diff <= 0 or claims.equal_within("transductive_error", diff, ours[0], nabla[0])
             parts.append(Verdict(HOLDS if ok else FAILS, labelled(d),
                                  f"{d} {label}: {100 * ours[0]:.2f}% vs nabla-TSVM {100 * nabla[0]:.2f}%"))
-    return claims.combine(parts)
+    return verdicts.combine(parts)
 
 
 def labelled(dataset):
@@ -291,7 +291,7 @@ def labelled(dataset):
 def _iterations(path, test):
     parts = [Verdict(HOLDS if rows["step"].max() <= test["max"] else FAILS, labelled(d),
                      f"{d}: {rows['step'].max()} CCCP steps") for d, rows in path.groupby("dataset")]
-    return claims.combine(parts)
+    return verdicts.combine(parts)
 
 
 def _speed(times, test):
@@ -302,7 +302,7 @@ def _speed(times, test):
         parts.append(Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real), provisional seconds",
                              f"text at {int(times['n_unlabeled'].max())} unlabeled rows: nabla-TSVM / CCCP-TSVM "
                              f"{ratio:.3g}x (provisional CPU seconds, taken under load)"))
-    return claims.combine(parts)
+    return verdicts.combine(parts)
 
 
 def _scaling(times, test):
@@ -313,7 +313,7 @@ def _scaling(times, test):
     p, lo, hi = exponent(n, cccp["seconds"].to_numpy(float))
     pk, lok, hik = exponent(n, cccp["kernel_evaluations"].to_numpy(float))
     low, high = QUADRATIC
-    word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else claims.MIXED
+    word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else verdicts.MIXED
     return Verdict(word, "text (real), provisional seconds",
                    f"text, n = {int(n.min())}..{int(n.max())}: seconds ~ n^{p:.2f} (95% {lo:.2f} to {hi:.2f}); "
                    f"kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f}); the large analog (12,500 unlabeled "

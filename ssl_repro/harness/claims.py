@@ -1,6 +1,9 @@
 """The rules that turn records into verdicts on the papers' claims: thresholds, the paired test, flags.
 
-Everything a verdict depends on is here, apart from the rendering (:mod:`ssl_repro.harness.report`):
+Everything a verdict on one dataset's records depends on is here, apart from the rendering
+(:mod:`ssl_repro.harness.report`); which data a paper set's verdict rests on and how the datasets' verdicts
+combine (data kinds, an analog's constructions) is :mod:`ssl_repro.harness.verdicts`'s, the timing claims'
+:mod:`ssl_repro.harness.timing_claims`'s and 001's kernel claims' :mod:`ssl_repro.harness.kernel_claims`'s:
 
 **Thresholds** (stated once, applied to every comparison of the report and the claims table).
 Two objective minima (J, Eqn 18 of Sindhwani & Keerthi, *Large Scale Semi-supervised Linear SVMs*,
@@ -63,22 +66,13 @@ splits, and never counts as better optimization or better error.
 - *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
   converged"), and never decide a cell silently: a cell whose outcome changes when its
   non-converged splits are left out is not counted, and the evidence says how many such cells.
-- *The verdict per data kind*: each paper set's verdict rests on its real set, else its real-text
-  analog(s), else (timing) its stand-in; a claim whose sets do not all give one verdict says which
-  data gives which ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both
-  constructions)"), never a bare "mixed".  An analog is built two ways (``construction`` a and b,
-  :mod:`ssl_repro.data.registry`): its verdict is **robust** when every construction with records
-  gives it ("both constructions"), **construction-dependent** otherwise (saying which gives which);
-  a construction without records is named ("construction a; b not run"), and one whose records hold
-  no cell of the compared methods ("b untested").
 """
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy.stats import wilcoxon
 
-from ..data import registry
+from .verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, frames, judge_set, tally_word
 
 #: Significance level of the paired test.
 ALPHA = 0.05
@@ -261,101 +255,6 @@ def compare(rows, a, b, metric):
                       signed_rank_p(diff, tol) if len(diff) >= 2 else None, flags[a], flags[b])
 
 
-# ---------------------------------------------------------------- which data a verdict rests on
-
-REAL, ANALOG, STAND_IN = "real", "real-text analog", "SYNTHETIC stand-in"
-#: The order in which a paper set's records are used: the real set, else its real-text analog, else its stand-in.
-KIND_ORDER = (REAL, ANALOG, STAND_IN)
-
-
-def _analog_of(dataset):
-    info = registry.DATASETS.get(dataset)
-    return info.analog_of if info is not None else None
-
-
-def data_kind(dataset):
-    """``real`` (the paper's set, or kdd99's 10% file), ``real-text analog`` (a 20 Newsgroups set
-    standing for a paper set: ``DatasetInfo.analog_of``) or ``SYNTHETIC stand-in``."""
-    if dataset.startswith("synthetic-"):
-        return STAND_IN
-    return ANALOG if _analog_of(dataset) else REAL
-
-
-def paper_set(dataset):
-    """The paper's set a record's dataset stands for (``synthetic-full-ccat`` -> ``full-ccat``,
-    ``kdd99-10`` -> ``kdd99``, an analog -> its ``analog_of``)."""
-    return _analog_of(dataset) or dataset.removeprefix("synthetic-").removesuffix("-10")
-
-
-def frames(records, prefix):
-    """{paper set: [(data kind, dataset, frame)] in :data:`KIND_ORDER`} of the sweep folders starting
-    with ``prefix`` (``records``: :class:`ssl_repro.harness.report.Records`)."""
-    found = {}
-    for folder in records.folders(prefix):
-        frame = records.runs(folder)
-        for dataset in sorted(frame["dataset"].unique()):
-            found.setdefault(paper_set(dataset), []).append(
-                (data_kind(dataset), dataset, frame[frame["dataset"] == dataset]))
-    return {s: sorted(v, key=lambda t: KIND_ORDER.index(t[0])) for s, v in found.items()}
-
-
-# ---------------------------------------------------------------- verdicts on claims
-
-HOLDS, FAILS, MIXED, UNTESTABLE = "holds", "does not hold", "mixed", "not testable here"
-#: A paper set's verdict when its analog's constructions disagree (module doc).
-CONSTRUCTION_DEPENDENT = "construction-dependent"
-#: A claim's category when its sets do not all give one verdict (its text then says which gives which).
-BY_DATA = "differs by data"
-#: How the verdict text names a data kind.
-SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in"}
-
-
-@dataclass
-class Verdict:
-    """A verdict and the data it rests on.
-
-    ``word``: a single verdict (:data:`HOLDS`, :data:`FAILS`, :data:`MIXED`, :data:`UNTESTABLE`, or for
-    one paper set :data:`CONSTRUCTION_DEPENDENT`) where every set gives it, else the verdict per data kind
-    ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both constructions)");
-    ``category``: the single verdict, or :data:`BY_DATA` (what a table of verdicts counts); ``data``: the
-    datasets, with kind (and an analog's constructions); ``evidence``: one phrase per dataset."""
-
-    word: str
-    data: str
-    evidence: str
-    category: str = None
-
-    def __post_init__(self):
-        if self.category is None:
-            self.category = self.word
-
-
-def combine(parts):
-    """One verdict from per-set verdicts (untestable sets left out; parts on the same data merged: one
-    word, else mixed): their common word, else the verdict per data kind, real data first; nothing
-    testable -> not testable here."""
-    tested = [p for p in parts if p.category != UNTESTABLE]
-    ordered = sorted(tested or parts, key=lambda p: next((k for k, kind in enumerate(SHORT_KIND.values())
-                                                          if f"({kind}" in p.data), len(SHORT_KIND)))
-    by_data = {}
-    for p in ordered:
-        by_data.setdefault(p.data, set()).add(MIXED if p.category == BY_DATA else p.category)   # a part's own word
-    on = {d: ws.pop() if len(ws) == 1 else MIXED for d, ws in by_data.items()}
-    words = list(dict.fromkeys(on.values()))
-    data = ", ".join(d for d in on if d) or "-"
-    evidence = "; ".join(p.evidence for p in parts)
-    if not tested:
-        return Verdict(UNTESTABLE, data, evidence)
-    if len(words) == 1 and words[0] not in (CONSTRUCTION_DEPENDENT, MIXED):     # "mixed" always says where
-        return Verdict(words[0], data, evidence)
-    text = "; ".join(f"{w} on " + ", ".join(d for d, x in on.items() if x == w) for w in words)
-    return Verdict(text, data, evidence, category=words[0] if len(words) == 1 else BY_DATA)
-
-
-def tally_word(met, total):
-    return UNTESTABLE if total == 0 else HOLDS if met == total else FAILS if met == 0 else MIXED
-
-
 def meets(c, expect):
     """Whether :class:`Comparison` ``c`` meets an expectation of a claim (module doc: the whole sentence):
     ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal``,
@@ -374,61 +273,6 @@ def meets(c, expect):
 def reversed_(c):
     """Whether ``c`` says the opposite of "a below b": a significantly (or, on one run, plainly) higher."""
     return c is not None and c.outcome == "higher"
-
-
-def choose(options, real_only):
-    """The records a set's verdict rests on: every dataset of the first kind of ``options`` in
-    :data:`KIND_ORDER` (an analog's constructions); for error and optimization claims (``real_only``) a
-    stand-in alone is not used.  ([], why not) when there are none."""
-    if not options:
-        return [], "no record"
-    kind, dataset, _ = options[0]
-    if real_only and kind == STAND_IN:
-        return [], f"only a synthetic stand-in ({dataset})"
-    return [o for o in options if o[0] == kind], ""
-
-
-def construction(dataset):
-    """An analog's construction (``a`` for one declared without)."""
-    info = registry.DATASETS.get(dataset)
-    return (info.construction if info is not None else None) or "a"
-
-
-def judge_set(name, options, real_only, judge):
-    """The :class:`Verdict` of paper set ``name``: ``judge(kind, dataset, frame)`` (a Verdict with the
-    dataset's evidence) on each dataset :func:`choose` picks; an analog's constructions merged
-    (:func:`merge_constructions`)."""
-    chosen, why = choose(options, real_only)
-    if not chosen:
-        return Verdict(UNTESTABLE, "", f"{name}: {why}")
-    kind = chosen[0][0]
-    verdicts = [(dataset, judge(kind, dataset, frame)) for kind, dataset, frame in chosen]
-    if kind == ANALOG:
-        return merge_constructions(name, verdicts)
-    dataset, v = verdicts[0]
-    return Verdict(v.word, f"{dataset} ({SHORT_KIND[kind]})", v.evidence)
-
-
-def merge_constructions(name, verdicts):
-    """One verdict of an analog from its constructions' [(dataset, Verdict)]: **robust** when every
-    tested construction gives one verdict, else :data:`CONSTRUCTION_DEPENDENT` naming which gives which;
-    declared constructions without a testable record are named."""
-    declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
-    tested = {construction(d): (d, v) for d, v in verdicts if v.word != UNTESTABLE}
-    ran = {construction(d) for d, _ in verdicts}
-    evidence = "; ".join(v.evidence for _, v in verdicts)
-    base = (tested.get("a") or next(iter(tested.values()), None) or verdicts[0])[0]
-    untested = "".join(f"; {', '.join(sorted(cs))} {why}" for cs, why in (
-        (declared - ran, "not run"), (ran - set(tested), "untested (no cell with both methods)")) if cs)
-    words = {v.word for _, v in tested.values()}
-    if not tested:
-        return Verdict(UNTESTABLE, f"{base} (analog)", evidence)
-    if len(words) == 1:
-        how = "both constructions" if len(tested) == 2 else "every construction" if len(tested) > 2 else \
-            f"construction {next(iter(tested))}{untested}"
-        return Verdict(words.pop(), f"{base} (analog, {how})", evidence)
-    how = ", ".join(f"{v.word} with {c}" for c, (_, v) in sorted(tested.items()))
-    return Verdict(CONSTRUCTION_DEPENDENT, f"{base} (analog: {how}{untested})", evidence)
 
 
 def _converged(rows):
@@ -497,45 +341,6 @@ def check_compare(records, test):
                     for name, set_expect in test["expect"].items()])
 
 
-def check_kernel_toy(records, test):
-    """001 Table 2: per set, DA's successes above nabla-TSVM's, and nabla-TSVM's above the best JTSVM's
-    (best over the grid; each "above" a part of its own, so equal counts make the claim mixed)."""
-    grid = records.json("kernel_toy_table/grid.json")
-    if grid is None:
-        return Verdict(UNTESTABLE, "-", "kernel_toy_table/grid.json absent")
-    best = pd.DataFrame(grid).groupby(["dataset", "method"])["successes"].max()
-    parts = []
-    for d in sorted({k[0] for k in best.index}):
-        b = best[d]
-        counts = {"DA": b.get("DA (l1)", np.nan), "nabla-TSVM": b.get("nabla-TSVM", np.nan),
-                  "JTSVM": b[[m for m in b.index if m.startswith("JTSVM")]].max()}
-        for high, low in (("DA", "nabla-TSVM"), ("nabla-TSVM", "JTSVM")):
-            parts.append(Verdict(HOLDS if counts[high] > counts[low] else FAILS, f"{d} (generated, as the paper's)",
-                                 f"{d}: {high} {counts[high]:g} vs {low} {counts[low]:g} of 10"))
-    return combine(parts)
-
-
-def check_kernel_benchmarks(records, test):
-    """001 Tables 4-5 on PC-MAC: error on the unlabeled rows (means over splits of the selected and the
-    best grid point) of ``a`` below ``b``'s by more than the error threshold (means: the record keeps no
-    per-split errors, so no paired test)."""
-    record = records.json("kernel_benchmarks/table.json")
-    if record is None:
-        return Verdict(UNTESTABLE, "-", "kernel_benchmarks/table.json absent")
-    rows = record["rows"]
-    pairs = [(a, b) for a in test["a"] for b in (test["b"] if isinstance(test["b"], list)
-                                                  else [m for m in rows if m.startswith(test["b"])])
-             if a in rows and b in rows]
-    parts = []
-    for a, b in pairs:
-        for point in ("selected", "best"):
-            x, y = rows[a][point][0] / 100, rows[b][point][0] / 100
-            ok = x < y and not equal_within("transductive_error", x - y, x, y)
-            parts.append(Verdict(HOLDS if ok else FAILS, "pcmac (real)",
-                                 f"{a} {100 * x:.1f}% vs {b} {100 * y:.1f}% ({point})"))
-    return combine(parts)
-
-
 def check_cccp_002(records, test):
     """002's kernel CCCP-TSVM experiments (:func:`ssl_repro.harness.cccp_002.check`)."""
     from .cccp_002 import check
@@ -546,6 +351,7 @@ def check_untestable(records, test):
     return Verdict(UNTESTABLE, "-", test["why"])
 
 
+from .kernel_claims import check_kernel_benchmarks, check_kernel_toy  # noqa: E402
 from .timing_claims import check_doubling, check_label_dependence, check_ratio, check_svmlight  # noqa: E402
 
 TESTS = {"compare": check_compare, "ratio": check_ratio, "label_dependence": check_label_dependence,

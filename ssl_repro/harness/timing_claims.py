@@ -9,11 +9,11 @@ stands beside the ratio of median CG iterations (the work the papers' arguments 
 where the two differ by more than the factor :data:`WORK_DISAGREEMENT` the evidence says so: the
 seconds then answer for per-iteration cost (or noise), not for the work.  The verdict follows the
 seconds (the claims are about time).  A cell resting on one run says "(1 run)".  Each paper set is
-judged as every claim's (:func:`ssl_repro.harness.claims.judge_set`: an analog's constructions merged).
+judged as every claim's (:func:`ssl_repro.harness.verdicts.judge_set`: an analog's constructions merged).
 """
 import numpy as np
 
-from .claims import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, data_kind, frames, judge_set,
+from .verdicts import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, data_kind, frames, judge_set,
                      paper_set, tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
@@ -56,7 +56,7 @@ def runs_note(counts):
 
 
 def by_protocol(experiment, judge):
-    """``judge(dataset, runs)`` on a dataset's protocol runs, for :func:`~ssl_repro.harness.claims.judge_set`;
+    """``judge(dataset, runs)`` on a dataset's protocol runs, for :func:`~ssl_repro.harness.verdicts.judge_set`;
     a dataset without them is not testable (:func:`not_by_protocol`)."""
     def judged(kind, dataset, frame):
         runs = protocol_runs(frame)

@@ -13,7 +13,7 @@ Stated once here (the user guide's benchmarks page quotes it; the timing sweeps,
    each job, but not waited on: the 1-minute average lags a minute behind, so this sweep's own
    previous job would keep it high.  The other processes' CPU use *during* the job is recorded too
    (``others_busy_during``, cores); a job above ``idle_cores`` there is marked ``disturbed`` and the
-   timing verdicts leave it out (:mod:`ssl_repro.harness.claims`).
+   timing verdicts leave it out (:mod:`ssl_repro.harness.timing_claims`).
 3. **What is timed**: wall and CPU seconds of the fit alone (data loading and the numba compilation
    are before the timer: :mod:`ssl_repro.harness.compilation`), with the work counts (MFN calls, CG
    iterations) beside them in the record.

@@ -3,12 +3,12 @@ under its own anchor (results/README.md).
 
 The verdicts are :mod:`ssl_repro.harness.claims`'s: :func:`set_verdicts` asks it for one paper set at a
 time (the claim's test restricted to that set) and :func:`kind_words` combines them per data kind with
-:func:`ssl_repro.harness.claims.combine`, so the overview can say "real: holds, analog: mixed" where the
+:func:`ssl_repro.harness.verdicts.combine`, so the overview can say "real: holds, analog: mixed" where the
 combined verdict says "mixed".
 """
 import re
 
-from .. import claims
+from .. import claims, verdicts
 from .claim_words import CLAIM_WORDS
 from .tables import figure_caption, table
 from .words import KIND_SHORT, WORD_SHORT, evidence_words, glossary, plain, unbreak
@@ -31,7 +31,7 @@ def named_verdicts(claim, records):
         return [(s, claims.evaluate(dict(claim, test=dict(test, expect={s: e})), records))
                 for s, e in test["expect"].items()]
     if test["kind"] == "ratio":
-        sets = test.get("sets") or sorted(claims.frames(records, test["folder"] + "_"))
+        sets = test.get("sets") or sorted(verdicts.frames(records, test["folder"] + "_"))
         return [(s, claims.evaluate(dict(claim, test=dict(test, sets=[s])), records)) for s in sets]
     return [("-", claims.evaluate(claim, records))]
 
@@ -44,24 +44,24 @@ def set_verdicts(claim, records):
 def kind_of(verdict):
     """The data kind a verdict rests on, from its ``data`` ("pcmac (real)" -> real); None when untested."""
     kinds = re.findall(r"\(([^)]*)\)", verdict.data)
-    return re.split(r"[,:]", kinds[0])[0] if kinds and verdict.word != claims.UNTESTABLE else None
+    return re.split(r"[,:]", kinds[0])[0] if kinds and verdict.word != verdicts.UNTESTABLE else None
 
 
 def kind_words(parts):
-    """{data kind: combined verdict} over the tested ``parts``, kinds in :data:`claims.KIND_ORDER`."""
+    """{data kind: combined verdict} over the tested ``parts``, kinds in :data:`verdicts.KIND_ORDER`."""
     grouped = {}
     for p in parts:
         if kind_of(p) is not None:
             grouped.setdefault(kind_of(p), []).append(p)
-    order = lambda k: claims.KIND_ORDER.index(k) if k in claims.KIND_ORDER else len(claims.KIND_ORDER)  # noqa: E731
-    return {k: claims.combine(grouped[k]).category for k in sorted(grouped, key=order)}
+    order = lambda k: verdicts.KIND_ORDER.index(k) if k in verdicts.KIND_ORDER else len(verdicts.KIND_ORDER)  # noqa: E731
+    return {k: verdicts.combine(grouped[k]).category for k in sorted(grouped, key=order)}
 
 
 def verdict_label(parts):
     """The overview's verdict cell: ``real: holds, analog: mixed``; ``not testable`` when no set is."""
     words = kind_words(parts)
     if not words:
-        return WORD_SHORT[claims.UNTESTABLE]
+        return WORD_SHORT[verdicts.UNTESTABLE]
     return ", ".join(f"{KIND_SHORT.get(k, k)}: **{WORD_SHORT[w]}**" for k, w in words.items())
 
 

@@ -1,5 +1,5 @@
 """Datasets (000 Table 8, 003 Table 1, 004 Table 1.1): the paper's sizes beside ours."""
-from .. import claims
+from .. import verdicts
 from .records import provenance, with_record
 from .tables import fmt, table
 
@@ -16,8 +16,8 @@ def _dataset_table(records, record):
     rows = []
     for r in record["rows"]:
         ours = r.get("ours") or r.get("stand_in") or {}
-        kind = (claims.data_kind(r["dataset"]) if r.get("ours")
-                else claims.STAND_IN if r.get("stand_in") else "not here")
+        kind = (verdicts.data_kind(r["dataset"]) if r.get("ours")
+                else verdicts.STAND_IN if r.get("stand_in") else "not here")
         paper, source = {}, {}
         for k in ("d", "n0", "l+u", "t"):
             for where in ("000 Table 8", "004 Table 1.1"):
@@ -29,10 +29,10 @@ def _dataset_table(records, record):
         same = [k for k in checked if ours.get(k) == paper[k]]
         n0 = (f"{100 * (ours['n0'] / paper['n0'] - 1):+.1f}%" if paper.get("n0") and ours.get("n0") else "-")
         equal = "-" if not checked else f"{len(same)} of {len(checked)}" + (
-            " (by construction)" if kind == claims.STAND_IN else "")
+            " (by construction)" if kind == verdicts.STAND_IN else "")
         rows.append([r["dataset"], kind, ", ".join(sorted(set(source.values()))) or "-",
                      *(f"{fmt(paper.get(k))} / {fmt(ours.get(k))}" for k in ("d", "n0", "l+u", "t")), n0, equal])
-        rows += [[r["dataset"], f"{claims.data_kind(a['dataset'])}: {a['dataset']}",
+        rows += [[r["dataset"], f"{verdicts.data_kind(a['dataset'])}: {a['dataset']}",
                   ", ".join(sorted(set(source.values()))) or "-",
                   *(f"{fmt(paper.get(k))} / {fmt((a['figures'] or {}).get(k))}" for k in ("d", "n0", "l+u", "t")),
                   "-", "-"] for a in r.get("analogs", [])]

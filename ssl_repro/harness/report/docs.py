@@ -7,7 +7,7 @@ then the records and tables, a table longer than :data:`FOLD_ROWS` rows folded i
 """
 import re
 
-from .. import beyond, claims
+from .. import beyond, verdicts
 from .claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
 from .page import SECTIONS, TITLES, render_sections, rules_text, tidy
 from .records import Records, data_kind
@@ -62,8 +62,8 @@ def figure_lines(records, globs):
     stand-ins'."""
     figures = sorted({f.relative_to(records.results).as_posix() for g in globs for f in records.results.glob(g)})
     kind = lambda f: (-1 if f.startswith("figures/")                                  # noqa: E731
-                      else claims.KIND_ORDER.index(data_kind(f.rsplit("/", 1)[-1].split("_")[0])))
-    shown = sorted((f for f in figures if kind(f) != claims.KIND_ORDER.index(claims.STAND_IN)), key=kind)
+                      else verdicts.KIND_ORDER.index(data_kind(f.rsplit("/", 1)[-1].split("_")[0])))
+    shown = sorted((f for f in figures if kind(f) != verdicts.KIND_ORDER.index(verdicts.STAND_IN)), key=kind)
     folded = [f for f in figures if f not in shown]
     image = lambda f: f"![{figure_caption(f)}](../../results/{f})\n"          # noqa: E731
     opening = len(shown) if all(f.startswith("figures/") for f in shown) else 1

@@ -4,17 +4,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import claims
+from .. import verdicts
 from ..aggregate import read_results
 
 
 NOT_YET = "not measured yet"
 
 
-real_name = claims.paper_set
+real_name = verdicts.paper_set
 
 
-data_kind = claims.data_kind
+data_kind = verdicts.data_kind
 
 
 class Records:
@@ -99,11 +99,11 @@ def with_record(records, title, relative, body, load=Records.json):
 
 def sweep_frames(records, prefix):
     """(folder, dataset, frame) of every sweep folder starting with ``prefix``: real sets first, then
-    real-text analogs, then stand-ins (:data:`ssl_repro.harness.claims.KIND_ORDER`), by name within each."""
+    real-text analogs, then stand-ins (:data:`ssl_repro.harness.verdicts.KIND_ORDER`), by name within each."""
     found = [(folder, dataset, frame[frame["dataset"] == dataset])
              for folder in records.folders(prefix) for frame in [records.runs(folder)]
              for dataset in sorted(frame["dataset"].unique())]
-    yield from sorted(found, key=lambda t: (claims.KIND_ORDER.index(data_kind(t[1])), t[1]))
+    yield from sorted(found, key=lambda t: (verdicts.KIND_ORDER.index(data_kind(t[1])), t[1]))
 
 
 def cells(frame):

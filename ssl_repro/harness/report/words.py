@@ -10,7 +10,7 @@ the joined word is one the same paper prints unbroken elsewhere, and a hyphen ke
 """
 import re
 
-from .. import claims
+from .. import verdicts
 from ...methods import LABELS
 from ..plots import LABELS as METRIC_LABELS
 
@@ -31,10 +31,10 @@ PLAIN = {**LABELS, **{k: v.split(" (")[0] for k, v in METRIC_LABELS.items()},
          "ablation": "fixed-temperature sweeps", "transductive": "large transductive runs"}
 
 #: Short labels of the data kinds and verdicts in the claims overview.
-KIND_SHORT = {claims.REAL: "real", claims.ANALOG: "analog", claims.STAND_IN: "stand-in"}
-WORD_SHORT = {claims.HOLDS: "holds", claims.FAILS: "fails", claims.MIXED: "mixed",
-              claims.UNTESTABLE: "not testable", claims.CONSTRUCTION_DEPENDENT: "construction-dependent",
-              claims.BY_DATA: "differs by data"}
+KIND_SHORT = verdicts.SHORT_KIND
+WORD_SHORT = {verdicts.HOLDS: "holds", verdicts.FAILS: "fails", verdicts.MIXED: "mixed",
+              verdicts.UNTESTABLE: "not testable", verdicts.CONSTRUCTION_DEPENDENT: "construction-dependent",
+              verdicts.BY_DATA: "differs by data"}
 
 
 def unbreak(quote):
