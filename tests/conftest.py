@@ -55,11 +55,17 @@ def moons():
 
 @pytest.fixture(scope="session")
 def experiment_script():
-    """``load(name)``: the script ``experiments/<name>.py`` as a module (the scripts are not a package)."""
+    """``load(name)``: the script ``experiments/<name>.py`` as a module (the scripts are not a package; as
+    when one is run, their folder is on ``sys.path``, so a script imports its siblings)."""
     import importlib.util
+    import sys
+
+    folder = Path(__file__).resolve().parents[1] / "experiments"
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
 
     def load(name):
-        path = Path(__file__).resolve().parents[1] / "experiments" / f"{name}.py"
+        path = folder / f"{name}.py"
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

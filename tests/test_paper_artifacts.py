@@ -1,4 +1,5 @@
-"""experiments/paper_artifacts.py: statuses from the files present, drawings under their committed names."""
+"""experiments/paper_artifacts.py (with artifact_table.py and run_all_plan.py): statuses from the files present,
+drawings under their committed names, the plan of ``run all``."""
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,16 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def artifacts(experiment_script):
     return experiment_script("paper_artifacts")
+
+
+@pytest.fixture(scope="module")
+def table(experiment_script):
+    return experiment_script("artifact_table")
+
+
+@pytest.fixture(scope="module")
+def plan(experiment_script):
+    return experiment_script("run_all_plan")
 
 
 def by_name(artifacts, name):
@@ -24,15 +35,15 @@ def test_drawings_are_written_under_the_names_the_results_folder_uses(artifacts,
             assert (tmp_path / f).stat().st_size > 1000
 
 
-def test_a_sweep_artifact_is_partial_until_every_dataset_has_its_files(artifacts, tmp_path):
+def test_a_sweep_artifact_is_partial_until_every_dataset_has_its_files(artifacts, table, tmp_path):
     timing = by_name(artifacts, "timing")
     assert artifacts.status(timing, tmp_path)[:2] == ("missing", [])
-    for f in artifacts.files_of(timing, "pcmac"):
+    for f in table.files_of(timing, "pcmac"):
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / f).write_bytes(b"png")
     state, done, why = artifacts.status(timing, tmp_path)
     assert (state, done) == ("partial", ["pcmac"]) and "no run on the real SRAA, RCV1" in why
-    assert "timing_pcmac/figures/pcmac_seconds.png" in artifacts.files_of(timing, "pcmac")
+    assert "timing_pcmac/figures/pcmac_seconds.png" in table.files_of(timing, "pcmac")
 
 
 def test_every_sweep_has_its_recipe_and_defaults_are_among_its_datasets(artifacts):
@@ -60,7 +71,7 @@ def test_the_listing_names_every_artifact_with_a_status(artifacts):
     assert text.count("status: ") == len(artifacts.ARTIFACTS)
 
 
-def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts, tmp_path):
+def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts, plan, tmp_path):
     speed = by_name(artifacts, "svmlight-speed")
     assert artifacts.status(speed, tmp_path)[:2] == ("missing", [])
     (tmp_path / "peers").mkdir()
@@ -69,7 +80,7 @@ def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts
     assert (state, done) == ("partial", ["pcmac", "synthetic-gcat"])
     with pytest.raises(SystemExit, match="svm_learn|PATH"):
         artifacts.regenerate(speed, None, tmp_path)
-    assert "svmlight-speed" not in [s.name for s in artifacts.plan_all(tmp_path, {})]
+    assert "svmlight-speed" not in [s.name for s in plan.plan_all(tmp_path, {})]
 
 
 def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifacts, tmp_path):
@@ -105,19 +116,19 @@ def sweeps_planned(steps, dataset):
     return {s.name.rsplit(" ", 1)[0] for s in steps if s.argv and s.name.endswith(f" {dataset}")}
 
 
-def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(artifacts, tmp_path, capsys):
+def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(plan, tmp_path, capsys):
     from fake_data_files import write_fake_rcv1, write_fake_sraa
     root = tmp_path / "data"
     write_fake_sraa(root / "sraa" / "sraa.tar.gz")
     write_fake_rcv1(root / "RCV1", 30)
-    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
     out = capsys.readouterr().out
     medium = {"objective-minima", "timing", "annealing-ablation"}   # learning-curves: objective-minima's folder
     for name in ("aut-avn", "real-sim", "ccat", "gcat"):
         assert sweeps_planned(steps, name) == medium, name
     assert sweeps_planned(steps, "aut-avn-fig5") == set() and "aut-avn-fig5" not in out   # same folder as above
     assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == set()   # behind --scale
-    scaled = artifacts.plan_all(tmp_path / "results", {}, root, scale=True)
+    scaled = plan.plan_all(tmp_path / "results", {}, root, scale=True)
     assert sweeps_planned(scaled, "full-ccat") == sweeps_planned(scaled, "full-gcat") == {"large-transductive"}
     assert "--scale runs them" in out
     step = next(s for s in steps if s.name == "timing ccat")
@@ -127,9 +138,9 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(artifacts,
     assert f"missing 33-vs-36: dataset '33-vs-36': expected file(s) {root / '33-vs-36' / '33-vs-36.svmlight'}" in out
 
 
-def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(artifacts, tmp_path, capsys):
+def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(plan, tmp_path, capsys):
     root = tmp_path / "empty"
-    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
     out = capsys.readouterr().out
     assert "real sets that run: none" in out
     newsgroups = "20newsgroups/20news-bydate_py3.pkz"
@@ -139,10 +150,10 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(art
         assert sweeps_planned(steps, name) == set(), name
         assert f"missing {name}: dataset '{name}': expected file(s) {root / file}" in out, name
     assert sweeps_planned(steps, "synthetic-ccat") == set() and "--stand-ins runs them" in out
-    with_stand_ins = artifacts.plan_all(tmp_path / "results", {}, root, stand_ins=True)
+    with_stand_ins = plan.plan_all(tmp_path / "results", {}, root, stand_ins=True)
     assert sweeps_planned(with_stand_ins, "synthetic-ccat") == {"objective-minima", "timing", "annealing-ablation"}
     assert not root.exists()                                  # asking the loaders creates nothing
-    downloading = artifacts.plan_all(tmp_path / "results", {}, root, download=True)
+    downloading = plan.plan_all(tmp_path / "results", {}, root, download=True)
     assert "timing aut-avn" in {s.name for s in downloading if s.argv}
     assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
 
@@ -154,11 +165,69 @@ def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path,
         artifacts.regenerate(timing, "gcat", tmp_path / "results", root=tmp_path / "data")
 
 
-def test_run_all_passes_a_launcher_to_every_sweep(artifacts, tmp_path, capsys):
-    steps = artifacts.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=tmp_path / "empty",
+def test_run_all_passes_a_launcher_to_every_sweep(artifacts, plan, tmp_path, capsys):
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=tmp_path / "empty",
                               launcher="ray_cluster", stand_ins=True)
     sweeps = [s for s in steps if s.argv and "--dataset" in s.argv]
     assert sweeps and all(s.argv[-2:] == ["--launcher", "ray_cluster"] for s in sweeps)
     command = artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path, launcher="slurm")
     assert command[-1] == "hydra/launcher=slurm" and "ray_cluster" in artifacts.LAUNCHERS
     assert artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path)[-1].startswith("download=")
+
+
+def fake_record(results, folder, dataset, seconds, **columns):
+    """``results/<folder>/results.csv``: one job per value of ``seconds`` (``columns``: more columns)."""
+    import pandas as pd
+    (results / folder).mkdir(parents=True)
+    pd.DataFrame({"dataset": dataset, "method": "da", "split": range(len(seconds)), "n_labeled": 44,
+                  "seconds": seconds, **columns}).to_csv(results / folder / "results.csv", index=False)
+
+
+def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_jobs_its_recipe_launches_now(
+        plan, tmp_path, capsys):
+    from omegaconf import OmegaConf
+
+    from ssl_repro.data import dataset_info
+    from ssl_repro.harness import sweep_estimate, timing_protocol
+    from ssl_repro.methods import recipe_variants
+    results, d = tmp_path / "results", "synthetic-ccat"
+    busy, cpu, wall = [30.0, 50.0, 70.0], [4.0, 6.0], [2.0, 3.0, 7.0]
+    fake_record(results, "learning_curve_synthetic_ccat", d, busy)                      # busy seconds only
+    fake_record(results, "ablation_synthetic_ccat", d, [40.0, 60.0], cpu_seconds=cpu)   # CPU seconds preferred
+    fake_record(results, "timing_synthetic_ccat", d, wall, cpu_seconds=[1.0] * 3, load_before=[0.1] * 3,
+                repeat=[0, 1, 2])                                                       # the protocol: wall seconds
+    calls = []
+    steps = plan.run_all(results, {}, dry_run=True, runner=lambda *a, **k: calls.append(a), root=tmp_path / "empty",
+                         stand_ins=True)
+    out = capsys.readouterr().out
+    assert calls == []
+    info, cores = dataset_info(d), OmegaConf.load(sweep_estimate.CONF / "hydra/launcher/local.yaml").n_jobs
+    grid = {"objective-minima": (sum(busy) / 3, "busy s", len(recipe_variants("learning_curve")) * 10
+                                 * len(info.curve_labels), cores, sweep_estimate.OVERHEAD),
+            "annealing-ablation": (sum(cpu) / 2, "CPU s", len(recipe_variants("ablation")) * 10 * len(info.ablation_grid),
+                                   cores, sweep_estimate.OVERHEAD),
+            "timing": (sum(wall) / 3, "wall s (timing protocol)", 3 * len(recipe_variants("timing")) * 3
+                       * len(info.timing_grid), 1, sweep_estimate.OVERHEAD + timing_protocol.WINDOW)}
+    by_name = {s.name: s for s in steps}
+    for name, (per_job, which, jobs, at_once, overhead) in grid.items():
+        step = by_name[f"{name} {d}"]
+        assert step.seconds == pytest.approx((per_job + overhead) * jobs / at_once), name
+        assert f"({per_job:.2f} {which}/job, mean of " in step.basis and f" x {jobs} jobs / {at_once} at once" in step.basis
+        assert f"{name} {d} (estimate {step.seconds:.0f} s = {step.basis};" in out
+    known = sum(s.seconds for s in steps if s.argv and s.seconds is not None)
+    assert f"estimate {known / 3600:.1f} h" in out
+    peers = {s.name: s for s in steps if s.name in ("svmlight-table9", "universvm-002")}
+    assert all(s.argv is None and s.why for s in peers.values())
+    assert "skip " in out and "full-ccat" in out           # real sets without their files are skipped with the reason
+
+
+def test_a_large_analogs_estimate_counts_the_methods_and_labels_the_registry_narrows_it_to(plan):
+    from ssl_repro.data import dataset_info
+    from ssl_repro.harness.sweep_estimate import jobs_now
+    from ssl_repro.methods import recipe_variants
+    info = dataset_info("20ng-ccat-like")
+    narrowed = [v for v in recipe_variants("learning_curve") if v.config in info.curve_methods]
+    assert 0 < len(narrowed) < len(recipe_variants("learning_curve"))
+    assert jobs_now("learning_curve", "20ng-ccat-like") == len(narrowed) * 10 * len(info.curve_labels)
+    assert jobs_now("ablation", "20ng-ccat-like") == len(recipe_variants("ablation")) * 10 * len(info.ablation_grid)
+    assert len(info.ablation_grid) < len(info.label_grid) and len(info.timing_grid) < len(info.label_grid)

@@ -163,21 +163,6 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
     assert "| synthetic-ccat | 20.81% | 000 Table 9 | test error | 19.50% | -1.31 pt | yes | noise=0.3 |" in text
 
 
-def test_run_all_prints_an_estimate_from_the_records_and_runs_nothing_in_a_dry_run(artifacts, tmp_path, capsys):
-    write_records(tmp_path, jobs({(44, "da"): [1.0]}, dataset="synthetic-ccat").assign(seconds=5400.0),
-                  folder="learning_curve_synthetic_ccat")
-    calls = []
-    steps = artifacts.run_all(tmp_path, {}, dry_run=True, runner=lambda *a, **k: calls.append(a), stand_ins=True)
-    out = capsys.readouterr().out
-    assert calls == []
-    assert re.search(r"estimate 1\.5 h of training", out)
-    assert "[1/" in out and "objective-minima synthetic-ccat (recorded 5400 s, 1 jobs of " \
-                             "learning_curve_synthetic_ccat/results.csv" in out
-    peers = {s.name: s for s in steps if s.name in ("svmlight-table9", "universvm-002")}
-    assert all(s.argv is None and s.why for s in peers.values())
-    assert "skip " in out and "full-ccat" in out           # real sets without a record are skipped with the reason
-
-
 def test_render_folder_redraws_from_results_csv_and_drops_stale_figures(artifacts, tmp_path):
     folder = tmp_path / "timing_toy"
     frame = jobs({(l, m): [v * k] for l, k in ((2, 1.0), (4, 3.0)) for m, v in (("tsvm-S1", 0.4), ("da", 0.1))},

@@ -1,0 +1,196 @@
+"""Every table and figure of the papers: what makes it, which files under ``results/`` hold it, and
+whether they are there (``experiments/paper_artifacts.py list`` prints it; ``run`` makes an artifact).
+
+Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR 2006 (CCCP-TSVM), 003 = SIGIR
+2006, 004 = book chapter.
+"""
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ssl_repro.data import dataset_info
+from ssl_repro.data.registry import DATASETS
+from ssl_repro.harness import plots
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
+MEDIUM = ("aut-avn", "real-sim", "ccat", "gcat", "33-vs-36", "pcmac")
+#: Their real-text analogs (20 Newsgroups sets standing for paper sets not here: ``DatasetInfo.analog_of``).
+ANALOGS = tuple(sorted(name for name, info in DATASETS.items() if info.analog_of))
+#: Their SYNTHETIC stand-ins (text-like data of their shapes, ssl_repro/data/registry.py).
+STAND_INS = tuple(f"synthetic-{d}" for d in MEDIUM if d != "pcmac")
+#: The datasets of the medium-size sweeps: the papers' own, their real-text analogs, their stand-ins.
+SWEEP_SETS = MEDIUM + ANALOGS + STAND_INS
+NOT_DOWNLOADABLE = ("the records hold no run on the real SRAA, RCV1 and (proprietary) 33-vs-36 sets, absent where "
+                    "they were made: SYNTHETIC stand-ins of their shapes instead (dataset=synthetic-<name>); the "
+                    "splits and methods each record holds are in its table in results/README.md")
+#: How this tool's options are named in a missing-data message (:func:`ssl_repro.data.cache.in_words_of`).
+OPTIONS = ("--data-root DIR (or SSL_REPRO_DATA)", "--download")
+TRANSDUCTIVE_STAND_INS = ("RCV1 (full-ccat, full-gcat) and the full KDD file are not here: kdd99-10 (the 10% file) "
+                          "and SYNTHETIC stand-ins of full-ccat's shape instead (results/README.md)")
+
+
+CCCP_NOT_HERE = "002's coil20 and uspst are not here (g50c and text only)"
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One table or figure of the papers.
+
+    ``kind`` is ``drawing`` (needs no runs), ``sweep`` (a Hydra multirun
+    ``python run.py +experiment=<sweep> dataset=<dataset>``, into ``<sweep>_<dataset>/``, then
+    aggregation and figures) or ``script`` (``command`` writes ``files``).
+    ``files`` name, relative to ``results/``, what holds the artifact for
+    each dataset (``{d}``: the dataset, ``{e}``: the experiment folder);
+    ``why_not`` says why what is missing is missing.  ``record`` (a CSV under ``results/`` with a
+    ``dataset`` column) holds the whole artifact: its datasets are the ones done.  A figure that
+    :func:`ssl_repro.harness.plots.figure_plan` refuses (flat, one method) is held by its folder's
+    ``summary.md`` table instead.
+    """
+
+    name: str
+    papers: str
+    kind: str
+    files: tuple
+    datasets: tuple = ()
+    sweep: str | None = None
+    command: str = ""
+    why_not: str = ""
+    default_dataset: str | None = None
+    record: str | None = None
+
+
+ARTIFACTS = [
+    Artifact("tsvm-loss", "Fig 1 (000), Fig 1.1 (004)", "drawing", ("figures/fig_tsvm_loss.png",)),
+    Artifact("da-loss", "Fig 2 (000), Fig 2 (003), Fig 1.2 (004)", "drawing", ("figures/fig_da_loss.png",)),
+    Artifact("balance-root", "Fig 3 (000): B(nu), T = 1, r = 0.15, g in [-5, 5]", "drawing",
+             ("figures/fig_balance_B_nu.png",)),
+    Artifact("dataset-table", "Table 8 (000), Table 1 (003), Table 1.1 (004)", "script",
+             ("dataset_table/table.md",), command="python experiments/dataset_table.py"),
+    Artifact("objective-minima", "Fig 4 (000), Table 2 (003), Fig 1.3 (004)", "sweep",
+             ("{e}/figures/{d}_objective.png",), SWEEP_SETS, "learning_curve", why_not=NOT_DOWNLOADABLE,
+             default_dataset="pcmac"),
+    Artifact("learning-curves", "Figs 5-10 (000), Table 3 (003), Figs 1.4-1.5 (004)", "sweep",
+             ("{e}/figures/{d}_test_error.png", "{e}/figures/{d}_transductive_error.png"), SWEEP_SETS,
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("timing", "Fig 11 (000), Fig 3 (003), Fig 1.6 (004)", "sweep", ("{e}/figures/{d}_seconds.png",), SWEEP_SETS,
+             "timing", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
+             ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
+             command="python experiments/svmlight_table9.py --svm-learn PATH",
+             why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
+                     "svm_learn); " + NOT_DOWNLOADABLE),
+    Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
+             ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"),
+             SWEEP_SETS, "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
+    Artifact("aut-avn-fig5", "Fig 5 (001): AUT-AVN, linear DA vs JTSVM (TSVM S=max): minimum objective and test error "
+             "(top, middle); its bottom panel, fixed T, is annealing-ablation's", "sweep",
+             ("{e}/figures/{d}_objective.png", "{e}/figures/{d}_test_error.png"),
+             ("aut-avn", *(a for a in ANALOGS if DATASETS[a].analog_of == "aut-avn"), "synthetic-aut-avn"),
+             "learning_curve", why_not=NOT_DOWNLOADABLE, default_dataset="synthetic-aut-avn"),
+    Artifact("large-transductive", "Tables 1.2-1.7 (004): objective, error, time on full-ccat, full-gcat, kdd99",
+             "sweep", ("{e}/summary.md",), ("full-ccat", "full-gcat", "kdd99", "kdd99-10", "synthetic-full-ccat",
+                                            "synthetic-full-gcat"), "transductive",
+             default_dataset="kdd99-10",
+             why_not=TRANSDUCTIVE_STAND_INS),
+    Artifact("kernel-toy-table", "Table 2 (001): 2MOONS, 2CIRCLES successes of JTSVM, nabla-TSVM and DA", "script",
+             ("kernel_toy_table/table.md",), command="python experiments/kernel_toy_table.py"),
+    Artifact("kernel-benchmarks", "Tables 3-5 (001): USPS2, COIL6, PC-MAC, ESET2; kernel DA vs fixed T",
+             "script", ("kernel_benchmarks/table.md",),
+             command="python experiments/kernel_benchmarks.py --splits 10 --lambdas 1e-3 --widths 0.5 1 2",
+             why_not="PC-MAC only (USPS2, COIL6 and ESET2 are not here), on a reduced grid of 001's (the grid "
+                     "points and fits are in results/kernel_benchmarks/table.json)"),
+    Artifact("universvm-002", "Table 2 (002), CCCP-TSVM's column: ours (linear, LinearCCCPTSVM) beside UniverSVM "
+             "(002's authors' program) on pcmac and text20k", "script", ("peers/universvm.csv",),
+             ("pcmac", "text20k"), record="peers/universvm.csv",
+             command="python experiments/universvm_compare.py --universvm PATH",
+             why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
+                     "text, uspst) are not here: pcmac and text20k instead"),
+    Artifact("002-table1", "Table 1 (002): the small-scale sets", "script", ("cccp_002/sets.csv",), ("g50c", "text"),
+             record="cccp_002/sets.csv", command="python experiments/cccp_002.py sets", why_not=CCCP_NOT_HERE),
+    Artifact("002-table2", "Table 2 (002): errors of SVM, nabla-TSVM, CCCP-TSVM (three rows) and UniverSVM on g50c and "
+             "text, best over the grid", "script", ("cccp_002/grid.csv",), ("g50c", "text"), record="cccp_002/grid.csv",
+             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH", why_not=CCCP_NOT_HERE),
+    Artifact("002-heuristics", "Table 3 (002): the heuristics C* = C and UC* = LC on g50c and text", "script",
+             ("cccp_002/grid.csv",), ("g50c", "text"), record="cccp_002/grid.csv",
+             command="python experiments/cccp_002.py table2 --dataset g50c", why_not=CCCP_NOT_HERE),
+    Artifact("002-ramp-s", "Fig 7 (002): the effect of s on g50c and text", "script", ("cccp_002/grid.csv",),
+             ("g50c", "text"), record="cccp_002/grid.csv", command="python experiments/cccp_002.py table2 --dataset text",
+             why_not=CCCP_NOT_HERE),
+    Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
+             "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
+             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH",
+             why_not="SVM-light's TSVM is not on this machine; seconds taken under load"),
+    Artifact("002-table6", "Table 6 (002): transductive vs semi-supervised CCCP-TSVM on text", "script",
+             ("cccp_002/table6.csv",), ("text",), record="cccp_002/table6.csv",
+             command="python experiments/cccp_002.py table6", why_not="MNIST-8 (Table 6's other column) is not here"),
+    Artifact("002-fig4", "Fig 4 (002): objective and error over the CCCP iterations", "script",
+             ("cccp_002/path.csv",), ("g50c", "text"), record="cccp_002/path.csv",
+             command="python experiments/cccp_002.py fig4 --dataset g50c"),
+    Artifact("002-fig3", "Fig 3 (002): training time against unlabeled rows on text (provisional seconds beside work "
+             "counts)", "script", ("cccp_002/times.csv",), ("text",), record="cccp_002/times.csv",
+             command="python experiments/cccp_002.py fig3 --universvm PATH",
+             why_not="SVM-light's TSVM is not on this machine; g50c's panel not run; seconds taken under load"),
+    *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why)
+      for name, where, what, why in (
+        ("fig6", "Fig 6", "the heuristics C* = C and UC* = LC as unlabeled rows are added", "uspst and USPS are not "
+         "here"),
+        ("rcv1", "Table 4, Fig 8", "RCV1 CCAT vs GCAT, errors and times up to 12,500 unlabeled rows",
+         "RCV1 is not here; its 20 Newsgroups analog (two top-level groups) not run yet"),
+        ("mnist", "Table 5, Fig 9", "MNIST, errors and times up to 60,000 unlabeled rows",
+         "a 10-class kernel problem; MNIST is not here"))),
+]
+DRAWINGS = {"tsvm-loss": ("fig_tsvm_loss", plots.tsvm_loss_figure),
+            "da-loss": ("fig_da_loss", plots.da_loss_figure),
+            "balance-root": ("fig_balance_B_nu", plots.balance_figure)}
+
+
+def experiment_name(artifact):
+    """The experiment recipe (conf/experiment/<name>.yaml) of a sweep ``artifact``."""
+    return artifact.sweep
+
+
+def sweep_folder(artifact, dataset):
+    """The sweep's folder under results/ (``timing_pcmac``): what the recipe's ``sweep_name`` gives."""
+    return f"{artifact.sweep}_{dataset_info(dataset).folder}"
+
+
+def files_of(artifact, dataset=None):
+    """The files under results/ that hold ``artifact`` (for one dataset of a sweep)."""
+    if artifact.kind != "sweep":
+        return list(artifact.files)
+    return [f.format(d=dataset, e=sweep_folder(artifact, dataset)) for f in artifact.files]
+
+
+def status(artifact, results):
+    """(``regenerated`` | ``partial`` | ``missing``, the datasets or files done, the reason for the rest)."""
+    results = Path(results)
+    if artifact.kind == "not reproduced":
+        return "missing", [], artifact.why_not
+    if artifact.record:
+        path = results / artifact.record
+        held = set(pd.read_csv(path)["dataset"]) if path.exists() else set()
+        done = [d for d in artifact.datasets if d in held]
+    elif artifact.kind != "sweep":
+        done = list(artifact.files) if all((results / f).exists() for f in files_of(artifact)) else []
+    else:
+        done = [d for d in artifact.datasets if all(held_in(results, artifact, d, f) for f in files_of(artifact, d))]
+    if not done:
+        return "missing", [], artifact.why_not or "not run"
+    complete = len(done) == len(artifact.datasets) if artifact.datasets else True
+    return ("regenerated" if complete and not artifact.why_not else "partial"), done, artifact.why_not
+
+
+def held_in(results, artifact, dataset, file):
+    """Whether ``file`` (a path under ``results``) is there, or is a figure that the records make a table
+    instead (:func:`ssl_repro.harness.plots.figure_plan` refuses it) and the folder's summary.md holds."""
+    if (results / file).exists():
+        return True
+    folder = results / sweep_folder(artifact, dataset)
+    if not ((folder / "summary.csv").exists() and (folder / "summary.md").exists()):
+        return False
+    plan = plots.figure_plan(pd.read_csv(folder / "summary.csv"), dataset)
+    stem = Path(file).stem
+    return stem in plan and plan[stem][3] is not None
+

@@ -1,0 +1,184 @@
+"""``paper_artifacts.py run all``: the plan of steps, what it leaves out and why, and the estimate of its time.
+
+The plan (:func:`plan_all`) holds every artifact of :data:`artifact_table.ARTIFACTS`, each sweep folder
+once, then the calibration and the peers' scripts; a sweep on a real set runs only where its loader finds
+the files under the data root (or, with ``--download``, may fetch them), SYNTHETIC stand-ins only with
+``--stand-ins`` and the large transductive tables only with ``--scale`` (:func:`optional`).  Each sweep's
+time is estimated from its committed record and its recipe (:func:`ssl_repro.harness.sweep_estimate.estimate`:
+the record's seconds per job, times the jobs the recipe launches now, over the jobs it runs at once, plus a
+per-job overhead); a script's from the seconds its record sums, taken under load ("busy").
+"""
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ssl_repro.data import availability, data_root
+from ssl_repro.data.cache import in_words_of
+from ssl_repro.harness.sweep_estimate import estimate
+
+from artifact_table import ARTIFACTS, OPTIONS, ROOT, experiment_name, sweep_folder
+
+#: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
+PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
+
+
+@dataclass
+class Step:
+    """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), the seconds its
+    records took (None: not recorded) and what the estimate is based on."""
+
+    name: str
+    argv: list | None
+    seconds: float | None
+    basis: str
+    why: str = ""
+
+
+
+def recorded_seconds(results, artifact, dataset=None):
+    """(seconds, basis) of a step from an artifact's committed records: a sweep's estimate
+    (:func:`ssl_repro.harness.sweep_estimate.estimate`), the kernel scripts' summed fit seconds (busy);
+    (None, reason) when not recorded."""
+    results = Path(results)
+    if artifact.kind == "sweep":
+        csv = results / sweep_folder(artifact, dataset) / "results.csv"
+        return estimate(csv, experiment_name(artifact), dataset)
+    if artifact.name == "kernel-toy-table" and (results / "kernel_toy_table/grid.json").exists():
+        grid = json.loads((results / "kernel_toy_table/grid.json").read_text())
+        return float(sum(g["seconds_10_draws"] for g in grid)), "busy s summed in kernel_toy_table/grid.json"
+    if artifact.name == "kernel-benchmarks" and (results / "kernel_benchmarks/runs.jsonl").exists():
+        runs = [json.loads(line) for line in (results / "kernel_benchmarks/runs.jsonl").read_text().splitlines()]
+        return float(sum(r["seconds"] for r in runs)), "busy s summed in kernel_benchmarks/runs.jsonl"
+    if artifact.kind == "drawing":
+        return 0.0, "a drawing"
+    return None, "seconds not recorded"
+
+
+#: The peers' and the calibration's scripts (written beside this one): (name, script, the option giving the
+#: program's path or None, the record under results/ whose ``seconds`` column estimates the time).
+EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
+                 ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
+                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"))
+
+
+def data_plan(root=None, download=False):
+    """Per dataset of a sweep artifact, its :class:`ssl_repro.data.Availability` under the data root
+    ``root``: what its loader finds there (or, with ``download``, may fetch), asked without loading."""
+    names = dict.fromkeys(d for a in ARTIFACTS if a.kind == "sweep" for d in a.datasets)
+    return {d: availability(d, root, download) for d in names}
+
+
+def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False):
+    """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
+    real set and real-text analog whose loader finds its files under the data root ``root`` or, with
+    ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
+    where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
+    without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
+    transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
+    steps, seen = [], set()
+    data = data_plan(root, download)
+    passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
+              + (["--launcher", launcher] if launcher else []))
+    for a in ARTIFACTS:
+        if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
+            continue
+        if a.kind != "sweep":
+            seconds, basis = recorded_seconds(results, a)
+            argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)] if a.kind == "drawing"
+                    else [sys.executable, *a.command.split()[1:]])
+            steps.append(Step(a.name, argv, seconds, basis))
+            continue
+        for d in a.datasets:
+            folder = sweep_folder(a, d)
+            if folder in seen:
+                continue
+            seen.add(folder)
+            seconds, basis = recorded_seconds(results, a, d)
+            why = optional(a, d, stand_ins, scale)
+            if why:
+                steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
+                continue
+            argv = [sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--dataset", d, "--results", str(results), *passed]
+            runnable = data[d].runnable
+            steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
+                              "" if runnable else in_words_of(data[d].detail, *OPTIONS)))
+    for name, script, option, record in EXTRA_SCRIPTS:
+        path = ROOT / "experiments" / script
+        seconds, basis = None, "seconds not recorded"
+        if record and (Path(results) / record).exists():
+            seconds, basis = float(pd.read_csv(Path(results) / record)["seconds"].sum()), f"busy s summed in {record}"
+        if not path.exists():
+            steps.append(Step(name, None, seconds, basis, f"experiments/{script} is not in this checkout"))
+        elif option and not programs.get(option):
+            steps.append(Step(name, None, seconds, basis, f"no {option} PATH given"))
+        else:
+            steps.append(Step(name, [sys.executable, str(path)] + ([option, programs[option]] if option else []),
+                              seconds, basis))
+    return steps
+
+
+#: Why ``run all`` leaves a step out unless asked (:func:`optional`).
+STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
+SCALE_STEP = "scale experiments (004's large transductive tables, minutes a job): --scale runs them"
+
+
+def optional(artifact, dataset, stand_ins, scale):
+    """Why ``run all`` leaves the sweep of ``artifact`` on ``dataset`` out (None: it runs): a SYNTHETIC
+    stand-in without ``stand_ins``, a large transductive table without ``scale``."""
+    if artifact.name == "large-transductive" and not scale:
+        return SCALE_STEP
+    if dataset.startswith("synthetic-") and not stand_ins:
+        return STAND_IN_STEP
+    return None
+
+
+def print_data_plan(root=None, download=False):
+    """Say up front which real sets run (their files here, or to be downloaded) and which are missing,
+    with the file to put where."""
+    data = data_plan(root, download)
+    real = {d: a for d, a in data.items() if a.state != "generated"}
+    runs = [f"{d} ({a.state})" for d, a in real.items() if a.runnable]
+    print(f"data root {data_root(root)}: real sets that run: {', '.join(runs) or 'none'}; missing: "
+          f"{', '.join(d for d, a in real.items() if not a.runnable) or 'none'}"
+          + ("" if download else " (downloads not allowed: --download lets the loaders fetch what they can)"),
+          flush=True)
+    for d, a in real.items():
+        if not a.runnable:
+            print(f"missing {d}: {in_words_of(a.detail, *OPTIONS)}", flush=True)
+
+
+def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
+            stand_ins=False, scale=False):
+    """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
+    saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
+    whole (module doc); ``dry_run``: print it all and run nothing.  The steps, for the caller to re-render
+    the summaries and figures and write the report after them."""
+    print_data_plan(root, download)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
+    todo = [s for s in steps if s.argv]
+    known = sum(s.seconds for s in todo if s.seconds is not None)
+    unknown = [s.name for s in todo if s.seconds is None]
+    print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped; estimate {known / 3600:.1f} h (per "
+          f"sweep: its record's seconds per job plus overhead, times the jobs its recipe launches now, over the "
+          f"jobs it runs at once; a script: its record's seconds)"
+          + (f", plus {', '.join(unknown)} (time not recorded)" if unknown else ""), flush=True)
+    skipped = {}
+    for s in steps:
+        if not s.argv:
+            skipped.setdefault(s.why, []).append(s.name)
+    for why, names in skipped.items():
+        print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
+              flush=True)
+    done = 0.0
+    for k, s in enumerate(todo, 1):
+        seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
+        print(f"[{k}/{len(todo)}] {s.name} (estimate {seconds} = {s.basis}; {done / max(known, 1e-9):.0%} of the "
+              f"estimate done): {' '.join(s.argv[1:])}", flush=True)
+        if not dry_run:
+            runner(s.argv, check=True, cwd=ROOT)
+        done += s.seconds or 0.0
+    return steps

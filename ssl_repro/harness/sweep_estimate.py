@@ -1,0 +1,91 @@
+"""How long a sweep will take, from its committed record and its recipe (``run all --dry-run``'s estimate).
+
+A sweep of recipe ``conf/experiment/<name>.yaml`` on one dataset takes about
+
+    (seconds per job + :data:`OVERHEAD`) x jobs the recipe launches now / jobs it runs at once
+
+- **Seconds per job**: the mean over the record's jobs (``results/<sweep folder>/results.csv``) of
+  what best stands for a job's time on an idle machine: the wall ``seconds`` of a record made by the
+  timing protocol (:mod:`ssl_repro.harness.timing_protocol`: one job at a time on an idle machine;
+  its records carry the load columns), else ``cpu_seconds`` where the record has them (a job runs one
+  solver thread, so its CPU seconds are close to its idle wall seconds even when the machine was busy),
+  else the wall ``seconds``, which for the parallel sweeps were taken under load ("busy seconds":
+  two jobs at once plus other work, so the estimate is high).
+- **Jobs now**: the product of the sizes of the recipe's sweep parameters (methods x splits x label
+  counts x repeats x unlabeled subsets) as the registry gives them for the dataset today
+  (``curve_methods``, ``ablation_grid``, ``timing_grid``: :mod:`ssl_repro.data.registry`), which need
+  not be the number of jobs the record holds.
+- **At once**: the recipe's ``hydra.launcher.n_jobs`` (the timing sweeps: 1), else the default
+  launcher's (``conf/hydra/launcher/local.yaml``: one job per core).
+- **Overhead**: :data:`OVERHEAD` seconds a job for what is not the fit (the launcher starting the job,
+  composing its configuration, loading the cached data, writing its record), plus the timing
+  protocol's idle check (:data:`ssl_repro.harness.timing_protocol.WINDOW`) on a timing sweep.
+"""
+from pathlib import Path
+
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from . import resolvers  # noqa: F401  (the recipes' registry and methods resolvers)
+from .aggregate import read_results
+from .timing_protocol import WINDOW
+
+#: The configuration folder (``conf/``: the recipes and the launchers).
+CONF = Path(__file__).resolve().parents[2] / "conf"
+#: Seconds a job costs besides its fit: measured (see the module doc) as the slope of a sweep's wall
+#: seconds against its number of jobs, less the jobs' recorded fit seconds, one job at a time.
+OVERHEAD = 1.0
+
+
+def recipe(experiment):
+    """The recipe ``conf/experiment/<experiment>.yaml`` as an OmegaConf node (unresolved)."""
+    return OmegaConf.load(CONF / "experiment" / f"{experiment}.yaml")
+
+
+def jobs_now(experiment, dataset):
+    """How many jobs recipe ``experiment`` launches on ``dataset`` today: the product of the sizes of
+    its sweep parameters, resolved for the dataset (``ValueError`` where the recipe does not apply)."""
+    params = recipe(experiment).hydra.sweeper.params
+    node = OmegaConf.create({"dataset": {"name": dataset}, "params": OmegaConf.to_container(params)})
+    values = OmegaConf.to_container(node, resolve=True)["params"]
+    overrides = OverridesParser.create().parse_overrides([f"{k}={v}" for k, v in values.items()])
+    count = 1
+    for o in overrides:
+        count *= len(list(o.sweep_iterator())) if o.is_sweep_override() else 1
+    return count
+
+
+def at_once(experiment):
+    """How many jobs recipe ``experiment`` runs at once on the default launcher."""
+    own = OmegaConf.select(recipe(experiment), "hydra.launcher.n_jobs")
+    return int(own if own is not None else OmegaConf.load(CONF / "hydra" / "launcher" / "local.yaml").n_jobs)
+
+
+def seconds_per_job(table):
+    """(mean seconds per job, which seconds) of a record ``table`` (module doc): ``wall s`` of the timing
+    protocol, ``CPU s``, or ``busy s`` (wall seconds taken with other jobs running)."""
+    if "load_before" in table and table["load_before"].notna().any():
+        return float(table["seconds"].mean()), "wall s (timing protocol)"
+    if "cpu_seconds" in table and table["cpu_seconds"].notna().all():
+        return float(table["cpu_seconds"].mean()), "CPU s"
+    return float(table["seconds"].mean()), "busy s"
+
+
+def estimate(record, experiment, dataset):
+    """(seconds, basis) of recipe ``experiment``'s sweep on ``dataset`` from its committed ``record``
+    (a results.csv; module doc); (None, why) without a record or where the recipe does not apply."""
+    record = Path(record)
+    if not record.exists():
+        return None, "no record"
+    table = read_results(record)
+    per_job, which = seconds_per_job(table)
+    try:
+        jobs = jobs_now(experiment, dataset)
+    except (ValueError, OmegaConfBaseException) as error:
+        return None, f"{experiment} does not apply to {dataset}: {error}"
+    parallel = at_once(experiment)
+    overhead = OVERHEAD + (WINDOW if "timing" in recipe(experiment) else 0.0)
+    seconds = (per_job + overhead) * jobs / parallel
+    return seconds, (f"({per_job:.2f} {which}/job, mean of {len(table)} in {record.parent.name}/{record.name}, "
+                     f"+ {overhead:g} s overhead) x {jobs} jobs / {parallel} at once")
