@@ -7,15 +7,8 @@
     python experiments/cccp_002.py fig3 [--universvm PATH]
     python experiments/cccp_002.py table6 [--splits 10]
 
-Data (002 Table 1): ``g50c``, the package's embedded set (two 50-dimensional
-Gaussians, Bayes error 5%: 550 rows), 50 labeled rows and the other 500
-unlabeled; ``text``, 20 Newsgroups comp.os.ms-windows.misc (+1) vs
-comp.sys.mac.hardware, vectorized as the package's 20 Newsgroups tasks are
-(:func:`ssl_repro.data.text.vectorize`), 50 labeled rows and the rest
-unlabeled.  Split s draws the labeled rows with seed s, stratified by class
-(both classes present).  As in 002 (Chapelle & Zien's protocol) the error is
-the transductive one, on the unlabeled rows, and Table 2 reports the best
-mean over the hyperparameter grid (tuned on the test rows, as 002 says).
+Data, splits, the error and the records: ``experiments/cccp_002_data.py``.  Table 2 reports the best
+mean error over the hyperparameter grid (tuned on the test rows, as 002 says).
 
 Grid (:data:`GRIDS`; text's is smaller: each fit there costs about 20 times g50c's, and the runs
 shared a loaded machine): the RBF width sigma = factor x the median pairwise
@@ -46,15 +39,9 @@ form at the same lam, lam_u and r (KernelCCCPTSVM: hinge, s = -0.3, linear kerne
 Table 6 (002 Sec. 6.2) on text: 50 labeled rows and the rest cut in two halves A and B (seed = split);
 the linear kernel, C = 1000, s = -0.3 (002's settings), C* over :data:`TABLE6_LAM_U`; the error is
 always on B; "semi-supervised" trains with A unlabeled, "transductive" with B; SVM on the labeled rows.
-
-Records: ``results/cccp_002/table6.csv``, ``linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features, nonzeros per row, positive share),
-``grid.csv`` (one row per dataset, split, method,
-grid point), ``path.csv`` (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
 """
 import argparse
-import fcntl
 import itertools
-import json
 import os
 import sys
 import tempfile
@@ -68,21 +55,18 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ssl_repro.data import data_root, load_dataset  # noqa: E402
-from ssl_repro.data.text import newsgroups_cache, vectorize  # noqa: E402
+from ssl_repro.data import load_dataset  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.external import run_capped, write_svmlight  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
 from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noqa: E402
 from ssl_repro.kernel_estimators import KernelNablaTSVM  # noqa: E402
-from ssl_repro.provenance import provenance_with_earlier  # noqa: E402
 
-OUT = ROOT / "results" / "cccp_002"
+from cccp_002_data import N_LABELED, OUT, error, load, note, split_rows, write  # noqa: E402
+
 #: 002's other heuristic (Table 3), C* = C: recorded as its lam_u, U / L, with ``heuristic`` "C*=C".
 C_STAR_IS_C = "C*=C"
-N_LABELED = 50
-TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
 GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), "s": (0.0, -0.2, -0.4, -0.6),
                   "lam_u": (0.3, 1.0, 3.0, C_STAR_IS_C)},
          "text": {"factor": (1.0, 2.0, 4.0), "C": (10.0, 100.0), "s": (0.0, -0.3), "lam_u": (1.0, C_STAR_IS_C)}}
@@ -90,40 +74,6 @@ GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), 
 FIG3_SIZES = (200, 400, 800, 1200, 1600, None)
 UNIVERSVM_UNLABELED = -3
 CAP = 1800.0
-NOT_HERE = "SVM-light: no svm_learn binary on this machine (results/peers/table9.csv names one that is gone)"
-
-
-def text_set(root):
-    """(X, y) of 002's text: comp.os.ms-windows.misc (+1) vs comp.sys.mac.hardware (module doc)."""
-    from sklearn.datasets import fetch_20newsgroups
-    pkz = newsgroups_cache(root)
-    bunch = fetch_20newsgroups(data_home=str(pkz.parent), subset="all", download_if_missing=False, shuffle=False,
-                               remove=("footers",))
-    names = np.asarray(bunch.target_names)[bunch.target]
-    rows = np.flatnonzero(np.isin(names, TEXT_GROUPS))
-    return vectorize([bunch.data[i] for i in rows]), np.where(names[rows] == TEXT_GROUPS[0], 1, -1)
-
-
-def load(name):
-    if name == "g50c":
-        d = load_dataset("g50c")
-        return d.X.tocsr(), np.asarray(d.y)
-    return text_set(data_root())
-
-
-def split_rows(y, seed, n_labeled=N_LABELED):
-    """(labeled, unlabeled) row indices: ``n_labeled`` rows stratified by class, drawn with ``seed``."""
-    rng = np.random.default_rng(seed)
-    labeled = []
-    for c in (1, -1):
-        rows = rng.permutation(np.flatnonzero(y == c))
-        labeled.append(rows[:int(round(n_labeled * np.mean(y == c)))])
-    labeled = np.sort(np.concatenate(labeled))
-    return labeled, np.setdiff1d(np.arange(y.size), labeled)
-
-
-def error(values, truth):
-    return float(np.mean(np.where(values > 0, 1, -1) != truth))
 
 
 def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, universvm=None):
@@ -360,26 +310,6 @@ def shifted_ramp(model, X, y, split, lam_u, s, target, lam=1e-3):
     plateau = (1.0 - s) ** 2
     return float(0.5 * lam * (w @ w + b * b) + hinge(y[split.labeled] * o_l).mean() / 2 + lam_u / (2 * o_u.size)
                  * (np.minimum(hinge(o_u), plateau) + np.minimum(hinge(-o_u), plateau)).sum())
-
-
-def write(path, rows, key):
-    """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
-    ``path``.lock, so that runs on two datasets may share grid.csv."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        frame = pd.DataFrame(rows)
-        if path.exists():
-            merged = pd.concat([pd.read_csv(path), frame], ignore_index=True)
-            frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")
-        frame.to_csv(path, index=False)
-
-
-def note(universvm, what):
-    """Provenance (this run's and the earlier ones'), the peers used and the one absent."""
-    record = provenance_with_earlier(OUT / "provenance.json")
-    record.update(universvm=str(universvm) if universvm else None, svmlight=NOT_HERE, last=what)
-    (OUT / "provenance.json").write_text(json.dumps(record, indent=1))
 
 
 def warm_up():

@@ -1,0 +1,86 @@
+"""002's small-scale data and records, for ``experiments/cccp_002.py``: the sets, their labeled splits, the
+error, and the record files under ``results/cccp_002/`` (merged under a lock, with provenance).
+
+Data (002 Table 1): ``g50c``, the package's embedded set (two 50-dimensional
+Gaussians, Bayes error 5%: 550 rows), 50 labeled rows and the other 500
+unlabeled; ``text``, 20 Newsgroups comp.os.ms-windows.misc (+1) vs
+comp.sys.mac.hardware, vectorized as the package's 20 Newsgroups tasks are
+(:func:`ssl_repro.data.text.vectorize`), 50 labeled rows and the rest
+unlabeled.  Split s draws the labeled rows with seed s, stratified by class
+(both classes present).  As in 002 (Chapelle & Zien's protocol) the error is
+the transductive one, on the unlabeled rows.
+
+Records: ``results/cccp_002/table6.csv``, ``linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features,
+nonzeros per row, positive share), ``grid.csv`` (one row per dataset, split, method, grid point), ``path.csv``
+(Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
+"""
+import fcntl
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ssl_repro.data import data_root, load_dataset
+from ssl_repro.data.text import newsgroups_cache, vectorize
+from ssl_repro.provenance import provenance_with_earlier
+
+OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
+N_LABELED = 50
+TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
+NOT_HERE = "SVM-light: no svm_learn binary on this machine (results/peers/table9.csv names one that is gone)"
+
+
+def text_set(root):
+    """(X, y) of 002's text: comp.os.ms-windows.misc (+1) vs comp.sys.mac.hardware (module doc)."""
+    from sklearn.datasets import fetch_20newsgroups
+    pkz = newsgroups_cache(root)
+    bunch = fetch_20newsgroups(data_home=str(pkz.parent), subset="all", download_if_missing=False, shuffle=False,
+                               remove=("footers",))
+    names = np.asarray(bunch.target_names)[bunch.target]
+    rows = np.flatnonzero(np.isin(names, TEXT_GROUPS))
+    return vectorize([bunch.data[i] for i in rows]), np.where(names[rows] == TEXT_GROUPS[0], 1, -1)
+
+
+def load(name):
+    """(X, y) of ``g50c`` (embedded) or ``text`` (from the data root)."""
+    if name == "g50c":
+        d = load_dataset("g50c")
+        return d.X.tocsr(), np.asarray(d.y)
+    return text_set(data_root())
+
+
+def split_rows(y, seed, n_labeled=N_LABELED):
+    """(labeled, unlabeled) row indices: ``n_labeled`` rows stratified by class, drawn with ``seed``."""
+    rng = np.random.default_rng(seed)
+    labeled = []
+    for c in (1, -1):
+        rows = rng.permutation(np.flatnonzero(y == c))
+        labeled.append(rows[:int(round(n_labeled * np.mean(y == c)))])
+    labeled = np.sort(np.concatenate(labeled))
+    return labeled, np.setdiff1d(np.arange(y.size), labeled)
+
+
+def error(values, truth):
+    """The share of rows whose sign of ``values`` is not ``truth`` (+1/-1)."""
+    return float(np.mean(np.where(values > 0, 1, -1) != truth))
+
+
+def write(path, rows, key):
+    """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
+    ``path``.lock, so that runs on two datasets may share grid.csv."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        frame = pd.DataFrame(rows)
+        if path.exists():
+            merged = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+            frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")
+        frame.to_csv(path, index=False)
+
+
+def note(universvm, what):
+    """Provenance (this run's and the earlier ones'), the peers used and the one absent."""
+    record = provenance_with_earlier(OUT / "provenance.json")
+    record.update(universvm=str(universvm) if universvm else None, svmlight=NOT_HERE, last=what)
+    (OUT / "provenance.json").write_text(json.dumps(record, indent=1))
