@@ -18,8 +18,9 @@ record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
 the machine (:func:`ssl_repro.provenance.machine`: cores, CPU model, RAM, OS, package versions), its state before and after
 (load averages, the busiest processes; after the runs also the cores
 other processes kept busy meanwhile: /proc/stat's busy time minus the CPU
-time of this script's children), the exact command, the git commit
-of the code timed, ``side_by_side.py``'s figures per method (median
+time of this script and its children, as the timing protocol reads it:
+:func:`ssl_repro.harness.timing_protocol.others_busy`), the exact command,
+the git commit of the code timed, ``side_by_side.py``'s figures per method (median
 training seconds both sides, pairwise ratios, both objectives and errors),
 and our side's per-run details from ``bench_solvers.py`` (CG iterations,
 peak resident memory of training against the CSR matrix's size, numba
@@ -36,17 +37,16 @@ import csv
 import datetime
 import json
 import os
-import resource
 import shlex
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
 sys.path.insert(0, str(ROOT))
+from ssl_repro.harness import timing_protocol  # noqa: E402
 from ssl_repro.provenance import git_commit, machine  # noqa: E402
 
 OUT = ROOT / "results" / "benchmarks"
@@ -59,19 +59,6 @@ def state():
         load = f.read().split()[:3]
     top = subprocess.run(["ps", "-eo", "pcpu,etime,args", "--sort=-pcpu"], capture_output=True, text=True).stdout
     return {"loadavg": [float(x) for x in load], "busiest": [line.strip()[:120] for line in top.splitlines()[1:6]]}
-
-
-def cpu_ticks():
-    """(busy, all) jiffies of the whole machine from /proc/stat."""
-    with open("/proc/stat") as f:
-        ticks = [int(v) for v in f.readline().split()[1:9]]
-    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
-
-
-def _children_cpu():
-    """CPU seconds (user + system) of this process's finished children and their descendants."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def data_values(path):
@@ -110,7 +97,7 @@ def run(args):
         cmd = [sys.executable, args.side_by_side, "--data", args.data, "--methods", args.methods,
                "--pairs", str(args.pairs), "--json", str(out)]
         before = state()
-        ticks0, children0, wall0 = cpu_ticks(), _children_cpu(), time.monotonic()
+        start = timing_protocol.reading()
         busy = [subprocess.Popen(BUSY) for _ in range(args.busy_loops)]
         started = datetime.datetime.now(datetime.timezone.utc)
         try:
@@ -119,11 +106,10 @@ def run(args):
             for proc in busy:
                 proc.kill()
                 proc.wait()
-        ticks1, children1, wall1 = cpu_ticks(), _children_cpu(), time.monotonic()
+        others = timing_protocol.others_busy(start, timing_protocol.reading())
         after = state()
         # cores kept busy during the runs by processes other than ours (both sides, busy loops)
-        machine_busy = (ticks1[0] - ticks0[0]) / max(ticks1[1] - ticks0[1], 1) * os.cpu_count()
-        after["others_busy_cores_during_run"] = round(machine_busy - (children1 - children0) / (wall1 - wall0), 3)
+        after["others_busy_cores_during_run"] = None if others is None else round(others, 3)
         figures = json.loads(out.read_text())
         ours = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     for method, res in figures.items():

@@ -41,9 +41,9 @@ class MachineBusy(OSError):
 
 
 def _busy_seconds():
-    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process), or (None, own)
-    where ``/proc/stat`` cannot be read."""
-    own = sum(os.times()[:2])
+    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process and of its children
+    that have finished), or (None, own) where ``/proc/stat`` cannot be read."""
+    own = sum(os.times()[:4])
     try:
         with open("/proc/stat") as f:
             fields = [int(v) for v in f.readline().split()[1:]]
@@ -54,8 +54,8 @@ def _busy_seconds():
 
 
 def others_busy(since, now):
-    """Cores' worth of CPU used by other processes between two :func:`_busy_seconds` readings, and the
-    seconds between them; None where ``/proc/stat`` is not there (the load average then stands in)."""
+    """Cores' worth of CPU used by other processes (not this one nor its finished children) between two
+    :func:`reading` s; None where ``/proc/stat`` is not there (the load average then stands in)."""
     (busy0, own0, t0), (busy1, own1, t1) = since, now
     if busy0 is None or busy1 is None or t1 <= t0:
         return None
