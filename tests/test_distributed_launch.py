@@ -17,11 +17,23 @@ REPO = Path(__file__).resolve().parents[1]
 SMALL = ["dataset=text-like", "n_unlabeled=300", "solver_threads=1"]
 
 
-def run(*overrides):
-    proc = subprocess.run([sys.executable, str(REPO / "run.py"), *SMALL, *overrides], cwd=REPO,
-                          capture_output=True, text=True)
+def run(*overrides, multirun=False):
+    proc = subprocess.run([sys.executable, str(REPO / "run.py"), *(["-m"] if multirun else []), *SMALL, *overrides],
+                          cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     return proc
+
+
+def ray_sweep(tmp_path, launcher, splits, *overrides):
+    """``run.py -m`` of svm and rls on ``splits`` splits through Hydra launcher ``launcher`` on a local Ray
+    instance it starts (``overrides``: the launcher's settings); checks that every job left its record and
+    returns the log."""
+    proc = run("method=svm,rls", f"split=range({splits})", f"hydra/launcher={launcher}",
+               "hydra.launcher.ray.init.address=null", "+hydra.launcher.ray.init.num_cpus=2", *overrides,
+               f"results_dir={tmp_path}", f"sweep_name={launcher}", multirun=True)
+    records = [json.loads(p.read_text()) for p in sorted((tmp_path / launcher).rglob("result.json"))]
+    assert sorted((r["method"], r["split"]) for r in records) == [(m, s) for m in ("rls", "svm") for s in range(splits)]
+    return proc.stdout + proc.stderr
 
 
 def test_run_py_da_on_the_ray_backend_gives_the_local_record(tmp_path):
@@ -39,31 +51,14 @@ def test_run_py_da_on_the_ray_backend_gives_the_local_record(tmp_path):
 
 def test_hydra_ray_launcher_runs_a_sweep_on_a_local_ray_instance(tmp_path):
     pytest.importorskip("hydra_plugins.hydra_ray_launcher", reason="needs hydra-ray-launcher")
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "run.py"), "-m", *SMALL, "method=svm,rls", "split=0,1",
-         "hydra/launcher=ray_cluster", "hydra.launcher.ray.init.address=null", "+hydra.launcher.ray.init.num_cpus=2",
-         "hydra.launcher.ray.remote.num_cpus=1", f"results_dir={tmp_path}", "sweep_name=ray"],
-        cwd=REPO, capture_output=True, text=True)
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, log[-3000:]
+    log = ray_sweep(tmp_path, "ray_cluster", 2, "hydra.launcher.ray.remote.num_cpus=1")
     assert "Ray Launcher is launching 4 jobs" in log
-    records = [json.loads(p.read_text()) for p in sorted((tmp_path / "ray").rglob("result.json"))]
-    assert sorted((r["method"], r["split"]) for r in records) == [("rls", 0), ("rls", 1), ("svm", 0), ("svm", 1)]
-    # each job ran in a Ray worker process, not in the launching one
-    assert log.count("(_run_job pid=") >= 4
+    assert log.count("(_run_job pid=") >= 4      # each job ran in a Ray worker process, not in the launching one
 
 
 def test_the_batched_ray_launcher_runs_many_jobs_to_a_task(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "run.py"), "-m", *SMALL, "method=svm,rls", "split=0,1,2",
-         "hydra/launcher=ray_batched", "hydra.launcher.ray.init.address=null", "+hydra.launcher.ray.init.num_cpus=2",
-         "hydra.launcher.jobs_per_task=4", f"results_dir={tmp_path}", "sweep_name=batched"],
-        cwd=REPO, capture_output=True, text=True)
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, log[-3000:]
+    log = ray_sweep(tmp_path, "ray_batched", 3, "hydra.launcher.jobs_per_task=4")
     assert "Ray: 6 jobs in 2 tasks of at most 4 jobs" in log
-    records = [json.loads(p.read_text()) for p in sorted((tmp_path / "batched").rglob("result.json"))]
-    assert sorted((r["method"], r["split"]) for r in records) == [(m, s) for m in ("rls", "svm") for s in range(3)]
     assert "(run_batch pid=" in log          # the jobs ran in Ray workers
 
 
