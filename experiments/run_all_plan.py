@@ -28,15 +28,14 @@ PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
 
 @dataclass
 class Step:
-    """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), the seconds its
-    records took (None: not recorded) and what the estimate is based on."""
+    """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), its estimated
+    seconds (None: not recorded) and what the estimate is based on."""
 
     name: str
     argv: list | None
     seconds: float | None
     basis: str
     why: str = ""
-
 
 
 def recorded_seconds(results, artifact, dataset=None):
