@@ -66,6 +66,7 @@ splits, and never counts as better optimization or better error.
 - *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
   converged"), and never decide a cell silently: a cell whose outcome changes when its
   non-converged splits are left out is not counted, and the evidence says how many such cells.
+- *The verdict per data kind* and *an analog's constructions*: stated in :mod:`ssl_repro.harness.verdicts`.
 """
 from dataclasses import dataclass
 
