@@ -40,10 +40,10 @@ class MachineBusy(OSError):
     """The machine stayed busy past the protocol's ``max_wait``: no timing job was run."""
 
 
-def _busy_seconds():
-    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process and of its children
-    that have finished), or (None, own) where ``/proc/stat`` cannot be read."""
-    own = sum(os.times()[:4])
+def _busy_seconds(children=False):
+    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process, and with ``children``
+    of its children that have finished), or (None, own) where ``/proc/stat`` cannot be read."""
+    own = sum(os.times()[:4 if children else 2])
     try:
         with open("/proc/stat") as f:
             fields = [int(v) for v in f.readline().split()[1:]]
@@ -54,17 +54,19 @@ def _busy_seconds():
 
 
 def others_busy(since, now):
-    """Cores' worth of CPU used by other processes (not this one nor its finished children) between two
-    :func:`reading` s; None where ``/proc/stat`` is not there (the load average then stands in)."""
+    """Cores' worth of CPU used by other processes (than this one, and its children where the readings
+    count them) between two :func:`reading` s; None where ``/proc/stat`` is not there (the load average
+    then stands in)."""
     (busy0, own0, t0), (busy1, own1, t1) = since, now
     if busy0 is None or busy1 is None or t1 <= t0:
         return None
     return max(0.0, (busy1 - busy0) - (own1 - own0)) / (t1 - t0)
 
 
-def reading():
-    """A timestamped :func:`_busy_seconds` reading."""
-    return (*_busy_seconds(), time.monotonic())
+def reading(children=False):
+    """A timestamped :func:`_busy_seconds` reading (``children``: this process's finished children count
+    as its own, as for a script that runs the measured programs as children)."""
+    return (*_busy_seconds(children), time.monotonic())
 
 
 def wait_until_idle(idle_cores, max_wait, window=WINDOW):
