@@ -97,7 +97,7 @@ def run(args):
         cmd = [sys.executable, args.side_by_side, "--data", args.data, "--methods", args.methods,
                "--pairs", str(args.pairs), "--json", str(out)]
         before = state()
-        start = timing_protocol.reading(children=True)
+        start = timing_protocol.reading()
         busy = [subprocess.Popen(BUSY) for _ in range(args.busy_loops)]
         started = datetime.datetime.now(datetime.timezone.utc)
         try:
@@ -106,7 +106,7 @@ def run(args):
             for proc in busy:
                 proc.kill()
                 proc.wait()
-        others = timing_protocol.others_busy(start, timing_protocol.reading(children=True))
+        others = timing_protocol.others_busy(start, timing_protocol.reading())
         after = state()
         # cores kept busy during the runs by processes other than ours (both sides, busy loops)
         after["others_busy_cores_during_run"] = None if others is None else round(others, 3)

@@ -23,12 +23,12 @@ its rows are absent, and the records say so.
 
 Fig 4: J^s and the error on the unlabeled rows after each CCCP step, split 0,
 at the best grid point of the s = 0, UC* = LC row.  Fig 3: training time
-against the number of unlabeled rows on text, split 0, at the best grid point
-of each method: CPU seconds of the fit (``time.process_time``, one thread), and
+against the number of unlabeled rows on text, splits 0-2, at the best grid point
+of each method, by the timing protocol (3 repeats on 3 splits, one fit at a
+time on an idle machine, :func:`fig3`): CPU seconds of the fit
+(``time.process_time``, one thread; UniverSVM's process's) and wall seconds, and
 beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
-L-BFGS iterations for nabla-TSVM).  The machine is shared while this runs:
-every timing row says ``provisional`` (taken under load, with the 1-minute
-load average), to be re-timed; the work counts do not depend on the load.
+L-BFGS iterations for nabla-TSVM).
 
 ``linear-diagnosis``: why the linear CCCP-TSVM (LinearCCCPTSVM, squared-hinge ramp) returns one-sided
 solutions on 20ng-aut-avn-like with few labels (issue 43; :mod:`ssl_repro.solvers.cccp`): per setting the
@@ -42,7 +42,6 @@ always on B; "semi-supervised" trains with A unlabeled, "transductive" with B; S
 """
 import argparse
 import itertools
-import os
 import sys
 import tempfile
 import time
@@ -58,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 from ssl_repro.data import load_dataset  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.external import run_capped, write_svmlight  # noqa: E402
+from ssl_repro.harness.timing_protocol import measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
 from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noqa: E402
@@ -70,8 +70,9 @@ C_STAR_IS_C = "C*=C"
 GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), "s": (0.0, -0.2, -0.4, -0.6),
                   "lam_u": (0.3, 1.0, 3.0, C_STAR_IS_C)},
          "text": {"factor": (1.0, 2.0, 4.0), "C": (10.0, 100.0), "s": (0.0, -0.3), "lam_u": (1.0, C_STAR_IS_C)}}
-#: Unlabeled-row counts of Fig 3 on text (the last: all of them).
+#: Unlabeled-row counts of Fig 3 on text (the last: all of them), and its protocol's repeats and splits.
 FIG3_SIZES = (200, 400, 800, 1200, 1600, None)
+FIG3_REPEATS, FIG3_SPLITS = 3, 3
 UNIVERSVM_UNLABELED = -3
 CAP = 1800.0
 
@@ -199,21 +200,37 @@ def fig4(dataset):
 
 
 def fig3(universvm, methods=None):
+    """Fig 3 by the timing protocol (:mod:`ssl_repro.harness.timing_protocol`): :data:`FIG3_REPEATS` repeats
+    (outermost, so each repeat runs every method and size before the next) on :data:`FIG3_SPLITS` splits, one
+    fit at a time on an idle machine, load and the other processes' CPU use recorded before and during each
+    fit; CPU and wall seconds beside the work counts."""
     X, y = load("text")
-    labeled, unlabeled = split_rows(y, 0)
+    methods = methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else [])
+    points = {m: best_point("text", m) for m in methods}
+    sigma = sampled_sigma(X)
     rows = []
-    for method in methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else []):
-        factor, C = best_point("text", method)
-        sigma = factor * sampled_sigma(X)
-        for size in FIG3_SIZES:
-            subset = unlabeled if size is None else np.random.default_rng(0).choice(unlabeled, size, replace=False)
-            load_avg = os.getloadavg()[0]
-            row = fit_row(method, X, y, labeled, np.sort(subset), sigma, C, 0.0, 1.0, universvm)
-            rows.append({"dataset": "text", "split": 0, "factor": factor, **row, "load_1min": load_avg,
-                         "timing": "provisional: taken under load, to be re-timed"})
-            print(f"text {method} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s (load {load_avg:.1f})", flush=True)
-            write(OUT / "times.csv", rows, ("dataset", "method", "n_unlabeled"))
+    for repeat, split, method, size in itertools.product(range(FIG3_REPEATS), range(FIG3_SPLITS), methods,
+                                                         FIG3_SIZES):
+        labeled, unlabeled = split_rows(y, split)
+        factor, C = points[method]
+        subset = unlabeled if size is None else np.random.default_rng(split).choice(unlabeled, size, replace=False)
+        with measured(None) as timing:
+            wall = time.perf_counter()
+            row = fit_row(method, X, y, labeled, np.sort(subset), factor * sigma, C, 0.0, 1.0, universvm)
+            wall = time.perf_counter() - wall
+        rows.append({"dataset": "text", "split": split, "repeat": repeat, "factor": factor, **row,
+                     "wall_seconds": wall, **flat_timing(timing)})
+        print(f"text {method} split {split} repeat {repeat} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s, "
+              f"{wall:.2f} s (others {timing['others_busy_during']:.2f} cores)", flush=True)
+        write(OUT / "times.csv", rows, ("repeat", "split", "method", "n_unlabeled"))
     note(universvm, "fig3")
+
+
+def flat_timing(timing):
+    """The protocol's record of one fit as flat columns (load averages: the 1-minute one)."""
+    return {"timing": timing["protocol"], "load_before": timing["load_before"][0],
+            "load_after": timing["load_after"][0], "others_busy_before": timing["others_busy_before"],
+            "others_busy_during": timing["others_busy_during"], "disturbed": timing["disturbed"]}
 
 
 def sets():

@@ -48,6 +48,18 @@ def test_orders_of_magnitude_need_100x_over_nabla_and_svmlight_stays_untestable(
     assert verdict.word == word and "SVM-light" in verdict.evidence
 
 
+def test_timing_verdicts_read_the_medians_of_undisturbed_protocol_runs():
+    base = times(2.0, nabla_factor=200.0)
+    runs = pd.concat([base.assign(repeat=k, disturbed=False) for k in range(3)], ignore_index=True)
+    slow = base.assign(repeat=3, disturbed=True, seconds=base["seconds"] * np.where(base["method"] == "cccp-tsvm",
+                                                                                      50.0, 1.0))
+    cells, basis = cccp_002.fig3_medians(pd.concat([runs, slow], ignore_index=True))
+    assert (cells["runs"] == 3).all() and basis.startswith("medians of 3+ runs by the timing protocol")
+    verdict = cccp_002.check(Stub(times=pd.concat([runs, slow], ignore_index=True)), {"what": "speed", "min": 100})
+    assert verdict.word == HOLDS and "medians of 3+ runs" in verdict.evidence   # the disturbed 50x run left out
+    assert "provisional" in cccp_002.fig3_medians(base)[1]                       # a record before the protocol
+
+
 def test_table2_compares_each_cccp_row_with_nabla():
     rows = []
     for split in range(3):

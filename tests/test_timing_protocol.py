@@ -63,13 +63,24 @@ def test_a_job_disturbed_by_another_process_is_marked(monkeypatch):
     with timing_protocol.measured({"idle_cores": 0.5}) as quiet:
         time.sleep(0.5)
     with timing_protocol.measured({"idle_cores": 0.5}) as disturbed:
-        process = subprocess.Popen(BUSY)
+        process = subprocess.Popen(BUSY)     # another process: not waited for by the job, so not the job's
         time.sleep(1.5)
         process.kill()
-        process.wait()
+    process.wait()
     assert disturbed["disturbed"] and disturbed["others_busy_during"] > 0.5
     assert quiet["others_busy_during"] < disturbed["others_busy_during"]
     assert set(quiet) >= {"protocol", "load_before", "load_after", "others_busy_before", "waited_seconds"}
+
+
+def test_a_jobs_own_subprocess_is_the_job_and_a_short_job_is_read_over_a_window(monkeypatch):
+    before = timing_protocol.reading()      # a peer's program the job runs and waits for: its CPU is the job's
+    subprocess.run([sys.executable, "-c", "import time\nwhile time.process_time() < 0.5: pass"], check=True)
+    assert timing_protocol.reading()[1] - before[1] >= 0.5
+    monkeypatch.setattr(timing_protocol, "wait_until_idle", lambda idle_cores, max_wait: (0.0, 0.0))
+    started = time.monotonic()
+    with timing_protocol.measured({"idle_cores": 0.5}):
+        pass
+    assert time.monotonic() - started >= timing_protocol.WINDOW
 
 
 def test_a_timing_job_records_the_protocol_and_cpu_seconds(tmp_path, monkeypatch):

@@ -12,8 +12,11 @@ Stated once here (the user guide's benchmarks page quotes it; the timing sweeps,
    message naming the load.  The 1-, 5- and 15-minute load averages are recorded before and after
    each job, but not waited on: the 1-minute average lags a minute behind, so this sweep's own
    previous job would keep it high.  The other processes' CPU use *during* the job is recorded too
-   (``others_busy_during``, cores); a job above ``idle_cores`` there is marked ``disturbed`` and the
-   timing verdicts leave it out (:mod:`ssl_repro.harness.timing_claims`).
+   (``others_busy_during``, cores, over the job or over :data:`WINDOW` seconds from its start when it is
+   shorter: ``/proc/stat`` counts 10 ms ticks, so one tick of a kernel thread during a 10 ms job would read
+   as a whole core); a job above ``idle_cores`` there is marked ``disturbed`` and the timing verdicts leave
+   it out (:mod:`ssl_repro.harness.timing_claims`).  The job's own subprocesses (a peer's program) count as the
+   job, not as other processes.
 3. **What is timed**: wall and CPU seconds of the fit alone (data loading and the numba compilation
    are before the timer: :mod:`ssl_repro.harness.compilation`), with the work counts (MFN calls, CG
    iterations) beside them in the record.
@@ -40,10 +43,11 @@ class MachineBusy(OSError):
     """The machine stayed busy past the protocol's ``max_wait``: no timing job was run."""
 
 
-def _busy_seconds(children=False):
-    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process, and with ``children``
-    of its children that have finished), or (None, own) where ``/proc/stat`` cannot be read."""
-    own = sum(os.times()[:4 if children else 2])
+def _busy_seconds():
+    """(CPU-busy seconds of the whole machine since boot, CPU seconds of this process and of the children it
+    has waited for), or (None, own) where ``/proc/stat`` cannot be read.  A job's own subprocess (a peer's
+    program timed beside ours, e.g. UniverSVM) is the job, not another process."""
+    own = sum(os.times()[:4])
     try:
         with open("/proc/stat") as f:
             fields = [int(v) for v in f.readline().split()[1:]]
@@ -54,19 +58,17 @@ def _busy_seconds(children=False):
 
 
 def others_busy(since, now):
-    """Cores' worth of CPU used by other processes (than this one, and its children where the readings
-    count them) between two :func:`reading` s; None where ``/proc/stat`` is not there (the load average
-    then stands in)."""
+    """Cores' worth of CPU used by other processes between two :func:`_busy_seconds` readings, and the
+    seconds between them; None where ``/proc/stat`` is not there (the load average then stands in)."""
     (busy0, own0, t0), (busy1, own1, t1) = since, now
     if busy0 is None or busy1 is None or t1 <= t0:
         return None
     return max(0.0, (busy1 - busy0) - (own1 - own0)) / (t1 - t0)
 
 
-def reading(children=False):
-    """A timestamped :func:`_busy_seconds` reading (``children``: this process's finished children count
-    as its own, as for a script that runs the measured programs as children)."""
-    return (*_busy_seconds(children), time.monotonic())
+def reading():
+    """A timestamped :func:`_busy_seconds` reading."""
+    return (*_busy_seconds(), time.monotonic())
 
 
 def wait_until_idle(idle_cores, max_wait, window=WINDOW):
@@ -114,6 +116,9 @@ def measured(timing, parallel_jobs=None):
             "others_busy_before": busy_before, "waited_seconds": waited}
     start = reading()
     yield meta
+    left = WINDOW - (time.monotonic() - start[2])
+    if left > 0:             # a job shorter than the window: /proc/stat counts 10 ms ticks, so measure a window
+        time.sleep(left)
     during = others_busy(start, reading())
     meta.update(load_after=list(os.getloadavg()), others_busy_during=during,
                 disturbed=bool(during is not None and during >= config["idle_cores"]))
