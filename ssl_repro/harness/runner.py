@@ -154,10 +154,11 @@ def _graph_outputs(estimator, X, split, all_rows):
 def log_unreached(unreached, split, job):
     """One log line for the rows label spreading left without a label, when there are any."""
     if unreached["unlabeled"] or unreached["test"]:
-        log.warning("%s: %d of %d unlabeled rows (%d with no path to a labeled row in the kNN graph) and %d of %d "
-                    "test rows got no label from the spreading: given the labeled rows' majority class %+d "
-                    "(record: unreached_rows)", job, unreached["unlabeled"], split.unlabeled.size,
-                    unreached["no_path"], unreached["test"], split.test.size, unreached["given"])
+        log.warning("%s: %d of %d unlabeled rows (%d with no path to a labeled row in the kNN graph, %d farther from "
+                    "one than the iterations run) and %d of %d test rows got no label from the spreading: given the "
+                    "labeled rows' majority class %+d (record: unreached_rows)", job, unreached["unlabeled"],
+                    split.unlabeled.size, unreached["no_path"], unreached["unlabeled"] - unreached["no_path"],
+                    unreached["test"], split.test.size, unreached["given"])
 
 
 #: Datasets read from a user's own files: their jobs also save weights and outputs (:func:`train_job`).
