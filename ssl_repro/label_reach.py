@@ -14,8 +14,8 @@ What scikit-learn does (read in ``sklearn/semi_supervised/_label_propagation.py`
 - ``predict_proba(X)`` sums the distributions of each row's ``n_neighbors`` nearest training rows and
   divides by the sum: 0 / 0 = NaN where all of them hold no mass, numpy's ``RuntimeWarning: invalid value
   encountered in divide`` (``probabilities /= normalizer``); ``predict`` then takes ``argmax`` of the NaN
-  row, again ``classes_[0]``, and an output NaN - 1/2 counted as ``output > 0`` scores the row as the
-  negative class.
+  row, again ``classes_[0]``, and the harness, reading an output NaN - 1/2 as not positive, scored the row
+  as the negative class.
 
 So a row ends with no label for one of two reasons, told apart here by the graph's hop distances
 (:class:`ReachSpreading`): no path to any labeled row at all (a kNN component without one; the
