@@ -19,7 +19,9 @@ Four estimators answer it, each a harness method (:data:`ssl_repro.methods.METHO
   on the labeled rows before any pseudo-label exists, then held;
 - :class:`LabelSpreadingKNN`: scikit-learn's ``LabelSpreading`` on the
   k-nearest-neighbour graph of the same features (Euclidean on the
-  unit-norm TF-IDF rows, i.e. cosine).
+  unit-norm TF-IDF rows, i.e. cosine); a row it leaves without label mass
+  gets the labeled rows' majority class and is counted
+  (:mod:`ssl_repro.label_reach`).
 
 **The tuning budget** (stated once, :func:`cross_validated_lambda`): the
 grid :data:`LAM_GRID` (lambda = 1e-4 ... 10, decades; the papers' 1e-3 in
@@ -40,11 +42,12 @@ which is why its records stop where the learning curves do.
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import LeaveOneOut, StratifiedKFold
-from sklearn.semi_supervised import LabelSpreading, SelfTrainingClassifier
+from sklearn.semi_supervised import SelfTrainingClassifier
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimator_base import COUNT, OPEN_UNIT, POSITIVE, BinaryClassifier
 from .estimators import LinearSVM
+from .label_reach import ReachSpreading, positive_share, unreached, warn_unreached
 from .solvers import SolverInfo
 from .solvers.engine.data_checks import DATA_DTYPES
 
@@ -300,7 +303,11 @@ class SelfTraining(_Baseline):
 
 class LabelSpreadingKNN(_Baseline):
     """scikit-learn's ``LabelSpreading`` on the kNN graph of the rows (module doc: memory).  Predictions
-    for new rows (the test rows) come from their neighbours among the training rows.
+    for new rows (the test rows) come from their neighbours among the training rows.  A row the spreading
+    gives no label mass (no path to a labeled row in the graph, or one longer than the iterations run;
+    scikit-learn would silently give it ``classes_[0]``) gets the labeled rows' majority class, with an
+    :class:`~ssl_repro.label_reach.UnreachedRowsWarning` counting the rows (:mod:`ssl_repro.label_reach`:
+    what scikit-learn does, and the decision).
 
     Parameters
     ----------
@@ -313,8 +320,12 @@ class LabelSpreadingKNN(_Baseline):
 
     Attributes
     ----------
-    model_ : the fitted ``LabelSpreading``.
+    model_ : the fitted ``LabelSpreading`` (:class:`~ssl_repro.label_reach.ReachSpreading`: with ``hops_``,
+        each training row's fewest graph edges to a labeled row, ``inf`` where none).
     transduction_ : a label for every training row.
+    unreached_ : bool array, one per training row
+        True where the spreading left the row without label mass (its ``transduction_`` is ``fallback_class_``).
+    fallback_class_ : the labeled rows' majority class (``classes_[0]`` on an even split).
     diagnostics_ : ``converged`` False when it stopped on ``max_iter``.
     n_iter_ : int
         Spreading iterations run.
@@ -349,17 +360,29 @@ class LabelSpreadingKNN(_Baseline):
         X, y, unlabeled, y_pm1 = self._labels(X, y)
         codes = np.full(y.shape[0], -1)
         codes[~unlabeled] = (y_pm1 > 0).astype(int)
-        self.model_ = LabelSpreading(kernel="knn", n_neighbors=min(self.n_neighbors, X.shape[0] - 1),
+        self.model_ = ReachSpreading(kernel="knn", n_neighbors=min(self.n_neighbors, X.shape[0] - 1),
                                      alpha=self.alpha, max_iter=self.max_iter).fit(X, codes)
         self.n_iter_ = int(self.model_.n_iter_)
         self._set_info(self.n_iter_ < self.max_iter, "max_iter")
-        self.transduction_ = self.classes_[self.model_.transduction_]
+        self._prior = float(np.mean(y_pm1 > 0))      # the labeled rows' share of classes_[1]
+        self.fallback_class_ = self.classes_[int(self._prior > 0.5)]
+        self.unreached_ = unreached(self.model_)
+        self.transduction_ = np.where(self.unreached_, self.fallback_class_, self.classes_[self.model_.transduction_])
+        warn_unreached(self, int(self.unreached_.sum()), int(unlabeled.sum()), "unlabeled",
+                       self.model_.hops_[self.unreached_])
         return self
 
-    def decision_function(self, X):
-        """P(``classes_[1]``) - 1/2 from the neighbours' spread labels; positive means ``classes_[1]``."""
+    def spread_outputs(self, X):
+        """(P(``classes_[1]``) - 1/2 for each row of ``X``, reached): from the neighbours' spread labels;
+        where none of the row's neighbours got label mass (``reached`` False), the labeled rows' share."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
-        proba = self.model_.predict_proba(X)
-        column = list(self.model_.classes_).index(1) if 1 in self.model_.classes_ else None
-        return (proba[:, column] if column is not None else np.zeros(X.shape[0])) - 0.5
+        share, reached = positive_share(self.model_, X, self._prior)
+        return share - 0.5, reached
+
+    def decision_function(self, X):
+        """P(``classes_[1]``) - 1/2 from the neighbours' spread labels; positive means ``classes_[1]``
+        (:meth:`spread_outputs`; the rows without evidence are counted by an ``UnreachedRowsWarning``)."""
+        outputs, reached = self.spread_outputs(X)
+        warn_unreached(self, int(np.sum(~reached)), reached.size, "given")
+        return outputs

@@ -44,7 +44,7 @@ class Method:
     unlabeled rows otherwise, take neither), ``kernel`` whether it is a
     kernel machine (``dual_coef_``) rather than a linear one
     (``coef_``), ``graph`` whether it predicts from a graph of the rows
-    (neither: label spreading);
+    (neither: label spreading; its records count the rows the graph leaves without a label);
     ``shows`` names the estimator parameters its configuration sets (at the
     estimator's default) because its record string shows them, and ``record``
     is that string as an OmegaConf interpolation (``tsvm-S${.switches}``;

@@ -1,7 +1,7 @@
 """The sweeper's job configurations from templates equal Hydra's own composition of every job.
 
 :mod:`hydra_plugins.ssl_repro_sweeper.job_configs` composes one configuration per distinct choice of
-config groups and applies each job's value overrides to a copy; here every job of small sweeps is
+config groups and applies each job's value overrides to it; here every job of small sweeps is
 also composed by Hydra itself (``load_sweep_config``, what the launcher does) and the folders and
 task configurations must be equal, with Hydra composing only one job per template.
 """
@@ -38,6 +38,10 @@ def composer(tmp_path, *common):
       ["n_unlabeled=100", "n_unlabeled=null"]]),
     (["dataset=text-like", "sweep_name=grid"],
      [["dataset=text-like", "dataset=g50c"], ["method=svm", "method=rls"], ["split=3"], ["n_labeled=all", "n_labeled=8"]]),
+    # a dict or list value (merged by OmegaConf: a copy of the template) between plain ones (applied in place)
+    (["dataset=text-like"],
+     [["method=svm"], ["n_unlabeled=5", "n_unlabeled={a:1,b:[2]}", "n_unlabeled=[3]", "n_unlabeled={c:4}", "n_unlabeled=6"],
+      ["split=1", "split=2"]]),
 ])
 def test_every_job_equals_hydras_composition_with_one_composition_per_template(tmp_path, common, grid):
     with initialize_config_dir(config_dir=str(CONF), version_base=None):

@@ -29,6 +29,8 @@ for the job's value type, or loading them from numba's on-disk cache; tens of se
 install, said once in the log, well under a second once cached, near 0 after the first job of a
 process; for a kernel method its own compiled kernels, if any: :mod:`ssl_repro.harness.compilation`),
 diagnostics (the solver's record less what the fields above hold: :func:`stored_diagnostics`),
+unreached_rows (label spreading only: the rows it gave no label, which got the labeled rows' majority
+class, :mod:`ssl_repro.label_reach`: ``unlabeled``, of them ``no_path``, ``test``, and the class ``given``, +1/-1),
 data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and provenance (the command, date, git commit and
 machine of the run: :func:`ssl_repro.provenance.provenance`).
 
@@ -59,6 +61,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from ..backend import backend_from_settings
 from ..data import dataset_info, load_dataset, make_split
 from ..kernel_estimators import check_kernel_rows
+from ..label_reach import UnreachedRowsWarning
 from ..labels import LabelConventionWarning, mask_labels
 from ..methods import METHODS, method
 from ..provenance import provenance
@@ -123,13 +126,39 @@ def _linear_outputs(estimator, X, split):
     return op.matvec(w, split.unlabeled), op.matvec(w, split.test)
 
 
+def _of_unlabeled(values, split, all_rows):
+    """The entries of a per-training-row array for the split's unlabeled rows (fit order: every row of
+    ``X`` if ``all_rows``, else the labeled rows then the unlabeled ones)."""
+    return values[split.unlabeled] if all_rows else values[split.labeled.size:]
+
+
 def _kernel_outputs(estimator, X, split, all_rows):
-    """+1/-1 predictions on the unlabeled rows, from ``transduction_`` (fit order: every row of
-    ``X`` if ``all_rows``, else the labeled rows then the unlabeled ones), and test outputs."""
-    positive = estimator.transduction_ == 1          # mask_labels: class 1 is the paper's +1
-    o_u = np.where(positive[split.unlabeled] if all_rows else positive[split.labeled.size:], 1.0, -1.0)
+    """+1/-1 predictions on the unlabeled rows, from ``transduction_``, and test outputs."""
+    o_u = np.where(_of_unlabeled(estimator.transduction_ == 1, split, all_rows), 1.0, -1.0)   # mask_labels: 1 is +1
     o_t = estimator.decision_function(X[split.test]) if split.test.size else np.zeros(0)
     return o_u, o_t
+
+
+def _graph_outputs(estimator, X, split, all_rows):
+    """As :func:`_kernel_outputs`, for label spreading, and the record's ``unreached_rows``: the unlabeled
+    rows it gave no label (``no_path``: of those, the ones with no path to a labeled row), the test rows
+    none of whose neighbours got one, and the class they were all given (+1/-1; :mod:`ssl_repro.label_reach`)."""
+    o_u = np.where(_of_unlabeled(estimator.transduction_ == 1, split, all_rows), 1.0, -1.0)
+    o_t, reached = estimator.spread_outputs(X[split.test]) if split.test.size else (np.zeros(0), np.ones(0, bool))
+    missed = _of_unlabeled(estimator.unreached_, split, all_rows)
+    hops = _of_unlabeled(estimator.model_.hops_, split, all_rows)
+    return o_u, o_t, {"unlabeled": int(missed.sum()), "no_path": int(np.isinf(hops).sum()),
+                      "test": int(np.sum(~reached)), "given": 1 if estimator.fallback_class_ == 1 else -1}
+
+
+def log_unreached(unreached, split, job):
+    """One log line for the rows label spreading left without a label, when there are any."""
+    if unreached["unlabeled"] or unreached["test"]:
+        log.warning("%s: %d of %d unlabeled rows (%d with no path to a labeled row in the kNN graph, %d farther from "
+                    "one than the iterations run) and %d of %d test rows got no label from the spreading: given the "
+                    "labeled rows' majority class %+d (record: unreached_rows)", job, unreached["unlabeled"],
+                    split.unlabeled.size, unreached["no_path"], unreached["unlabeled"] - unreached["no_path"],
+                    unreached["test"], split.test.size, unreached["given"])
 
 
 #: Datasets read from a user's own files: their jobs also save weights and outputs (:func:`train_job`).
@@ -266,6 +295,7 @@ def fit_estimator(settings, dataset, split):
     with backend_from_settings(settings.backend), warnings.catch_warnings(record=True) as caught:
         # y_fit is made by mask_labels: its 0s are the negative class, never a guess at the convention
         warnings.simplefilter("ignore", LabelConventionWarning)
+        warnings.simplefilter("ignore", UnreachedRowsWarning)      # make_record's line counts the rows
         for category in SOLVER_WARNINGS:
             warnings.simplefilter("always", category)
         start, cpu_start = time.perf_counter(), time.process_time()
@@ -328,7 +358,11 @@ def make_record(cfg, settings, dataset, split, fitted):
     estimator, info = fitted.estimator, fitted.estimator.diagnostics_
     params = estimator.get_params()
     used_lam, used_lam_u = params.get("lam", float("nan")), params.get("lam_u", 0.0)
-    if fitted.kernel or not hasattr(estimator, "coef_"):      # kernel machines and label spreading
+    unreached = None
+    if method(settings.method["name"]).graph:                   # label spreading
+        o_u, o_t, unreached = _graph_outputs(estimator, dataset.X, split, fitted.all_rows)
+        log_unreached(unreached, split, f"{settings.variant} on {dataset.name}")
+    elif fitted.kernel or not hasattr(estimator, "coef_"):      # kernel machines
         o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.all_rows)
     else:
         o_u, o_t = _linear_outputs(estimator, dataset.X, split)
@@ -347,6 +381,7 @@ def make_record(cfg, settings, dataset, split, fitted):
         "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
         "seconds": fitted.seconds, "cpu_seconds": fitted.cpu_seconds, "compile_seconds": fitted.compile_seconds,
         "diagnostics": stored_diagnostics(info), "data_source": dataset.source,
+        **({"unreached_rows": unreached} if unreached is not None else {}),
         **({"data_files": settings.data_files} if settings.data_files else {}),
         "config": cfg, "provenance": provenance(),
     }
