@@ -152,3 +152,17 @@ def test_the_analog_has_its_documents_and_a_fit_records_c_star_and_errors(script
                           2.0, 10.0, -0.2, 4.0, 2**24)
     assert fit["C_star"] == pytest.approx(40.0) and 0 <= fit["test_error"] < 0.5
     assert fit["kernel_evaluations"] > 0 and fit["smo_iterations"] > 0
+
+
+def test_the_svm_outputs_by_expansion_are_libsvms():
+    import scipy.sparse as sp
+    from sklearn.svm import SVC
+    from ssl_repro.kernel_cccp_estimator import expansion
+    X = sp.random(300, 50, density=0.2, random_state=1, format="csr")
+    y = np.where(np.random.default_rng(0).random(300) < 0.5, 1, -1)
+    svm = SVC(C=10.0, gamma=0.7).fit(X[:100], y[:100])
+    values = expansion(X, sp.csr_matrix(svm.support_vectors_), sp.csr_matrix(svm.dual_coef_).toarray()[0], 0.7)
+    assert np.allclose(values + svm.intercept_[0], svm.decision_function(X), atol=1e-10)
+    linear = SVC(C=1.0, kernel="linear").fit(X[:100], y[:100])
+    values = expansion(X, sp.csr_matrix(linear.support_vectors_), sp.csr_matrix(linear.dual_coef_).toarray()[0])
+    assert np.allclose(values + linear.intercept_[0], linear.decision_function(X), atol=1e-10)

@@ -52,7 +52,7 @@ LABEL = f"{DATASET} (analog)"
 
 def chosen(frame):
     """The selected fit of each cell (split, labels, stage, method, U): the lowest validation error."""
-    order = frame.sort_values(TIE_ORDER, kind="stable", na_position="first")
+    order = frame.sort_values([k for k in TIE_ORDER if k in frame], kind="stable", na_position="first")
     return order.drop_duplicates(CELL, keep="first").sort_values(CELL, kind="stable")
 
 
