@@ -120,7 +120,7 @@ def fig8_lines(records, rows, table):
         return []
     timing = rows.loc[rows["method"] == "cccp-tsvm", "timing"].iloc[0]
     out = ["Fig 8: training time of the selected CCCP-TSVM fits against U, mean over the splits (CPU seconds, "
-           f"{str(timing).upper()}; 1-minute load beside) and the work counts; 002: "
+           f"PROVISIONAL{str(timing).removeprefix('provisional')}; 1-minute load beside) and the work counts; 002: "
            + "; ".join(f"about {records.paper_value(paper='002', where='Sec. 5.1 (Fig 8)', n_labeled=L):g} minutes "
                        f"at 12,500 unlabeled rows with {L:,} labels" for L in LABELS
                        if records.paper_value(paper="002", where="Sec. 5.1 (Fig 8)", n_labeled=L) is not None)
