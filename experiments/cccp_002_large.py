@@ -167,6 +167,7 @@ def done_keys():
 
 def run(labels, unlabeled, splits, cache_bytes):
     """The protocol (module doc) for ``labels`` and ``unlabeled`` over ``splits``, into large.csv."""
+    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}")     # first: an interrupted run is traceable
     X, y = load()
     median = sampled_sigma(X)
     done = done_keys()
@@ -207,7 +208,6 @@ def run(labels, unlabeled, splits, cache_bytes):
                                lambda U=U, ratio=ratio, s=s: tsvm_fit(
                                    X, y, labeled, rows["order"][:U], {p: rows[p] for p in ("validation", "test")},
                                    best.factor * median, best.C, s, ratio, cache_bytes))
-    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}")
 
 
 def measure(cache_bytes):
