@@ -76,7 +76,9 @@ def section_lines(records, table):
     rows = table4(frame)
     splits = sorted(frame["split"].unique())
     ran = sorted(int(u) for u in rows.loc[rows["method"] == "cccp-tsvm", "n_unlabeled"].unique())
-    lines = head + [f"Records `{RECORD}`" + (f": {provenance(prov)}" if prov else "") + ". "
+    note = (prov or {}).get("provenance", {}).get("note")
+    lines = head + [f"Records `{RECORD}`" + (f": {provenance(prov)}" if prov else "") + (f" ({note})" if note else "")
+                    + ". "
                     f"{DATASET}: comp.* + sci.* (+1) vs talk.* + alt.atheism + soc.religion.christian, "
                     f"{VALIDATION_ROWS:,} validation rows, the rest the test rows (sizes beside 002's in "
                     "experiments/cccp_002_large.py). Run: " + f"{len(splits)} split(s), U = "
