@@ -6,6 +6,7 @@
     python experiments/cccp_002.py fig4 --dataset g50c|text
     python experiments/cccp_002.py fig3 [--universvm PATH]
     python experiments/cccp_002.py table6 [--splits 10]
+    python experiments/cccp_002.py large [...]     (Table 4, Fig 8: experiments/cccp_002_large.py)
 
 Data, splits, the error and the records: ``experiments/cccp_002_data.py``.  Table 2 reports the best
 mean error over the hyperparameter grid (tuned on the test rows, as 002 says).
@@ -335,6 +336,10 @@ def warm_up():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["large"]:       # 002 Sec. 5.1 (Table 4, Fig 8): experiments/cccp_002_large.py
+        from cccp_002_large import main as large
+        return large(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3", "table6"])
     ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")

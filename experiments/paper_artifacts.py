@@ -287,7 +287,8 @@ def main(argv=None):
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
     run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
-    run.add_argument("--scale", action="store_true", help="all: also 004's large transductive tables")
+    run.add_argument("--scale", action="store_true",
+                     help="all: also 004's large transductive tables and 002's large experiment")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
     run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")

@@ -61,7 +61,10 @@ def recorded_seconds(results, artifact, dataset=None):
 #: program's path or None, the record under results/ whose ``seconds`` column estimates the time).
 EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
                  ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
-                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"))
+                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"),
+                 ("002-large", "cccp_002_large.py", None, "cccp_002/large.csv"))
+#: The scripts among them that only ``--scale`` runs (hours of kernel fits).
+SCALE_SCRIPTS = ("002-large",)
 
 
 def data_plan(root=None, download=False):
@@ -112,6 +115,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             seconds, basis = float(pd.read_csv(Path(results) / record)["seconds"].sum()), f"busy s summed in {record}"
         if not path.exists():
             steps.append(Step(name, None, seconds, basis, f"experiments/{script} is not in this checkout"))
+        elif name in SCALE_SCRIPTS and not scale:
+            steps.append(Step(name, None, seconds, basis, SCALE_STEP))
         elif option and not programs.get(option):
             steps.append(Step(name, None, seconds, basis, f"no {option} PATH given"))
         else:
@@ -122,7 +127,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
 
 #: Why ``run all`` leaves a step out unless asked (:func:`optional`).
 STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
-SCALE_STEP = "scale experiments (004's large transductive tables, minutes a job): --scale runs them"
+SCALE_STEP = ("scale experiments (004's large transductive tables, minutes a job; 002's large experiment, "
+              "hours): --scale runs them")
 
 
 def optional(artifact, dataset, stand_ins, scale):

@@ -176,14 +176,20 @@ class KernelCCCPTSVM(BinaryClassifier):
         """f(x) = sum_d coef_d K(x_d, x) + b, per block of rows; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = sp.csr_matrix(validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False))
-        S = self.support_vectors_
-        s_sq = np.asarray(S.multiply(S).sum(axis=1)).ravel()
-        out = np.empty(X.shape[0])
-        for start in range(0, X.shape[0], BLOCK_ROWS):
-            block = X[start:start + BLOCK_ROWS]
-            K = np.asarray((block @ S.T).todense())
-            if self.sigma_ is not None:
-                b_sq = np.asarray(block.multiply(block).sum(axis=1)).ravel()
-                K = np.exp(-self._gamma() * np.maximum(b_sq[:, None] + s_sq[None, :] - 2.0 * K, 0.0))
-            out[start:start + BLOCK_ROWS] = K @ self.dual_coef_[0]
-        return out + self.intercept_[0]
+        return expansion(X, self.support_vectors_, self.dual_coef_[0], None if self.sigma_ is None else self._gamma()) \
+            + self.intercept_[0]
+
+
+def expansion(X, S, coef, gamma=None):
+    """sum_d coef_d K(s_d, x) for each row x of the CSR matrix ``X``, over the CSR rows ``S``, per block of
+    rows (no n x n matrix): the RBF kernel exp(-gamma ||x - s||^2), or the linear x.s when ``gamma`` is None."""
+    s_sq = np.asarray(S.multiply(S).sum(axis=1)).ravel()
+    out = np.empty(X.shape[0])
+    for start in range(0, X.shape[0], BLOCK_ROWS):
+        block = X[start:start + BLOCK_ROWS]
+        K = np.asarray((block @ S.T).todense())
+        if gamma is not None:
+            b_sq = np.asarray(block.multiply(block).sum(axis=1)).ravel()
+            K = np.exp(-gamma * np.maximum(b_sq[:, None] + s_sq[None, :] - 2.0 * K, 0.0))
+        out[start:start + BLOCK_ROWS] = K @ coef
+    return out

@@ -22,7 +22,9 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``, ``what``):
   training rows, least squares on logs) and its 95% interval: a "quadratic
   trend" (002 fits parabolas, against the cubic worst case) holds when the
   interval lies inside [1.5, 2.5], nearer 2 than linear or cubic growth; does
-  not hold when it lies outside; mixed otherwise.
+  not hold when it lies outside; mixed otherwise (:func:`scaling_verdict`); on
+  text (Fig 3) and on the large analog per label count (Fig 8).
+- ``unlabeled``: Table 4's claim on the large analog (:mod:`.cccp_002_large`).
 """
 import numpy as np
 import pandas as pd
@@ -97,10 +99,12 @@ def table_rows(records, grid, where, spec):
 def section(records):
     from .report.records import NOT_YET, provenance as _provenance
     from .report.tables import claim_lines, table
+    from . import cccp_002_large as large
     lines = ["## 002's kernel CCCP-TSVM (002-table1, 002-table2, 002-heuristics, 002-ramp-s, 002-fig5, 002-fig4, "
-             "002-fig3, 002-table6: Tables 1-3 and 6, Figs 3-5, 7 (002))",
+             "002-fig3, 002-table6, 002-large: Tables 1-4 and 6, Figs 3-5, 7-8 (002))",
              "", *claim_lines(records, "002-table2"), *claim_lines(records, "002-fig4"),
-             *claim_lines(records, "002-fig3"), *claim_lines(records, "002-table6"), ""]
+             *claim_lines(records, "002-fig3"), *claim_lines(records, "002-table6"),
+             *claim_lines(records, "002-large"), ""]
     grid = records.csv(f"{FOLDER}/grid.csv")
     prov = records.json(f"{FOLDER}/provenance.json")
     if grid is None or prov is None:
@@ -137,7 +141,7 @@ def section(records):
               f"{steps.quantile(0.9):g}, most {steps.max():g}.", ""]
     lines += fig4_lines(records, table) + fig3_lines(records, table) + table6_lines(records, table)
     lines += diagnosis_lines(records, table)
-    return lines
+    return lines + large.section_lines(records, table)
 
 
 def table6_lines(records, table):
@@ -253,13 +257,18 @@ def fig3_lines(records, table):
 # ---------------------------------------------------------------- claims
 
 def check(records, test):
-    """The verdict of a ``cccp_002`` test (module doc)."""
-    name = f"{FOLDER}/{ {'speed': 'times', 'scaling': 'times', 'iterations': 'path', 'table6': 'table6'}.get(test['what'], 'grid')}.csv"
+    """The verdict of a ``cccp_002`` test (module doc; ``unlabeled`` and the large analog's part of ``scaling``:
+    :mod:`ssl_repro.harness.cccp_002_large`)."""
+    from . import cccp_002_large as large
+    if test["what"] == "unlabeled":
+        return large.check_unlabeled(records)
+    if test["what"] == "scaling":
+        return verdicts.combine([_scaling(records.csv(f"{FOLDER}/times.csv")), *large.scaling_parts(records)])
+    name = f"{FOLDER}/{ {'speed': 'times', 'iterations': 'path', 'table6': 'table6'}.get(test['what'], 'grid')}.csv"
     frame = records.csv(name)
     if frame is None:
         return Verdict(UNTESTABLE, "-", f"{name} absent")
-    return {"table2": _table2, "iterations": _iterations, "speed": _speed, "scaling": _scaling,
-            "table6": _table6}[test["what"]](frame, test)
+    return {"table2": _table2, "iterations": _iterations, "speed": _speed, "table6": _table6}[test["what"]](frame, test)
 
 
 def table6_modes(frame):
@@ -323,17 +332,22 @@ def _speed(times, test):
     return verdicts.combine(parts)
 
 
-def _scaling(times, test):
+def _scaling(times):
+    if times is None:
+        return Verdict(UNTESTABLE, "-", f"{FOLDER}/times.csv absent")
     cells, basis = fig3_medians(times)
     cccp = cells[cells["method"] == "cccp-tsvm"]
     if len(cccp) < 3:
-        return Verdict(UNTESTABLE, "-", "fewer than 3 sizes timed")
-    n = (cccp["n_unlabeled"] + 50).to_numpy(float)
-    p, lo, hi = exponent(n, cccp["seconds"].to_numpy(float))
-    pk, lok, hik = exponent(n, cccp["kernel_evaluations"].to_numpy(float))
+        return Verdict(UNTESTABLE, "-", "text: fewer than 3 sizes timed")
+    return scaling_verdict((cccp["n_unlabeled"] + 50).to_numpy(float), cccp["seconds"].to_numpy(float),
+                           cccp["kernel_evaluations"].to_numpy(float), "text (real)", f"text ({basis})")
+
+
+def scaling_verdict(n, seconds, kernel_evaluations, data, what):
+    """The quadratic-trend verdict (module doc) of ``seconds`` against ``n`` rows, kernel evaluations beside."""
+    p, lo, hi = exponent(n, seconds)
+    pk, lok, hik = exponent(n, kernel_evaluations)
     low, high = QUADRATIC
     word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else verdicts.MIXED
-    return Verdict(word, "text (real)",
-                   f"text, n = {int(n.min())}..{int(n.max())}, {basis}: seconds ~ n^{p:.2f} (95% {lo:.2f} to {hi:.2f}); "
-                   f"kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f}); the large analog (12,500 unlabeled "
-                   "rows) not run yet")
+    return Verdict(word, data, f"{what}, n = {int(n.min())}..{int(n.max())}: seconds ~ n^{p:.2f} (95% {lo:.2f} to "
+                               f"{hi:.2f}); kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f})")

@@ -47,4 +47,5 @@ CLAIM_WORDS = {
     "002-table6": "Transductive CCCP-TSVM slightly better than semi-supervised (text)",
     "002-speed": "CCCP-TSVM is orders of magnitude faster than SVM-light and ∇TSVM",
     "002-scaling": "CCCP-TSVM's training time grows quadratically",
+    "002-unlabeled-large": "Unlabeled data lowers CCCP-TSVM's error on RCV1, most with few labels",
 }

@@ -1,0 +1,201 @@
+"""002's large experiment (Sec. 5.1, Table 4, Fig 8) on its 20 Newsgroups analog: the protocol's constants,
+the selection rule, the report's lines and the claims' tests.
+
+The runs are ``experiments/cccp_002_large.py``'s (its docstring states the analog and the sizes beside
+002's); its record ``results/cccp_002/large.csv`` holds one row per fit: ``stage`` ``select`` (CCCP-TSVM
+with the validation rows as its unlabeled data, choosing C and sigma per label count) or ``table4`` (the
+SVM's grid at U = 0, CCCP-TSVM's grid of C* and s at each U), ``validation_error`` and, for the table4
+fits, ``test_error`` on every test row.  :func:`chosen` applies 002's model selection to the records: per
+cell the fit of the lowest validation error.
+
+Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
+
+- ``unlabeled`` (002: "unlabeled data can improve the results on this problem.  This is especially true in
+  the case of few training examples"): per label count, CCCP-TSVM's test error against the SVM's (both
+  selected on the validation rows), paired over the splits in each cell of U by
+  :func:`ssl_repro.harness.claims.compare` (its thresholds and signed-rank test; one split: "(1 run)");
+  "can improve" is met at a label count when CCCP-TSVM is lower in more than half of its U cells and
+  higher in none (the per-dataset rule of :mod:`ssl_repro.harness.claims`); "especially with few"
+  when, at the largest U both label counts ran, the gain (SVM minus CCCP-TSVM error) at the fewest labels
+  exceeds the gain at the most by more than the error threshold
+  (:func:`ssl_repro.harness.claims.equal_within` on the two gains).
+- ``scaling`` (002 Fig 8, "the training times show a quadratic trend"): :func:`scaling_parts` gives,
+  per label count with three or more U, the verdict of
+  :func:`ssl_repro.harness.cccp_002.scaling_verdict` on the selected fits' CPU seconds against
+  n = L + U; :mod:`ssl_repro.harness.cccp_002` combines it with text's (Fig 3).
+"""
+import numpy as np
+import pandas as pd
+
+from .claims import FAILS, HOLDS, UNTESTABLE, Verdict, combine, compare, equal_within, meets, reversed_
+
+DATASET = "20ng-ccat-vs-gcat"
+RECORD = "cccp_002/large.csv"
+PROVENANCE = "cccp_002/large_provenance.json"
+#: Labeled rows (002: 100 and 1,000); the smaller set lies inside the larger one.
+LABELS = (100, 1000)
+#: Labeled rows for model selection (002: 2,000 for L = 100, 4,000 for L = 1,000; here 2,000 for both).
+VALIDATION_ROWS = 2000
+#: Unlabeled rows U, drawn from the test rows (002: 500 ... 12,500); None: every test row.
+UNLABELED = (500, 1000, 2000, 5000, 10000, None)
+#: The SVM's grid (sigma = factor x the median pairwise distance; 002's C) and CCCP-TSVM's grid for C and
+#: sigma (run with the validation rows unlabeled at s = SELECT_S and C* = C).
+SVM_FACTORS, SVM_C = (1.0, 2.0, 4.0, 8.0), (1.0, 10.0, 100.0, 1000.0)
+SELECT_FACTORS, SELECT_C, SELECT_S, SELECT_RATIO = (1.0, 2.0, 4.0, 8.0), (1.0, 10.0, 100.0), -0.3, 1.0
+#: CCCP-TSVM's grid at each U: C* / C (002's chosen C* are about C, 4 C and 10 C) and s (002's: -0.2, -0.4).
+RATIO_GRID, S_GRID = (1.0, 4.0), (-0.2, -0.4)
+#: Model selection: the lowest validation error; ties go to the smaller C, factor, C* / C and s.
+TIE_ORDER = ["validation_error", "C", "factor", "c_star_ratio", "s"]
+CELL = ["split", "n_labeled", "stage", "method", "n_unlabeled"]
+LABEL = f"{DATASET} (analog)"
+
+
+def chosen(frame):
+    """The selected fit of each cell (split, labels, stage, method, U): the lowest validation error."""
+    order = frame.sort_values([k for k in TIE_ORDER if k in frame], kind="stable", na_position="first")
+    return order.drop_duplicates(CELL, keep="first").sort_values(CELL, kind="stable")
+
+
+def table4(frame):
+    """The selected SVM (U = 0) and CCCP-TSVM fits of the ``table4`` stage."""
+    return chosen(frame[frame["stage"] == "table4"])
+
+
+def _pct(value):
+    return "-" if value is None or pd.isna(value) else f"{100 * value:.2f}"
+
+
+def section_lines(records, table):
+    """The large experiment's lines of the 002 section: Table 4 beside 002's, Fig 8's times and work."""
+    from .report.records import provenance
+    frame = records.csv(RECORD)
+    head = ["### Table 4 and Fig 8 (002 Sec. 5.1) on the 20 Newsgroups analog of RCV1's CCAT vs GCAT", ""]
+    if frame is None:
+        return head + ["Not run yet: `python experiments/cccp_002.py large`.", ""]
+    prov = records.json(PROVENANCE)
+    rows = table4(frame)
+    splits = sorted(frame["split"].unique())
+    ran = sorted(int(u) for u in rows.loc[rows["method"] == "cccp-tsvm", "n_unlabeled"].unique())
+    note = (prov or {}).get("provenance", {}).get("note")
+    lines = head + [f"Records `{RECORD}`" + (f": {provenance(prov)}" if prov else "") + (f" ({note})" if note else "")
+                    + ". "
+                    f"{DATASET}: comp.* + sci.* (+1) vs talk.* + alt.atheism + soc.religion.christian, "
+                    f"{VALIDATION_ROWS:,} validation rows, the rest the test rows (sizes beside 002's in "
+                    "experiments/cccp_002_large.py). Run: " + f"{len(splits)} split(s), U = "
+                    + ", ".join(f"{u:,}" for u in ran) + "; the protocol's U: "
+                    + ", ".join("all" if u is None else f"{u:,}" for u in UNLABELED) + ".", ""]
+    lines += ["Table 4: test error (%), mean over the splits, of the fit chosen on the validation rows "
+              "(SVM: C and sigma; CCCP-TSVM: C and sigma once per L with the validation rows unlabeled, then "
+              "C* and s per U); 002's on RCV1 beside.", ""]
+    body = []
+    for (L, U), cell in rows.groupby(["n_labeled", "n_unlabeled"]):
+        method = cell["method"].iloc[0]
+        paper = records.paper_value(paper="002", where="Table 4", n_labeled=int(L), n_unlabeled=int(U))
+        point = cell.iloc[0]
+        params = f"C={point.C:g}, factor={point.factor:g}" + (
+            f", C*/C={point.c_star_ratio:g}, s={point.s:g}" if method == "cccp-tsvm" else "")
+        body.append([method, int(L), f"{int(U):,}", _pct(paper / 100 if paper is not None else None),
+                     _pct(cell["test_error"].mean()), params + (f" (split {int(point.split)})" if len(splits) > 1
+                                                                  else ""),
+                     _pct(cell["validation_error"].mean())])
+    lines += [table(["method", "L", "U", "002 (RCV1)", "ours", "chosen", "validation error"], body), ""]
+    tsvm = rows[rows["method"] == "cccp-tsvm"]
+    for L, part in tsvm.groupby("n_labeled"):
+        means = part.groupby("n_unlabeled")["test_error"].mean()
+        paper = records.paper_numbers(paper="002", where="Sec. 5.1", n_labeled=int(L))
+        lines.append(f"- L = {L}: lowest test error over the U run {_pct(means.min())}% at U = {means.idxmin():,}"
+                     + (f" (002: {paper[0]['value']:g}% at U = {paper[0]['n_unlabeled']:,})" if paper else ""))
+    return lines + [""] + fig8_lines(records, rows, table)
+
+
+def fig8_points(rows):
+    """Fig 8's points: per label count and U, the mean over the splits of the selected CCCP-TSVM fits."""
+    tsvm = rows[rows["method"] == "cccp-tsvm"]
+    return tsvm.groupby(["n_labeled", "n_unlabeled"]).mean(numeric_only=True).reset_index()
+
+
+def fig8_lines(records, rows, table):
+    """Fig 8: the selected fits' CPU seconds (provisional) and work counts against U, with the exponents."""
+    from .cccp_002 import exponent
+    tsvm = fig8_points(rows)
+    if tsvm.empty:
+        return []
+    timing = rows.loc[rows["method"] == "cccp-tsvm", "timing"].iloc[0]
+    out = ["Fig 8: training time of the selected CCCP-TSVM fits against U, mean over the splits (CPU seconds, "
+           f"PROVISIONAL{str(timing).removeprefix('provisional')}; 1-minute load beside) and the work counts; 002: "
+           + "; ".join(f"about {records.paper_value(paper='002', where='Sec. 5.1 (Fig 8)', n_labeled=L):g} minutes "
+                       f"at 12,500 unlabeled rows with {L:,} labels" for L in LABELS
+                       if records.paper_value(paper="002", where="Sec. 5.1 (Fig 8)", n_labeled=L) is not None)
+           + " (a 64-bit Opteron).", "",
+           table(["L", "U", "CPU s", "load", "CCCP steps", "SMO steps", "kernel evaluations", "converged (share)"],
+                 [[int(r.n_labeled), f"{int(r.n_unlabeled):,}", f"{r.seconds:.3g}", f"{r.load_1min:.1f}",
+                   f"{r.cccp_iterations:.3g}", f"{r.smo_iterations:.3g}", f"{r.kernel_evaluations:.3g}",
+                   f"{r.converged:.0%}"]
+                  for r in tsvm.itertuples()]), ""]
+    for L, part in tsvm.groupby("n_labeled"):
+        if len(part) < 3:
+            out.append(f"- L = {L}: fewer than 3 U timed, no exponent")
+            continue
+        n = (part["n_labeled"] + part["n_unlabeled"]).to_numpy(float)
+        for what in ("seconds", "kernel_evaluations", "smo_iterations"):
+            p, lo, hi = exponent(n, part[what].to_numpy(float))
+            out.append(f"- L = {L}: {what} ~ n^p over n = L + U = {int(n.min()):,}..{int(n.max()):,}: p = {p:.2f} "
+                       f"(95% interval {lo:.2f} to {hi:.2f})")
+    return out + [""]
+
+
+# ---------------------------------------------------------------- claims
+
+def check_unlabeled(records):
+    """The verdict of the ``unlabeled`` test (module doc)."""
+    frame = records.csv(RECORD)
+    if frame is None:
+        return Verdict(UNTESTABLE, "-", f"{RECORD} absent")
+    rows = table4(frame)
+    svm = rows[rows["method"] == "svm"]
+    parts, gains = [], {}
+    for L, tsvm in rows[rows["method"] == "cccp-tsvm"].groupby("n_labeled"):
+        base = svm[svm["n_labeled"] == L]
+        if base.empty:
+            continue
+        words, met, against = [], 0, 0
+        for U, cell in tsvm.groupby("n_unlabeled"):
+            c = compare(pd.concat([cell, base]), "cccp-tsvm", "svm", "test_error")
+            if c is None:
+                continue
+            met += bool(meets(c, "lower"))
+            against += reversed_(c)
+            words.append(f"U={int(U):,}: {c.evidence_word} ({100 * c.a_mean:.2f}% vs {100 * c.b_mean:.2f}%)")
+            gains.setdefault(L, {})[int(U)] = c.b_mean - c.a_mean
+        ok = 2 * met > len(words) and not against
+        parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"L = {L}: CCCP-TSVM below the SVM in {met} of "
+                                                            f"{len(words)} U cells ({'; '.join(words)})"))
+    if not parts:
+        return Verdict(UNTESTABLE, "-", f"{RECORD}: no cell with both methods")
+    few, many = min(LABELS), max(LABELS)
+    common = set(gains.get(few, {})) & set(gains.get(many, {}))
+    if common:
+        U = max(common)
+        g_few, g_many = gains[few][U], gains[many][U]
+        ok = g_few > g_many and not equal_within("test_error", g_few - g_many, g_few, g_many)
+        parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"gain over the SVM at U = {U:,}: {100 * g_few:.2f} "
+                                                            f"points at L = {few} vs {100 * g_many:.2f} at L = {many} "
+                                                            "(002: about 5.5 and 1)"))
+    return combine(parts)
+
+
+def scaling_parts(records):
+    """Per label count, the quadratic-trend verdict on the selected fits' seconds (module doc)."""
+    from .cccp_002 import scaling_verdict
+    frame = records.csv(RECORD)
+    if frame is None:
+        return [Verdict(UNTESTABLE, "-", f"{DATASET}: {RECORD} absent")]
+    parts = []
+    for L, part in fig8_points(table4(frame)).groupby("n_labeled"):
+        if len(part) < 3:
+            parts.append(Verdict(UNTESTABLE, "-", f"{DATASET}, L = {L}: fewer than 3 U timed"))
+            continue
+        parts.append(scaling_verdict((part["n_labeled"] + part["n_unlabeled"]).to_numpy(float),
+                                     part["seconds"].to_numpy(float), part["kernel_evaluations"].to_numpy(float),
+                                     f"{LABEL}, provisional seconds", f"{DATASET}, L = {L}"))
+    return parts or [Verdict(UNTESTABLE, "-", f"{DATASET}: no CCCP-TSVM fit")]
