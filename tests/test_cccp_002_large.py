@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ssl_repro.harness import cccp_002, cccp_002_large as large
-from ssl_repro.harness.claims import FAILS, HOLDS, MIXED, UNTESTABLE
+from ssl_repro.harness.verdicts import FAILS, HOLDS, MIXED, UNTESTABLE
 from ssl_repro.harness.report.records import Records
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -69,7 +69,7 @@ def section_lines(records, table):
     """The large experiment's lines of the 002 section: Table 4 beside 002's, Fig 8's times and work."""
     from .report.records import provenance
     frame = records.csv(RECORD)
-    head = ["### Table 4 and Fig 8 (002 Sec. 5.1) on the 20 Newsgroups analog of RCV1's CCAT vs GCAT", ""]
+    head = ["**Table 4 and Fig 8 (002 Sec. 5.1) on the 20 Newsgroups analog of RCV1's CCAT vs GCAT**", ""]
     if frame is None:
         return head + ["Not run yet: `python experiments/cccp_002.py large`.", ""]
     prov = records.json(PROVENANCE)
