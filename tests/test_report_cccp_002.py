@@ -54,7 +54,7 @@ def test_timing_verdicts_read_the_medians_of_undisturbed_protocol_runs():
     slow = base.assign(repeat=3, disturbed=True, seconds=base["seconds"] * np.where(base["method"] == "cccp-tsvm",
                                                                                       50.0, 1.0))
     cells, basis = cccp_002.fig3_medians(pd.concat([runs, slow], ignore_index=True))
-    assert (cells["runs"] == 3).all() and basis.startswith("medians of 3+ runs by the timing protocol")
+    assert (cells["runs"] == 3).all() and basis.startswith("medians of 3+ runs, one fit at a time on an idle machine")
     verdict = cccp_002.check(Stub(times=pd.concat([runs, slow], ignore_index=True)), {"what": "speed", "min": 100})
     assert verdict.word == HOLDS and "medians of 3+ runs" in verdict.evidence   # the disturbed 50x run left out
     assert "provisional" in cccp_002.fig3_medians(base)[1]                       # a record before the protocol

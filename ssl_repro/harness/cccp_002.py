@@ -217,7 +217,7 @@ def fig3_medians(times):
                            "transductive_error") if k in times]
     cells = times.groupby(["method", "n_unlabeled"])
     out = cells[columns].median().join(cells.size().rename("runs")).reset_index()
-    basis = (f"medians of {int(out['runs'].min())}+ runs by the timing protocol" if protocol
+    basis = (f"medians of {int(out['runs'].min())}+ runs, one fit at a time on an idle machine" if protocol
              else "provisional CPU seconds, taken under load")
     return out, basis
 
