@@ -173,6 +173,9 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     if experiment in ("transductive", "scale_timing"):
         assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
                                                  for u in info.transductive_unlabeled)
+    if experiment == "transductive":     # the labeled draws: ten on kdd99-10 (a paired test), one elsewhere
+        assert [int(x) for x in str(params["split"]).split(",")] == list(info.transductive_splits)
+        assert len(info.transductive_splits) == (10 if dataset == "kdd99-10" else 1)
 
 
 @pytest.mark.parametrize("experiment, dataset", [("timing", "pcmac"), ("scale_timing", "kdd99-10")])

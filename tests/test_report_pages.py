@@ -172,3 +172,23 @@ def test_no_module_of_the_report_is_over_400_lines():
     sizes = {p.name: len(p.read_text().splitlines()) for p in (ROOT / "ssl_repro" / "harness" / "report").glob("*.py")}
     assert max(sizes.values()) <= 400, sizes
     assert np.sum(list(sizes.values())) > 1000                    # the whole renderer, not a stub
+
+
+def test_a_curve_without_s1_counts_each_timing_split_once_not_each_repeat(tmp_path):
+    """The learning-curve table borrows TSVM S=1 from the timing sweep; its 3 repeats of 3 splits are 3 splits."""
+    from ssl_repro.harness.report import learning_curves
+    curve = [{"dataset": "20ng-gcat-like-b", "method": m, "split": k, "n_labeled": 34, "n_unlabeled": 100,
+              "test_error": 0.1, "converged": True} for k in range(10) for m in ("svm", "tsvm-Smax", "da")]
+    timing = [{"dataset": "20ng-gcat-like-b", "method": "tsvm-S1", "split": k, "repeat": rep, "n_labeled": 34,
+               "n_unlabeled": 100, "test_error": 0.1 + 0.01 * k, "converged": True}
+              for rep in range(3) for k in range(3)]
+    for folder, rows in (("learning_curve_20ng_gcat_like_b", curve), ("timing_20ng_gcat_like_b", timing)):
+        (tmp_path / "results" / folder).mkdir(parents=True)
+        pd.DataFrame(rows).to_csv(tmp_path / "results" / folder / "results.csv", index=False)
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "paper_numbers.json").write_text(json.dumps(NUMBERS))
+    r = records.Records(tmp_path / "results", tmp_path)
+    frame = r.runs("learning_curve_20ng_gcat_like_b")
+    merged = learning_curves._with_timing_s1(r, "20ng-gcat-like-b", frame)
+    s1 = merged[merged["method"] == "tsvm-S1"]
+    assert sorted(s1["split"]) == [0, 1, 2]
