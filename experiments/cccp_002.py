@@ -284,7 +284,8 @@ DIAGNOSIS = ((4, 0, 10.0, 0.0, True), (4, 0, 1.0, 0.0, True), (4, 0, 10.0, -0.3,
 
 def linear_diagnosis():
     from ssl_repro.data import make_split
-    from ssl_repro.estimators import LinearCCCPTSVM, LinearSVM, LinearTSVM
+    from ssl_repro.comparison_estimators import LinearCCCPTSVM
+    from ssl_repro.estimators import LinearSVM, LinearTSVM
     dataset = load_dataset("20ng-aut-avn-like")
     X, y = dataset.X, np.asarray(dataset.y)
     rows = []

@@ -46,7 +46,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
-from ssl_repro.estimators import LinearCCCPTSVM, mask_labels  # noqa: E402
+from ssl_repro.comparison_estimators import LinearCCCPTSVM  # noqa: E402
+from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlight, write_table)
 from ssl_repro.provenance import provenance  # noqa: E402

@@ -85,7 +85,7 @@ class KernelCCCPTSVM(BinaryClassifier):
 
     See Also
     --------
-    ssl_repro.estimators.LinearCCCPTSVM : the linear primal form with the squared hinge (a different objective).
+    ssl_repro.comparison_estimators.LinearCCCPTSVM : the linear primal form with the squared hinge (a different objective).
     ssl_repro.kernel_estimators.KernelNablaTSVM : the method 002's Table 2 compares it with.
 
     References

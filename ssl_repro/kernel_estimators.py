@@ -330,7 +330,7 @@ class KernelNablaTSVM(_KernelModel):
     See Also
     --------
     KernelDA, KernelJTSVM : the other kernel methods of 001 on the same Gram matrix.
-    ssl_repro.estimators.LinearNablaTSVM : the linear method.
+    ssl_repro.comparison_estimators.LinearNablaTSVM : the linear method.
 
     References
     ----------

@@ -19,7 +19,7 @@ package.
 
 Adding a linear method (see docs/user_guide/09_developers.md) touches four
 files: its solver (``ssl_repro/solvers/<name>.py``), its estimator class (in
-:mod:`ssl_repro.estimators`), a row of :data:`METHODS` (and of
+:mod:`ssl_repro.estimators` or :mod:`ssl_repro.comparison_estimators`), a row of :data:`METHODS` (and of
 :data:`VARIANTS` to put it in a recipe or give it a label and a style) and
 its entry in docs/api.rst.  The table's kind must agree with the estimator
 (``tests/test_estimators.py`` checks it: a semi-supervised estimator takes
@@ -90,8 +90,8 @@ METHODS = {m.name: m for m in [
     Method("rls", "ssl_repro.estimators:LinearRLS", False),
     Method("tsvm", "ssl_repro.estimators:LinearTSVM", True, shows=("switches",), record="tsvm-S${.switches}"),
     Method("da", "ssl_repro.estimators:LinearDA", True),
-    Method("nabla_tsvm", "ssl_repro.estimators:LinearNablaTSVM", True),
-    Method("cccp_tsvm", "ssl_repro.estimators:LinearCCCPTSVM", True),
+    Method("nabla_tsvm", "ssl_repro.comparison_estimators:LinearNablaTSVM", True),
+    Method("cccp_tsvm", "ssl_repro.comparison_estimators:LinearCCCPTSVM", True),
     Method("svm_cv", "ssl_repro.baselines:TunedLinearSVM", False),
     Method("logreg_cv", "ssl_repro.baselines:TunedLogisticRegression", False),
     Method("self_training", "ssl_repro.baselines:SelfTraining", False),

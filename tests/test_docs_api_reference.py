@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 API = Path(__file__).resolve().parents[1] / "docs" / "api.rst"
-MODULES = ["ssl_repro.estimators", "ssl_repro.kernel_estimators", "ssl_repro.kernel_cccp_estimator", "ssl_repro.solvers",
+MODULES = ["ssl_repro.estimators", "ssl_repro.comparison_estimators", "ssl_repro.kernel_estimators",
+           "ssl_repro.kernel_cccp_estimator", "ssl_repro.solvers",
            "ssl_repro.labels", "ssl_repro.baselines"]
 
 

@@ -3,6 +3,7 @@ import doctest
 
 import pytest
 
+import ssl_repro.comparison_estimators
 import ssl_repro.estimators
 import ssl_repro.kernel_estimators
 from ssl_repro.methods import METHODS
@@ -18,7 +19,7 @@ def test_every_estimator_of_the_method_table_has_the_numpydoc_sections(name):
     assert -1 not in positions and positions == sorted(positions), name
 
 
-@pytest.mark.parametrize("module", [ssl_repro.estimators, ssl_repro.kernel_estimators])
+@pytest.mark.parametrize("module", [ssl_repro.estimators, ssl_repro.comparison_estimators, ssl_repro.kernel_estimators])
 def test_the_examples_run_and_print_what_they_show(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted >= 9 * len(

@@ -5,8 +5,8 @@ import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solver_problems import random_problem
-from ssl_repro.estimators import (LinearCCCPTSVM, LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM,
-                                  mask_labels)
+from ssl_repro.comparison_estimators import LinearCCCPTSVM, LinearNablaTSVM
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
 from ssl_repro.methods import METHODS
 
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from solver_problems import dense_masked_problem, fit_quietly
-from ssl_repro.estimators import LinearCCCPTSVM, LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM
+from ssl_repro.comparison_estimators import LinearCCCPTSVM, LinearNablaTSVM
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM
 
 LINEAR = [LinearSVM, LinearRLS, LinearTSVM, LinearDA, LinearNablaTSVM, LinearCCCPTSVM]
 

@@ -4,8 +4,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 
-from ssl_repro.estimators import (LinearCCCPTSVM, LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM,
-                                  mask_labels)
+from ssl_repro.comparison_estimators import LinearCCCPTSVM, LinearNablaTSVM
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
 from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM, KernelNablaTSVM
 from ssl_repro.solvers.tsvm import lam_u_levels
 

@@ -9,7 +9,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solver_problems import random_problem
-from ssl_repro.estimators import LinearCCCPTSVM, mask_labels
+from ssl_repro.comparison_estimators import LinearCCCPTSVM
+from ssl_repro.estimators import mask_labels
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm, ramp_objective
 from ssl_repro.kernel.rows import RowCache, cache_rows_for
 from ssl_repro.kernel.smo import Dual, bias, dual_objective, smo

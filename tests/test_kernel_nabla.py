@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from ssl_repro.estimators import LinearNablaTSVM, mask_labels
+from ssl_repro.comparison_estimators import LinearNablaTSVM
+from ssl_repro.estimators import mask_labels
 from ssl_repro.kernel import EmpiricalKernelMap, default_sigma, kernel_nabla_tsvm, rbf_gram
 from ssl_repro.kernel.nabla import EIGEN_RTOL
 from ssl_repro.kernel.training import kernel_eqn18, train_kernel

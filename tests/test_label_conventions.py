@@ -5,8 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from ssl_repro.estimators import (LinearCCCPTSVM, LinearDA, LinearNablaTSVM, LinearRLS, LinearSVM, LinearTSVM,
-                                  mask_labels)
+from ssl_repro.comparison_estimators import LinearCCCPTSVM, LinearNablaTSVM
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
 from ssl_repro.kernel_estimators import KernelDA, KernelJTSVM, KernelNablaTSVM
 from ssl_repro.labels import LabelConventionWarning
 

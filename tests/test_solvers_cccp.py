@@ -7,7 +7,8 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from solver_problems import augmented_dense, random_problem
-from ssl_repro.estimators import LinearCCCPTSVM, mask_labels
+from ssl_repro.comparison_estimators import LinearCCCPTSVM
+from ssl_repro.estimators import mask_labels
 from ssl_repro.solvers import from_blocks, objective_of_weights
 from ssl_repro.solvers.cccp import BALANCE_TOL, cccp_tsvm
 

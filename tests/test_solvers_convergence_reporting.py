@@ -9,7 +9,8 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from solver_problems import dense_masked_problem
-from ssl_repro.estimators import LinearCCCPTSVM, LinearDA, LinearTSVM
+from ssl_repro.comparison_estimators import LinearCCCPTSVM
+from ssl_repro.estimators import LinearDA, LinearTSVM
 from ssl_repro.solvers import SolverInfo, from_blocks
 from ssl_repro.solvers.info import NEWTON_CAP, fixed_cap
 from ssl_repro.solvers.nabla import nabla_tsvm

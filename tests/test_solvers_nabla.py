@@ -5,7 +5,8 @@ import pytest
 from scipy.optimize import approx_fprime, minimize
 
 from solver_problems import augmented_dense, random_problem
-from ssl_repro.estimators import LinearNablaTSVM, mask_labels
+from ssl_repro.comparison_estimators import LinearNablaTSVM
+from ssl_repro.estimators import mask_labels
 from ssl_repro.solvers import from_blocks
 from ssl_repro.solvers.nabla import BalancedObjective, nabla_tsvm
 
