@@ -15,7 +15,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,8 +95,8 @@ class SvmlightRun(NamedTuple):
     """One transductive run of SVM-light's ``svm_learn`` (:func:`svmlight_transduce`)."""
     cpu: float                          #: CPU seconds of the child process (user + system)
     capped: bool                        #: stopped by the CPU cap
-    runtime: Optional[float]            #: the "Runtime in cpu-seconds" it printed (optimization alone), or None
-    assigned: Optional[np.ndarray]      #: its labels (+1/-1) of the unlabeled rows, in order; None when capped
+    runtime: float | None               #: the "Runtime in cpu-seconds" it printed (optimization alone), or None
+    assigned: np.ndarray | None         #: its labels (+1/-1) of the unlabeled rows, in order; None when capped
     log: str                            #: what it printed
 
 
