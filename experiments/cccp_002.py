@@ -2,9 +2,10 @@
 
     python experiments/cccp_002.py sets
     python experiments/cccp_002.py linear-diagnosis
-    python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH]
+    python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH] [--svm-learn PATH]
     python experiments/cccp_002.py fig4 --dataset g50c|text
-    python experiments/cccp_002.py fig3 [--universvm PATH]
+    python experiments/cccp_002.py fig3 [--universvm PATH] [--svm-learn PATH] [--methods ...] [--sizes 200 all]
+                                        [--splits 3] [--repeats 3] [--svmlight-cap 600]
     python experiments/cccp_002.py table6 [--splits 10]
     python experiments/cccp_002.py large [...]     (Table 4, Fig 8: experiments/cccp_002_large.py)
 
@@ -19,15 +20,17 @@ SVM (sklearn's SVC on the labeled rows), nabla-TSVM (KernelNablaTSVM, C* = C
 at the end of its schedule: lam_u = U / L), CCCP-TSVM with s = 0 and UC* = LC
 (2 hyperparameters), with s tuned (3), with s and C* tuned (4), and UniverSVM
 (002's authors' program, ``-t 2 -g gamma -c C -S s``, its default C* = (L/U) C)
-at the grid points of the 3-parameter row.  SVM-light is not on this machine:
-its rows are absent, and the records say so.
+at the grid points of the 3-parameter row, and SVM-light's TSVM (V6.02, built
+outside the repository: ``--svm-learn``; ``cccp_002_peers.svmlight_fit``) at the grid
+points of nabla-TSVM's row.  Without ``--svm-learn`` its rows are absent, and
+the records say so.
 
 Fig 4: J^s and the error on the unlabeled rows after each CCCP step, split 0,
 at the best grid point of the s = 0, UC* = LC row.  Fig 3: training time
 against the number of unlabeled rows on text, splits 0-2, at the best grid point
 of each method, by the timing protocol (3 repeats on 3 splits, one fit at a
 time on an idle machine, :func:`fig3`): CPU seconds of the fit
-(``time.process_time``, one thread; UniverSVM's process's) and wall seconds, and
+(``time.process_time``, one thread; UniverSVM's and SVM-light's process's) and wall seconds, and
 beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
 L-BFGS iterations for nabla-TSVM).
 
@@ -43,8 +46,8 @@ always on B; "semi-supervised" trains with A unlabeled, "transductive" with B; S
 """
 import argparse
 import itertools
+import os
 import sys
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -57,7 +60,6 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
-from ssl_repro.harness.external import run_capped, write_svmlight  # noqa: E402
 from ssl_repro.harness.timing_protocol import measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
@@ -65,6 +67,7 @@ from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noq
 from ssl_repro.kernel_estimators import KernelNablaTSVM  # noqa: E402
 
 from cccp_002_data import N_LABELED, OUT, error, load, note, split_rows, write  # noqa: E402
+from cccp_002_peers import SVMLIGHT_CAP, svmlight_binary, svmlight_fit, universvm_fit  # noqa: E402
 
 #: 002's other heuristic (Table 3), C* = C: recorded as its lam_u, U / L, with ``heuristic`` "C*=C".
 C_STAR_IS_C = "C*=C"
@@ -74,11 +77,14 @@ GRIDS = {"g50c": {"factor": (0.5, 1.0, 2.0, 4.0), "C": (0.1, 1.0, 10.0, 100.0), 
 #: Unlabeled-row counts of Fig 3 on text (the last: all of them), and its protocol's repeats and splits.
 FIG3_SIZES = (200, 400, 800, 1200, 1600, None)
 FIG3_REPEATS, FIG3_SPLITS = 3, 3
-UNIVERSVM_UNLABELED = -3
-CAP = 1800.0
+#: Peers run at another method's best grid point (Fig 3): SVM-light's TSVM at nabla-TSVM's (module doc).
+POINT_OF = {"svmlight-tsvm": "nabla-tsvm"}
+#: The peers' programs: method -> the option naming its binary.
+PEERS = {"universvm": "--universvm", "svmlight-tsvm": "--svm-learn"}
 
 
-def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, universvm=None):
+def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, universvm=None, svm_learn=None,
+            svmlight_cap=SVMLIGHT_CAP):
     """One fit: the method at the grid point, its error on the unlabeled rows, CPU seconds and work."""
     L, U = labeled.size, unlabeled.size
     train = np.concatenate([labeled, unlabeled])
@@ -103,6 +109,8 @@ def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, univ
             row.update(cccp_iterations=info.cccp_iterations, smo_iterations=info.smo_iterations,
                        kernel_evaluations=info.kernel_evaluations, converged=info.converged,
                        objective=info.own_objective, positive_fraction=info.positive_fraction)
+        elif method == "svmlight-tsvm":
+            return {**row, **svmlight_fit(svm_learn, X, y, labeled, unlabeled, gamma, C, svmlight_cap)}
         else:
             return {**row, **universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s)}
     row["seconds"] = time.process_time() - start
@@ -110,38 +118,20 @@ def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, univ
     return row
 
 
-def universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s):
-    """UniverSVM's RBF CCCP-TSVM (``-t 2 -g gamma -c C -S s``, default C* = (L/U) C, balance: the labeled
-    mean label) on the same rows: its error on the unlabeled rows and its process's CPU seconds."""
-    with tempfile.TemporaryDirectory(prefix="universvm-") as work:
-        work = Path(work)
-        write_svmlight(work / "train.svm", X[np.concatenate([labeled, unlabeled])],
-                       np.r_[y[labeled], np.full(unlabeled.size, UNIVERSVM_UNLABELED)])
-        write_svmlight(work / "scored.svm", X[unlabeled], y[unlabeled])
-        # float(): numpy 2's repr of an np.float64 is "np.float64(...)", which UniverSVM would read as 0
-        command = [str(universvm), "-t", "2", "-g", repr(float(gamma)), "-c", repr(float(C)), "-S", repr(float(s)),
-                   "-T", str(work / "scored.svm"), "-D", str(work / "values.txt"), str(work / "train.svm")]
-        cpu, capped, code = run_capped(command, CAP, work / "log.txt")
-        if capped or code != 0:
-            return {"seconds": cpu, "transductive_error": float("nan"), "converged": False}
-        text = (work / "values.txt").read_text()
-        values = np.array(text[text.index("[") + 1:text.rindex("]")].replace(",", " ").split(), dtype=float)
-    return {"seconds": cpu, "transductive_error": error(values, y[unlabeled])}
-
-
 def grid_points(grid, method):
     base = itertools.product(grid["factor"], grid["C"])
-    if method in ("svm", "nabla-tsvm"):
+    if method in ("svm", "nabla-tsvm", "svmlight-tsvm"):
         return [(f, C, None, None) for f, C in base]
     if method == "universvm":
         return [(f, C, s, 1.0) for (f, C), s in itertools.product(base, grid["s"])]
     return [(f, C, s, u) for (f, C), s, u in itertools.product(base, grid["s"], grid["lam_u"])]
 
 
-def table2(dataset, splits, universvm):
+def table2(dataset, splits, universvm, svm_learn=None, svmlight_cap=SVMLIGHT_CAP):
     X, y = load(dataset)
     median = sampled_sigma(X)
-    methods = ["svm", "nabla-tsvm", "cccp-tsvm"] + (["universvm"] if universvm else [])
+    methods = ["svm", "nabla-tsvm", "cccp-tsvm"] + (["universvm"] if universvm else []) + \
+        (["svmlight-tsvm"] if svm_learn else [])
     rows = []
     done_before = done_points(dataset)
     for split in range(splits):
@@ -150,12 +140,13 @@ def table2(dataset, splits, universvm):
             for factor, C, s, lam_u in grid_points(GRIDS[dataset], method):
                 if (split, method, factor, C, s, lam_u) in done_before:
                     continue
-                row = fit_row(method, X, y, labeled, unlabeled, factor * median, C, s, lam_u, universvm)
+                row = fit_row(method, X, y, labeled, unlabeled, factor * median, C, s, lam_u, universvm, svm_learn,
+                              svmlight_cap)
                 rows.append({"dataset": dataset, "split": split, "n_labeled": labeled.size, "factor": factor, **row})
             print(f"{dataset} split {split} {method}: {sum(r['split'] == split and r['method'] == method for r in rows)} "
                   "grid points fitted", flush=True)
         write(OUT / "grid.csv", rows, ("dataset", "split", "method", "factor", "C", "s", "lam_u"))
-    note(universvm, f"table2 {dataset}")
+    note(universvm, f"table2 {dataset}", svmlight_binary(svm_learn))
 
 
 def done_points(dataset):
@@ -200,31 +191,46 @@ def fig4(dataset):
     note(None, f"fig4 {dataset}")
 
 
-def fig3(universvm, methods=None):
-    """Fig 3 by the timing protocol (:mod:`ssl_repro.harness.timing_protocol`): :data:`FIG3_REPEATS` repeats
-    (outermost, so each repeat runs every method and size before the next) on :data:`FIG3_SPLITS` splits, one
-    fit at a time on an idle machine, load and the other processes' CPU use recorded before and during each
-    fit; CPU and wall seconds beside the work counts."""
+def fig3(universvm, methods=None, svm_learn=None, sizes=FIG3_SIZES, repeats=FIG3_REPEATS, splits=FIG3_SPLITS,
+         svmlight_cap=SVMLIGHT_CAP):
+    """Fig 3 by the timing protocol (:mod:`ssl_repro.harness.timing_protocol`): ``repeats`` repeats
+    (outermost, so each repeat runs every method and size before the next) on ``splits`` splits (defaults
+    :data:`FIG3_REPEATS`, :data:`FIG3_SPLITS`), at ``sizes`` (a subset of :data:`FIG3_SIZES`; None: all the
+    unlabeled rows), one fit at a time on an idle machine, load and the other processes' CPU use recorded
+    before and during each fit; CPU and wall seconds beside the work counts.  Each method at its best grid
+    point on text (:func:`best_point`), SVM-light's TSVM at nabla-TSVM's (:data:`POINT_OF`: the same objective,
+    hinge losses on both kinds of rows with C* = C at the end; 002 ran SVM-light at the others' settings)."""
     X, y = load("text")
-    methods = methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else [])
-    points = {m: best_point("text", m) for m in methods}
+    methods = methods or ["cccp-tsvm", "nabla-tsvm"] + (["universvm"] if universvm else []) + \
+        (["svmlight-tsvm"] if svm_learn else [])
+    points = {m: best_point("text", POINT_OF.get(m, m)) for m in methods}
     sigma = sampled_sigma(X)
     rows = []
-    for repeat, split, method, size in itertools.product(range(FIG3_REPEATS), range(FIG3_SPLITS), methods,
-                                                         FIG3_SIZES):
+    for repeat, split, method, size in itertools.product(range(repeats), range(splits), methods, sizes):
         labeled, unlabeled = split_rows(y, split)
         factor, C = points[method]
         subset = unlabeled if size is None else np.random.default_rng(split).choice(unlabeled, size, replace=False)
         with measured(None) as timing:
             wall = time.perf_counter()
-            row = fit_row(method, X, y, labeled, np.sort(subset), factor * sigma, C, 0.0, 1.0, universvm)
+            row = fit_row(method, X, y, labeled, np.sort(subset), factor * sigma, C, 0.0, 1.0, universvm, svm_learn,
+                          svmlight_cap)
             wall = time.perf_counter() - wall
         rows.append({"dataset": "text", "split": split, "repeat": repeat, "factor": factor, **row,
                      "wall_seconds": wall, **flat_timing(timing)})
         print(f"text {method} split {split} repeat {repeat} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s, "
               f"{wall:.2f} s (others {timing['others_busy_during']:.2f} cores)", flush=True)
         write(OUT / "times.csv", rows, ("repeat", "split", "method", "n_unlabeled"))
-    note(universvm, "fig3")
+    note(universvm, "fig3", svmlight_binary(svm_learn))
+
+
+def fig3_sizes(values):
+    """``--sizes``: unlabeled-row counts of :data:`FIG3_SIZES` ("all": every unlabeled row), in its order."""
+    chosen = {None if v == "all" else int(v) for v in values}
+    unknown = chosen - set(FIG3_SIZES)
+    if unknown:
+        raise ValueError(f"--sizes {sorted(unknown)}: not sizes of Fig 3; choose from "
+                         + ", ".join("all" if v is None else str(v) for v in FIG3_SIZES))
+    return tuple(v for v in FIG3_SIZES if v in chosen)
 
 
 def flat_timing(timing):
@@ -344,13 +350,31 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3", "table6"])
     ap.add_argument("--dataset", choices=sorted(GRIDS), default="g50c")
-    ap.add_argument("--splits", type=int, default=10)
-    ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", "universvm"], default=None,
-                    help="fig3: rerun only these methods (default: all)")
+    ap.add_argument("--splits", type=int, default=None, help=f"table2, table6: default 10; fig3: {FIG3_SPLITS}")
+    ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", *PEERS], default=None,
+                    help="fig3: rerun only these methods (default: all, the peers whose binary is given)")
     ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
+    ap.add_argument("--svm-learn", type=Path, default=None,
+                    help="SVM-light's svm_learn (V6.02, built outside the repository)")
+    ap.add_argument("--svmlight-cap", type=float, default=SVMLIGHT_CAP,
+                    help="CPU seconds per SVM-light fit; a fit past it is recorded capped")
+    ap.add_argument("--sizes", nargs="+", default=None, help="fig3: unlabeled-row counts of "
+                    + ", ".join("all" if v is None else str(v) for v in FIG3_SIZES) + " (default: all of them)")
+    ap.add_argument("--repeats", type=int, default=FIG3_REPEATS, help="fig3: the protocol's repeats")
     args = ap.parse_args(argv)
     if args.universvm is not None and not args.universvm.is_file():
         ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 outside the repository")
+    if args.svm_learn is not None and not os.access(args.svm_learn, os.X_OK):
+        ap.error(f"--svm-learn {args.svm_learn}: not an executable file; build SVM-light V6.02 outside the repository")
+    for method in set(args.methods or ()) & set(PEERS):
+        if getattr(args, PEERS[method].lstrip("-").replace("-", "_")) is None:
+            ap.error(f"--methods {method} needs {PEERS[method]} PATH (its binary)")
+    if args.svmlight_cap <= 0 or args.repeats < 1 or (args.splits is not None and args.splits < 1):
+        ap.error("--svmlight-cap, --repeats and --splits must be positive")
+    try:
+        sizes = FIG3_SIZES if args.sizes is None else fig3_sizes(args.sizes)
+    except ValueError as exc:
+        ap.error(str(exc))
     from ssl_repro.harness.app import limit_threads
     limit_threads(1)
     warm_up()
@@ -359,13 +383,14 @@ def main(argv=None):
     elif args.what == "linear-diagnosis":
         linear_diagnosis()
     elif args.what == "table2":
-        table2(args.dataset, args.splits, args.universvm)
+        table2(args.dataset, args.splits or 10, args.universvm, args.svm_learn, args.svmlight_cap)
     elif args.what == "table6":
-        table6(args.splits)
+        table6(args.splits or 10)
     elif args.what == "fig4":
         fig4(args.dataset)
     else:
-        fig3(args.universvm, args.methods)
+        fig3(args.universvm, args.methods, args.svm_learn, sizes, args.repeats, args.splits or FIG3_SPLITS,
+             args.svmlight_cap)
     return 0
 
 

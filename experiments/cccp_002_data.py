@@ -28,7 +28,7 @@ from ssl_repro.provenance import provenance_with_earlier
 OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
 N_LABELED = 50
 TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
-NOT_HERE = "SVM-light: no svm_learn binary on this machine (results/peers/table9.csv names one that is gone)"
+NOT_HERE = "SVM-light: not run (no --svm-learn given)"
 
 
 def text_set(root):
@@ -79,8 +79,9 @@ def write(path, rows, key):
         frame.to_csv(path, index=False)
 
 
-def note(universvm, what):
-    """Provenance (this run's and the earlier ones'), the peers used and the one absent."""
+def note(universvm, what, svmlight=None):
+    """Provenance (this run's and the earlier ones'), the peers used (``svmlight``: SVM-light's binary and
+    version, or None: :data:`NOT_HERE`)."""
     record = provenance_with_earlier(OUT / "provenance.json")
-    record.update(universvm=str(universvm) if universvm else None, svmlight=NOT_HERE, last=what)
+    record.update(universvm=str(universvm) if universvm else None, svmlight=svmlight or NOT_HERE, last=what)
     (OUT / "provenance.json").write_text(json.dumps(record, indent=1))

@@ -29,7 +29,6 @@ runs of other (dataset, method) pairs are kept, read again before each
 write, so runs over other datasets may go in parallel.
 """
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
@@ -42,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
-                                         run_capped, write_svmlight, write_table)
+                                         svmlight_transduce, version_line, write_svmlight, write_table)
 from ssl_repro.methods import recipe_variants  # noqa: E402
 from ssl_repro.provenance import provenance  # noqa: E402
 
@@ -55,46 +54,19 @@ COLUMNS = ("dataset", "data", "n_labeled", "method", "seconds", "capped", "cap_s
 OUT = ROOT / "results" / "peers" / "table9"
 
 
-def read_transduction(path):
-    """SVM-light's ``-l`` file: per unlabeled row "<value>:<label> <value>:<label>", the first
-    label the one it assigned. Returns the assigned labels (+1/-1)."""
-    labels = []
-    for line in Path(path).read_text().splitlines():
-        if line.strip():
-            labels.append(1 if line.split()[0].split(":")[1].startswith("+") else -1)
-    return np.array(labels, dtype=np.int8)
-
-
-def cpu_seconds(log_text):
-    """The "Runtime in cpu-seconds: N" SVM-light prints, or None."""
-    found = re.findall(r"Runtime in cpu-seconds:\s*([0-9.eE+-]+)", log_text)
-    return float(found[-1]) if found else None
-
-
 def svmlight_row(dataset, split, svm_learn, cap, workdir):
     """SVM-light's transductive SVM on ``split`` of ``dataset`` (see module doc): a row of the table."""
     X, y = dataset.X, dataset.y
     train = np.concatenate([split.labeled, split.unlabeled])
     labels = np.concatenate([y[split.labeled], np.zeros(split.unlabeled.size, dtype=np.int8)])
     work = Path(workdir)
-    write_svmlight(work / "train.svm", X[train], labels)
-    command = [str(svm_learn), "-p", f"{split.r:.6f}", "-l", str(work / "transduction.txt"),
-               str(work / "train.svm"), str(work / "model.txt")]
-    cpu, capped, code = run_capped(command, cap, work / "svm_learn.log")
-    row = {"method": "svmlight-tsvm", "capped": capped, "cap_seconds": cap, "test_error": float("nan"),
-           "transductive_error": float("nan"), "cpu_seconds": cpu}
-    if capped:
+    run = svmlight_transduce(svm_learn, X[train], labels, ["-p", f"{split.r:.6f}"], cap, work)
+    row = {"method": "svmlight-tsvm", "capped": run.capped, "cap_seconds": cap, "test_error": float("nan"),
+           "transductive_error": float("nan"), "cpu_seconds": run.cpu}
+    if run.capped:
         return {**row, "seconds": float(cap)}
-    log_text = (work / "svm_learn.log").read_text(errors="replace")
-    if code != 0:
-        raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log_text[-2000:]}")
-    seconds = cpu_seconds(log_text)
-    row["seconds"] = cpu if seconds is None else seconds
-    assigned = read_transduction(work / "transduction.txt")
-    if assigned.size != split.unlabeled.size:
-        raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for "
-                           f"{split.unlabeled.size} unlabeled rows")
-    row["transductive_error"] = float(np.mean(assigned != y[split.unlabeled]))
+    row["seconds"] = run.cpu if run.runtime is None else run.runtime
+    row["transductive_error"] = float(np.mean(run.assigned != y[split.unlabeled]))
     svm_classify = Path(svm_learn).with_name("svm_classify")
     if split.test.size and svm_classify.exists():
         write_svmlight(work / "test.svm", X[split.test], y[split.test])
@@ -132,13 +104,6 @@ def table_rows(name, svm_learn, cap, methods):
         rows.append({**common, **our_row(name, n_labeled, method)})
         print(f"{name} {method}: {rows[-1]}", flush=True)
     return rows
-
-
-def version_line(svm_learn):
-    """The first non-empty line ``svm_learn -?`` prints (its version), or None."""
-    result = subprocess.run([str(svm_learn), "-?"], capture_output=True, text=True, errors="replace")
-    lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if line.strip()]
-    return lines[0] if lines else None
 
 
 def main(argv=None):

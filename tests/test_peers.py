@@ -41,16 +41,15 @@ def test_the_calibration_record_is_of_the_registry_parameters_and_meets_the_tole
 
 def test_svmlight_files_round_trip_and_the_transduction_file_is_read(tmp_path):
     from sklearn.datasets import load_svmlight_file
-    from ssl_repro.harness.external import write_svmlight
-    table9 = script("svmlight_table9")
+    from ssl_repro.harness.external import cpu_seconds, read_transduction, write_svmlight
     X = sp.csr_matrix(np.array([[0.5, 0, 1.25], [0, 0, 0.1], [2, 3, 0]]))
     path = tmp_path / "rows.svm"
     write_svmlight(path, X, np.array([1, 0, -1]))
     X_read, y_read = load_svmlight_file(str(path), n_features=3, zero_based=False)
     assert np.allclose(X_read.toarray(), X.toarray()) and y_read.tolist() == [1, 0, -1]
     path.write_text("1.73:-1 -1.73:+1\n0.2:+1 -0.2:-1\n")
-    assert table9.read_transduction(path).tolist() == [-1, 1]
-    assert table9.cpu_seconds("...\nRuntime in cpu-seconds: 12.34\nNumber of SV: 3") == 12.34
+    assert read_transduction(path).tolist() == [-1, 1]
+    assert cpu_seconds("...\nRuntime in cpu-seconds: 12.34\nNumber of SV: 3") == 12.34
 
 
 def test_svmlin_pairs_round_trip_through_the_reference_format_reader(tmp_path):
@@ -163,7 +162,7 @@ def test_universvm_values_are_read_and_scored_on_unlabeled_then_test_rows(tmp_pa
 
 
 def test_the_version_line_survives_bytes_that_are_not_utf8(tmp_path):
-    table9 = script("svmlight_table9")
+    from ssl_repro.harness.external import version_line
     binary = fake_binary(tmp_path / "svm_learn",
                          "import sys\nsys.stdout.buffer.write(b'\\nSVM-light V6.02: learning module\\nJoachims \\xf6\\n')\n")
-    assert table9.version_line(binary) == "SVM-light V6.02: learning module"
+    assert version_line(binary) == "SVM-light V6.02: learning module"

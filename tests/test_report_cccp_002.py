@@ -94,3 +94,62 @@ def test_table6_compares_the_modes_each_at_its_best_c_star():
     assert modes["semi-supervised"].mean() == pytest.approx(0.065) and modes["transductive"].mean() == pytest.approx(0.06)
     verdict = cccp_002.check(Stub(table6=pd.DataFrame(rows)), {"what": "table6"})
     assert verdict.word == HOLDS and "wins 4 of 4" in verdict.evidence
+
+
+def with_svmlight(factor, sizes=(1898,), capped=False):
+    """times(2.0) (nabla-TSVM 200x CCCP-TSVM at 1,898 rows) with SVM-light rows ``factor`` x CCCP-TSVM's seconds."""
+    base = times(2.0, nabla_factor=200.0)
+    cccp = base[base["method"] == "cccp-tsvm"].set_index("n_unlabeled")["seconds"]
+    rows = [{"method": "svmlight-tsvm", "n_unlabeled": n, "seconds": factor * cccp[n], "capped": capped}
+            for n in sizes]
+    return pd.concat([base, pd.DataFrame(rows)], ignore_index=True)
+
+
+@pytest.mark.parametrize("factor,word", [(150.0, HOLDS), (20.0, "mixed on text (real)")])
+def test_orders_of_magnitude_read_svmlight_rows_and_name_each_peer(factor, word):
+    verdict = cccp_002.check(Stub(times=with_svmlight(factor)), {"what": "speed", "min": 100})
+    assert verdict.word == word
+    assert f"SVM-light TSVM / CCCP-TSVM {factor:.3g}x" in verdict.evidence
+    assert "nabla-TSVM / CCCP-TSVM 200x" in verdict.evidence and "not on this machine" not in verdict.evidence
+
+
+def test_a_capped_svmlight_cell_is_a_lower_bound_and_svmlight_elsewhere_is_not_at_the_largest_size():
+    bound = cccp_002.check(Stub(times=with_svmlight(50.0, capped=True)), {"what": "speed", "min": 100})
+    assert bound.word == HOLDS and "SVM-light TSVM / CCCP-TSVM >= 50x" in bound.evidence   # nabla's part alone
+    assert "lower bound below 100x" in bound.evidence
+    past = cccp_002.check(Stub(times=with_svmlight(150.0, capped=True)), {"what": "speed", "min": 100})
+    assert past.word == HOLDS and ">= 150x" in past.evidence
+    small = cccp_002.check(Stub(times=with_svmlight(150.0, sizes=(200, 400))), {"what": "speed", "min": 100})
+    assert "SVM-light: not timed at 1898 unlabeled rows" in small.evidence
+    cells, _ = cccp_002.fig3_medians(with_svmlight(50.0, capped=True))
+    assert cccp_002.speed_ups(cells)["svmlight-tsvm"] == (pytest.approx(50.0), True)
+    assert list(cccp_002.speed_ups(cells)) == ["nabla-tsvm", "svmlight-tsvm"]
+
+
+def test_table2_says_superior_to_svmlight_only_beyond_the_error_thresholds():
+    rows = [{"dataset": "text", "split": split, "method": method, "factor": 1.0, "C": 1.0, "s": s, "lam_u": lam_u,
+             "heuristic": None, "transductive_error": err}
+            for split in range(3) for method, s, lam_u, err in (("nabla-tsvm", np.nan, np.nan, 0.06),
+                                                                ("cccp-tsvm", 0.0, 1.0, 0.055),
+                                                                ("svmlight-tsvm", np.nan, np.nan, 0.12))]
+    verdict = cccp_002.check(Stub(grid=pd.DataFrame(rows)), {"what": "table2"})
+    assert verdict.word == HOLDS and "vs SVM-light TSVM 12.00%" in verdict.evidence
+    assert "not on this machine" not in verdict.evidence
+    grid = pd.DataFrame(rows)
+    grid.loc[grid["method"] == "svmlight-tsvm", "transductive_error"] = 0.055
+    assert cccp_002.check(Stub(grid=grid), {"what": "table2"}).category == MIXED   # a tie is not superior
+
+
+def test_fig3_section_sets_svmlight_beside_nabla_and_marks_capped_cells():
+    from ssl_repro.harness.report.tables import table
+
+    class Paper(Stub):
+        def paper_value(self, method, **where):
+            return {"svmlight-tsvm": 133.0, "nabla-tsvm": 50.0}.get(method)
+
+    work = dict(transductive_error=0.1, smo_iterations=lambda f: 5.0 * f["n_unlabeled"])
+    lines = cccp_002.fig3_lines(Paper(times=with_svmlight(150.0, capped=True).assign(**work)), table)
+    assert "- at 1898 unlabeled rows svmlight-tsvm / CCCP-TSVM CPU seconds: >= 150x (002: 133x on text at 2000)" in lines
+    assert any("(1 capped)" in line for line in lines) and not any("not on this machine" in line for line in lines)
+    lines = cccp_002.fig3_lines(Paper(times=times(2.0).assign(**work)), table)
+    assert lines[-2] == "- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not on this machine, not run"

@@ -1,6 +1,6 @@
 """Running other people's programs on the project's splits: the papers' peers (SVM-light, UniverSVM).
 
-The scripts ``experiments/svmlight_table9.py`` and
+The scripts ``experiments/svmlight_table9.py``, ``experiments/cccp_002.py`` and
 ``experiments/universvm_compare.py`` use these pieces: write rows in
 svmlight/LIBSVM text format, run a binary with a CPU-time cap (and a wall-time
 guard for a binary that stops using the CPU), and write a table as CSV plus JSON with the
@@ -9,11 +9,15 @@ provenance of :func:`ssl_repro.provenance.provenance`.
 import json
 import math
 import os
+import re
 import resource
 import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
 
 from ..atomic import atomic_write
 from ..provenance import provenance
@@ -85,6 +89,60 @@ def write_svmlin_pair(examples, labels_path, X, labels):
             f.write(_features(X, i) + "\n")
     with open(labels_path, "w") as f:
         f.writelines(f"{int(label)}\n" for label in labels)
+
+
+class SvmlightRun(NamedTuple):
+    """One transductive run of SVM-light's ``svm_learn`` (:func:`svmlight_transduce`)."""
+    cpu: float                          #: CPU seconds of the child process (user + system)
+    capped: bool                        #: stopped by the CPU cap
+    runtime: float | None               #: the "Runtime in cpu-seconds" it printed (optimization alone), or None
+    assigned: np.ndarray | None         #: its labels (+1/-1) of the unlabeled rows, in order; None when capped
+    log: str                            #: what it printed
+
+
+def svmlight_transduce(svm_learn, X, labels, options, cap, work):
+    """Run SVM-light's ``svm_learn`` transductively in folder ``work``: rows ``X`` (CSR) with ``labels`` +1/-1
+    (labeled) and 0 (unlabeled) in svmlight format, ``options`` (e.g. ``-p``, ``-t``, ``-g``, ``-c``) before
+    ``-l``, under a CPU cap of ``cap`` seconds (:func:`run_capped`).  The model is ``work``/model.txt.
+    A failing run (exit code not 0) or a label file of the wrong length raises RuntimeError with its output."""
+    work = Path(work)
+    write_svmlight(work / "train.svm", X, labels)
+    command = [str(svm_learn), *options, "-l", str(work / "transduction.txt"), str(work / "train.svm"),
+               str(work / "model.txt")]
+    cpu, capped, code = run_capped(command, cap, work / "svm_learn.log")
+    log = (work / "svm_learn.log").read_text(errors="replace")
+    if capped:
+        return SvmlightRun(cpu, True, None, None, log)
+    if code != 0:
+        raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log[-2000:]}")
+    assigned = read_transduction(work / "transduction.txt")
+    unlabeled = int(np.sum(np.asarray(labels) == 0))
+    if assigned.size != unlabeled:
+        raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for {unlabeled} unlabeled rows")
+    return SvmlightRun(cpu, False, cpu_seconds(log), assigned, log)
+
+
+def read_transduction(path):
+    """SVM-light's ``-l`` file: per unlabeled row "<value>:<label> <value>:<label>", the first
+    label the one it assigned. Returns the assigned labels (+1/-1)."""
+    labels = []
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            labels.append(1 if line.split()[0].split(":")[1].startswith("+") else -1)
+    return np.array(labels, dtype=np.int8)
+
+
+def cpu_seconds(log_text):
+    """The "Runtime in cpu-seconds: N" SVM-light prints, or None."""
+    found = re.findall(r"Runtime in cpu-seconds:\s*([0-9.eE+-]+)", log_text)
+    return float(found[-1]) if found else None
+
+
+def version_line(binary):
+    """The first non-empty line ``binary -?`` prints (its version), or None."""
+    result = subprocess.run([str(binary), "-?"], capture_output=True, text=True, errors="replace")
+    lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    return lines[0] if lines else None
 
 
 def merge(old_rows, new_rows, key):
