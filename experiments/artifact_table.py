@@ -121,7 +121,7 @@ ARTIFACTS = [
     Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
              "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
              command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH",
-             why_not="SVM-light's TSVM is not on this machine; seconds taken under load"),
+             why_not="SVM-light's TSVM not run yet (--svm-learn PATH); seconds taken under load"),
     Artifact("002-table6", "Table 6 (002): transductive vs semi-supervised CCCP-TSVM on text", "script",
              ("cccp_002/table6.csv",), ("text",), record="cccp_002/table6.csv",
              command="python experiments/cccp_002.py table6", why_not="MNIST-8 (Table 6's other column) is not here"),
@@ -131,7 +131,7 @@ ARTIFACTS = [
     Artifact("002-fig3", "Fig 3 (002): training time against unlabeled rows on text (the timing protocol's seconds "
              "beside work counts)", "script", ("cccp_002/times.csv",), ("text",), record="cccp_002/times.csv",
              command="python experiments/cccp_002.py fig3 --universvm PATH",
-             why_not="SVM-light's TSVM is not on this machine; g50c's panel not run"),
+             why_not="SVM-light's TSVM not timed yet (--svm-learn PATH); g50c's panel not run"),
     Artifact("002-large", "Table 4, Fig 8 (002): errors and times against unlabeled rows, on RCV1's 20 Newsgroups "
              "analog 20ng-ccat-vs-gcat", "script", ("cccp_002/large.csv",), ("20ng-ccat-vs-gcat",),
              record="cccp_002/large.csv", command="python experiments/cccp_002.py large",

@@ -110,7 +110,7 @@ def test_orders_of_magnitude_read_svmlight_rows_and_name_each_peer(factor, word)
     verdict = cccp_002.check(Stub(times=with_svmlight(factor)), {"what": "speed", "min": 100})
     assert verdict.word == word
     assert f"SVM-light TSVM / CCCP-TSVM {factor:.3g}x" in verdict.evidence
-    assert "nabla-TSVM / CCCP-TSVM 200x" in verdict.evidence and "not on this machine" not in verdict.evidence
+    assert "nabla-TSVM / CCCP-TSVM 200x" in verdict.evidence and "not run yet" not in verdict.evidence
 
 
 def test_a_capped_svmlight_cell_is_a_lower_bound_and_svmlight_elsewhere_is_not_at_the_largest_size():
@@ -134,7 +134,7 @@ def test_table2_says_superior_to_svmlight_only_beyond_the_error_thresholds():
                                                                 ("svmlight-tsvm", np.nan, np.nan, 0.12))]
     verdict = cccp_002.check(Stub(grid=pd.DataFrame(rows)), {"what": "table2"})
     assert verdict.word == HOLDS and "vs SVM-light TSVM 12.00%" in verdict.evidence
-    assert "not on this machine" not in verdict.evidence
+    assert "not run yet" not in verdict.evidence
     grid = pd.DataFrame(rows)
     grid.loc[grid["method"] == "svmlight-tsvm", "transductive_error"] = 0.055
     assert cccp_002.check(Stub(grid=grid), {"what": "table2"}).category == MIXED   # a tie is not superior
@@ -150,6 +150,6 @@ def test_fig3_section_sets_svmlight_beside_nabla_and_marks_capped_cells():
     work = dict(transductive_error=0.1, smo_iterations=lambda f: 5.0 * f["n_unlabeled"])
     lines = cccp_002.fig3_lines(Paper(times=with_svmlight(150.0, capped=True).assign(**work)), table)
     assert "- at 1898 unlabeled rows svmlight-tsvm / CCCP-TSVM CPU seconds: >= 150x (002: 133x on text at 2000)" in lines
-    assert any("(1 capped)" in line for line in lines) and not any("not on this machine" in line for line in lines)
+    assert any("(1 capped)" in line for line in lines) and not any("not run yet" in line for line in lines)
     lines = cccp_002.fig3_lines(Paper(times=times(2.0).assign(**work)), table)
-    assert lines[-2] == "- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not on this machine, not run"
+    assert lines[-2] == "- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not run yet (--svm-learn PATH)"

@@ -55,7 +55,7 @@ PAPER_SETS = {"g50c": "g50c", "text": "Text"}
 #: Exponents of a "quadratic trend": nearer 2 than linear (1) or cubic (3) growth.
 QUADRATIC = (1.5, 2.5)
 NOT_HERE_SETS = "coil20, uspst (Table 2's other columns) and MNIST (Table 5) are not here"
-NOT_HERE = NOT_HERE_SETS + "; SVM-light is not on this machine"
+NOT_HERE = NOT_HERE_SETS + "; SVM-light's TSVM not run yet (--svm-learn PATH)"
 SVMLIGHT = "svmlight-tsvm"
 #: The peers whose CPU seconds Fig 3 sets over CCCP-TSVM's, in the order the report lists them.
 PEERS = ("nabla-tsvm", "universvm", SVMLIGHT)
@@ -265,7 +265,7 @@ def fig3_lines(records, table):
     if SVMLIGHT not in ratios:
         out.append(f"- SVM-light's TSVM (002: {paper[SVMLIGHT]:g}x slower than CCCP-TSVM on text): " +
                    (f"not timed at {largest} unlabeled rows" if SVMLIGHT in set(cells["method"])
-                    else "not on this machine, not run"))
+                    else "not run yet (--svm-learn PATH)"))
     return out + [""]
 
 
@@ -326,7 +326,7 @@ def _table6(frame, test):
 
 
 def _table2(grid, test):
-    parts = [] if SVMLIGHT in set(grid["method"]) else [Verdict(UNTESTABLE, "-", "SVM-light: not on this machine")]
+    parts = [] if SVMLIGHT in set(grid["method"]) else [Verdict(UNTESTABLE, "-", "SVM-light: not run yet (--svm-learn PATH)")]
     for d in sorted(grid["dataset"].unique()):
         nabla, svmlight = best(grid, d, "nabla-tsvm", None), best(grid, d, SVMLIGHT, None)
         for label, _, method, fixed in TABLE2_ROWS[3:6]:
@@ -370,7 +370,7 @@ def _speed(times, test):
     elif SVMLIGHT in set(cells["method"]):
         parts = [Verdict(UNTESTABLE, "-", f"SVM-light: not timed at {largest} unlabeled rows")]
     else:
-        parts = [Verdict(UNTESTABLE, "-", "SVM-light: not on this machine")]
+        parts = [Verdict(UNTESTABLE, "-", "SVM-light: not run yet (--svm-learn PATH)")]
     if "nabla-tsvm" in ratios:
         ratio = ratios["nabla-tsvm"][0]
         parts.append(Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)",
