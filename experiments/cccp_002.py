@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
-from ssl_repro.harness.timing_protocol import measured  # noqa: E402
+from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
 from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noqa: E402
@@ -216,7 +216,7 @@ def fig3(universvm, methods=None, svm_learn=None, sizes=FIG3_SIZES, repeats=FIG3
                           svmlight_cap)
             wall = time.perf_counter() - wall
         rows.append({"dataset": "text", "split": split, "repeat": repeat, "factor": factor, **row,
-                     "wall_seconds": wall, **flat_timing(timing)})
+                     "wall_seconds": wall, **flat(timing)})
         print(f"text {method} split {split} repeat {repeat} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s, "
               f"{wall:.2f} s (others {timing['others_busy_during']:.2f} cores)", flush=True)
         write(OUT / "times.csv", rows, ("repeat", "split", "method", "n_unlabeled"))
@@ -231,13 +231,6 @@ def fig3_sizes(values):
         raise ValueError(f"--sizes {sorted(unknown)}: not sizes of Fig 3; choose from "
                          + ", ".join("all" if v is None else str(v) for v in FIG3_SIZES))
     return tuple(v for v in FIG3_SIZES if v in chosen)
-
-
-def flat_timing(timing):
-    """The protocol's record of one fit as flat columns (load averages: the 1-minute one)."""
-    return {"timing": timing["protocol"], "load_before": timing["load_before"][0],
-            "load_after": timing["load_after"][0], "others_busy_before": timing["others_busy_before"],
-            "others_busy_during": timing["others_busy_during"], "disturbed": timing["disturbed"]}
 
 
 def sets():

@@ -3,6 +3,7 @@
     python experiments/cccp_002.py large [--labels 100 1000] [--unlabeled 500 1000 2000 5000 10000 all]
                                          [--splits 1] [--cache-mib 1024]
     python experiments/cccp_002.py large --measure     # one fit at U = 2,000 and one at the largest U: the cost
+    python experiments/cccp_002.py large --time --splits 3 --repeats 3    # Fig 8 by the timing protocol
 
 (``python experiments/cccp_002_large.py ...`` is the same.)  A rerun fits only what ``large.csv`` lacks.
 
@@ -35,8 +36,11 @@ error: on every test row.  Every fit is a row of ``results/cccp_002/large.csv``;
 :func:`ssl_repro.harness.cccp_002_large.chosen`.
 
 **Times** (Fig 8): CPU seconds of each fit (``time.process_time``, one thread) with the work counts beside
-(CCCP steps, SMO steps, kernel evaluations).  Taken while the machine is shared: every row says
-``provisional`` and the 1-minute load, to be re-timed.  ``--measure`` times one fit at U = 2,000 and one at
+(CCCP steps, SMO steps, kernel evaluations).  The grid's fits run while the machine may be shared: their
+rows say ``provisional`` and the 1-minute load.  ``--time`` re-times the selected fit of each split, L and U
+by the timing protocol (:mod:`ssl_repro.harness.timing_protocol`: one fit at a time on an idle machine,
+``--repeats`` repeats outermost, on ``--splits`` splits) into ``large_times.csv``; Fig 8 and the
+quadratic-trend claim read its medians where it has them.  ``--measure`` times one fit at U = 2,000 and one at
 the largest U (L = 1,000, the middle of the grids), writes them to ``large_cost.csv`` and prints the full
 run's cost extrapolated with the exponent of the two (every fit's n = L + U).
 
@@ -66,6 +70,7 @@ from ssl_repro.data import data_root  # noqa: E402
 from ssl_repro.data.text import CCAT_VS_GCAT, load_newsgroups  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness import cccp_002_large as protocol  # noqa: E402
+from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.rows import cache_rows_for  # noqa: E402
 from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, expansion, sampled_sigma  # noqa: E402
 from ssl_repro.provenance import provenance_with_earlier  # noqa: E402
@@ -237,6 +242,41 @@ def measure(cache_bytes):
     note("measure")
 
 
+def time_chosen(splits, repeats, cache_bytes):
+    """Fig 8 by the timing protocol (module doc): each selected CCCP-TSVM fit of splits ``0..splits-1``
+    refit ``repeats`` times, one fit at a time on an idle machine, the repeats outermost, into
+    ``large_times.csv``."""
+    picks = protocol.table4(pd.read_csv(OUT / "large.csv"))
+    picks = picks[(picks["method"] == "cccp-tsvm") & (picks["split"] < splits)]
+    missing = sorted(set(range(splits)) - set(picks["split"]))
+    if missing:
+        raise SystemExit(f"Error: --time --splits {splits}: large.csv has no selected fit on split(s) {missing}: "
+                         f"run `python experiments/cccp_002.py large --splits {splits}` first")
+    note(f"time: splits {splits}, repeats {repeats}")
+    X, y = load()
+    median = sampled_sigma(X)
+    parts = {split: split_rows(y, split) for split in range(splits)}
+    check_memory(max(protocol.LABELS) + max(p["test"].size for p in parts.values()), cache_bytes)
+    found = []
+    for repeat in range(repeats):
+        for pick in picks.itertuples():
+            rows = parts[pick.split]
+            with measured(None) as timing:
+                wall = time.perf_counter()
+                fit = tsvm_fit(X, y, rows["labeled"][pick.n_labeled], rows["order"][:pick.n_unlabeled], {},
+                               pick.factor * median, pick.C, pick.s, pick.c_star_ratio, cache_bytes)
+                wall = time.perf_counter() - wall
+            fit.pop("timing"), fit.pop("load_1min")
+            found.append({"dataset": protocol.DATASET, "split": pick.split, "repeat": repeat,
+                          "n_labeled": pick.n_labeled, "n_unlabeled": pick.n_unlabeled, "factor": pick.factor,
+                          "C": pick.C, "s": pick.s, "c_star_ratio": pick.c_star_ratio, **fit, "wall_seconds": wall,
+                          **flat(timing)})
+            print(f"{protocol.DATASET} time repeat {repeat} split {pick.split} L={pick.n_labeled} "
+                  f"U={pick.n_unlabeled}: {fit['seconds']:.2f} CPU s, {wall:.2f} s "
+                  f"(others {timing['others_busy_during']:.2f} cores)", flush=True)
+            write(OUT / "large_times.csv", found, ("repeat", "split", "n_labeled", "n_unlabeled"))
+
+
 def note(what):
     """Provenance of large.csv (this run's and the earlier ones')."""
     path = OUT / "large_provenance.json"
@@ -254,6 +294,9 @@ def main(argv=None):
     ap.add_argument("--splits", type=int, default=1)
     ap.add_argument("--cache-mib", type=int, default=1024, help="the kernel-row cache (MiB)")
     ap.add_argument("--measure", action="store_true", help="time one fit at U = 2,000 and one at the largest U")
+    ap.add_argument("--time", action="store_true",
+                    help="Fig 8 by the timing protocol: refit the selected fits of --splits, one at a time")
+    ap.add_argument("--repeats", type=int, default=3, help="--time: the protocol's repeats")
     args = ap.parse_args(argv)
     from ssl_repro.harness.app import limit_threads
     limit_threads(1)
@@ -261,6 +304,8 @@ def main(argv=None):
     cache_bytes = args.cache_mib * 2**20
     if args.measure:
         measure(cache_bytes)
+    elif args.time:
+        time_chosen(args.splits, args.repeats, cache_bytes)
     else:
         run(sorted(args.labels), [u if u == "all" else int(u) for u in args.unlabeled], args.splits, cache_bytes)
     return 0

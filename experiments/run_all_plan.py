@@ -127,14 +127,14 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
 
 #: Why ``run all`` leaves a step out unless asked (:func:`optional`).
 STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
-SCALE_STEP = ("scale experiments (004's large transductive tables, minutes a job; 002's large experiment, "
-              "hours): --scale runs them")
+SCALE_STEP = ("scale experiments (004's large transductive tables and their doubling by the timing protocol, "
+              "minutes a job; 002's large experiment, hours): --scale runs them")
 
 
 def optional(artifact, dataset, stand_ins, scale):
     """Why ``run all`` leaves the sweep of ``artifact`` on ``dataset`` out (None: it runs): a SYNTHETIC
-    stand-in without ``stand_ins``, a large transductive table without ``scale``."""
-    if artifact.name == "large-transductive" and not scale:
+    stand-in without ``stand_ins``, a large transductive table or its doubling timing without ``scale``."""
+    if artifact.name in ("large-transductive", "scale-timing") and not scale:
         return SCALE_STEP
     if dataset.startswith("synthetic-") and not stand_ins:
         return STAND_IN_STEP

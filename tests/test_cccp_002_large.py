@@ -129,6 +129,48 @@ def test_fewer_than_three_u_give_no_exponent(tmp_path):
     assert {p.word for p in large.scaling_parts(records(tmp_path, frame))} == {UNTESTABLE}
 
 
+def protocol_times(frame, seconds, repeats=3, disturbed_seconds=1e3):
+    """A large_times.csv of ``frame``'s selected CCCP-TSVM fits re-timed ``repeats`` times, the seconds from
+    ``seconds(n)`` and one more run per cell, disturbed, of ``disturbed_seconds``."""
+    picks = large.table4(frame)
+    rows = []
+    for pick in picks[picks["method"] == "cccp-tsvm"].itertuples():
+        n = pick.n_labeled + pick.n_unlabeled
+        base = {"dataset": large.DATASET, "split": pick.split, "n_labeled": pick.n_labeled,
+                "n_unlabeled": pick.n_unlabeled, "cccp_iterations": 5, "smo_iterations": 10 * n,
+                "kernel_evaluations": 3.0 * n ** 2, "converged": True, "wall_seconds": seconds(n),
+                "load_before": 0.3, "timing": "protocol"}
+        rows += [{**base, "repeat": r, "seconds": seconds(n), "disturbed": False} for r in range(repeats)]
+        rows.append({**base, "repeat": repeats, "seconds": disturbed_seconds, "disturbed": True})
+    return pd.DataFrame(rows)
+
+
+def test_fig_8_reads_the_protocols_medians_where_they_are_and_leaves_disturbed_runs_out(tmp_path):
+    """The provisional grid says n^1 and the re-timed fits n^2: the claim and the page follow the protocol."""
+    sizes = (500, 2000, 5000, 10_892)
+    frame = fits({100: [0.1] * 4, 1000: [0.1] * 4}, {100: 0.2, 1000: 0.2}, seconds=lambda n: 1e-3 * n,
+                 sizes=sizes, splits=3)
+    found = records(tmp_path, frame)
+    assert {p.word for p in large.scaling_parts(found)} == {FAILS}                 # provisional: linear
+    protocol_times(frame, lambda n: 1e-6 * n ** 2).to_csv(tmp_path / large.TIMES, index=False)
+    parts = large.scaling_parts(records(tmp_path, frame))
+    assert [p.word for p in parts] == [HOLDS, HOLDS] and "timing protocol medians" in parts[0].data
+    from ssl_repro.harness.report.tables import table
+    text = "\n".join(large.section_lines(records(tmp_path, frame), table))
+    assert "the timing protocol: medians of 9+ runs" in text and "3 repeats on 3 split(s); 24 disturbed" in text
+    assert "PROVISIONAL" not in text
+    assert f"| 1000 | 10,892 | {1e-6 * 11_892 ** 2:.3g} | 0.3 | 9 |" in text
+
+
+def test_time_refuses_splits_that_large_csv_has_not_run(script, monkeypatch, tmp_path):
+    frame = fits({100: [0.1] * 3, 1000: [0.1] * 3}, {100: 0.2, 1000: 0.2})      # split 0 only
+    (tmp_path / "large.csv").parent.mkdir(exist_ok=True)
+    frame.to_csv(tmp_path / "large.csv", index=False)
+    monkeypatch.setattr(script, "OUT", tmp_path)
+    with pytest.raises(SystemExit, match=r"no selected fit on split\(s\) \[1, 2\]: run .*large --splits 3"):
+        script.time_chosen(3, 3, 2**20)
+
+
 def test_the_section_puts_table_4_beside_002s_numbers(tmp_path):
     from ssl_repro.harness.report.tables import table
     frame = fits({100: [0.12, 0.11, 0.105], 1000: [0.108, 0.107, 0.105]}, {100: 0.17, 1000: 0.11})

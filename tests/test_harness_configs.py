@@ -171,8 +171,12 @@ def test_every_recipe_takes_its_grid_from_the_registry(experiment, dataset):
     assert [int(x) for x in str(params["n_labeled"]).split(",")] == list(grid)
     assert cfg.sweep_name == f"{experiment}_{dataset.replace('-', '_')}"
     if experiment in ("transductive", "scale_timing"):
-        assert params["n_unlabeled"] == ",".join("null" if u is None else str(u)
-                                                 for u in info.transductive_unlabeled)
+        u = info.transductive_unlabeled if experiment == "transductive" else info.scale_unlabeled
+        assert params["n_unlabeled"] == ",".join("null" if v is None else str(v) for v in u)
+    if experiment == "scale_timing":     # Table 1.6's methods, at a doubling pair of u where the set has one
+        assert sorted(params["method"].split(",")) == ["da", "tsvm_smax"]
+        if dataset == "kdd99-10":
+            assert str(params["n_unlabeled"]) == "246510,null" and 2 * 246510 + 1 == 494021 - 1000
     if experiment == "transductive":     # the labeled draws: ten on kdd99-10 (a paired test), one elsewhere
         assert [int(x) for x in str(params["split"]).split(",")] == list(info.transductive_splits)
         assert len(info.transductive_splits) == (10 if dataset == "kdd99-10" else 1)

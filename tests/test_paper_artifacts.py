@@ -129,7 +129,8 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(plan, tmp_
     assert sweeps_planned(steps, "aut-avn-fig5") == set() and "aut-avn-fig5" not in out   # same folder as above
     assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == set()   # behind --scale
     scaled = plan.plan_all(tmp_path / "results", {}, root, scale=True)
-    assert sweeps_planned(scaled, "full-ccat") == sweeps_planned(scaled, "full-gcat") == {"large-transductive"}
+    assert sweeps_planned(scaled, "full-ccat") == sweeps_planned(scaled, "full-gcat") == {"large-transductive",
+                                                                                           "scale-timing"}
     assert "--scale runs them" in out
     step = next(s for s in steps if s.name == "timing ccat")
     assert step.argv[-2:] == ["--data-root", str(root)]      # the sweep reads the same data root

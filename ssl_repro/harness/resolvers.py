@@ -33,7 +33,7 @@ from ..methods import config_nodes, recipe_variants
 
 #: Registry fields a recipe may read.
 FIELDS = ("label_grid", "curve_labels", "ablation_grid", "timing_grid", "transductive_labels",
-          "transductive_unlabeled", "transductive_splits", "folder")
+          "transductive_unlabeled", "transductive_splits", "scale_unlabeled", "folder")
 
 
 def registry(name, field):

@@ -115,20 +115,30 @@ def check_label_dependence(records, test):
     return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
 
 
-def _doubling(test, dataset, runs):
-    ratios, work = [], []
+def doubling_ratios(runs):
+    """Per labeled count and method timed at two u: ``(l, method, u ratio, ratio of median seconds, ratio of
+    median CG iterations, fewest runs of the two cells)`` (004 Table 1.6's doubling)."""
+    out = []
     for (l, m), part in runs.groupby(["n_labeled", "method"]):
-        cells = part.groupby("n_unlabeled")[["seconds", "cg_iterations"]].median().sort_index()
-        if len(cells) == 2 and m in test["methods"]:
-            u_ratio = cells.index[1] / cells.index[0]
-            ratios.append(cells["seconds"].iloc[1] / cells["seconds"].iloc[0] / u_ratio)
-            work.append(cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0] / u_ratio)
-    if not ratios:
+        grouped = part.groupby("n_unlabeled")
+        cells = grouped[["seconds", "cg_iterations"]].median().sort_index()
+        if len(cells) == 2:
+            out.append((l, m, cells.index[1] / cells.index[0], cells["seconds"].iloc[1] / cells["seconds"].iloc[0],
+                        cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0], int(grouped.size().min())))
+    return out
+
+
+def _doubling(test, dataset, runs):
+    found = [r for r in doubling_ratios(runs) if r[1] in test["methods"]]
+    if not found:
         return Verdict(UNTESTABLE, "", f"{dataset}: u was not doubled")
+    ratios = [s / u for _, _, u, s, _, _ in found]
+    work = [w / u for _, _, u, _, w, _ in found]
     ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
     return Verdict(tally_word(ok, len(ratios)), "",
                    f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (CG iterations "
-                   f"{min(work):.2g}-{max(work):.2g}), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}")
+                   f"{min(work):.2g}-{max(work):.2g}), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"
+                   + runs_note(np.array([r[5] for r in found])))
 
 
 def check_doubling(records, test):

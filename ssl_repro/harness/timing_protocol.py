@@ -1,7 +1,8 @@
 """The timing protocol: how a seconds figure that a verdict rests on is measured.
 
 Stated once here (the user guide's benchmarks page quotes it; the timing sweeps,
-``conf/experiment/timing.yaml`` and ``conf/experiment/doubling.yaml``, follow it):
+``conf/experiment/timing.yaml`` and ``conf/experiment/scale_timing.yaml``, and the scripts that time
+fits outside a sweep (002's Fig 3 and Fig 8, :func:`flat`), follow it):
 
 1. **One job at a time**: the timing sweeps run their jobs in turn (the launcher's ``n_jobs: 1``)
    with one solver thread (the papers' C++ is single-threaded); a timing job on a parallel
@@ -122,3 +123,11 @@ def measured(timing, parallel_jobs=None):
     during = others_busy(start, reading())
     meta.update(load_after=list(os.getloadavg()), others_busy_during=during,
                 disturbed=bool(during is not None and during >= config["idle_cores"]))
+
+
+def flat(meta):
+    """The protocol's record of one fit (:func:`measured`'s dict) as flat CSV columns (load averages: the
+    1-minute one), for the scripts that time fits outside a sweep (002's Fig 3 and Fig 8)."""
+    return {"timing": meta["protocol"], "load_before": meta["load_before"][0], "load_after": meta["load_after"][0],
+            "others_busy_before": meta["others_busy_before"], "others_busy_during": meta["others_busy_during"],
+            "disturbed": meta["disturbed"]}
