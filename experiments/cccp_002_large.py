@@ -242,20 +242,22 @@ def measure(cache_bytes):
     note("measure")
 
 
-def time_chosen(splits, repeats, cache_bytes):
-    """Fig 8 by the timing protocol (module doc): each selected CCCP-TSVM fit of splits ``0..splits-1``
-    refit ``repeats`` times, one fit at a time on an idle machine, the repeats outermost, into
-    ``large_times.csv``."""
+def time_chosen(splits, repeats, cache_bytes, unlabeled):
+    """Fig 8 by the timing protocol (module doc): each selected CCCP-TSVM fit of splits ``0..splits-1`` at
+    the U of ``unlabeled`` (:func:`unlabeled_sizes`) refit ``repeats`` times, one fit at a time on an idle
+    machine, the repeats outermost, into ``large_times.csv``."""
     picks = protocol.table4(pd.read_csv(OUT / "large.csv"))
     picks = picks[(picks["method"] == "cccp-tsvm") & (picks["split"] < splits)]
+    X, y = load()
+    parts = {split: split_rows(y, split) for split in range(splits)}
+    picks = picks[[u in unlabeled_sizes(unlabeled, parts[split]["test"].size)
+                   for split, u in zip(picks["split"], picks["n_unlabeled"])]]
     missing = sorted(set(range(splits)) - set(picks["split"]))
     if missing:
         raise SystemExit(f"Error: --time --splits {splits}: large.csv has no selected fit on split(s) {missing}: "
                          f"run `python experiments/cccp_002.py large --splits {splits}` first")
-    note(f"time: splits {splits}, repeats {repeats}")
-    X, y = load()
+    note(f"time: splits {splits}, repeats {repeats}, U {list(unlabeled)}")
     median = sampled_sigma(X)
-    parts = {split: split_rows(y, split) for split in range(splits)}
     check_memory(max(protocol.LABELS) + max(p["test"].size for p in parts.values()), cache_bytes)
     found = []
     for repeat in range(repeats):
@@ -290,7 +292,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--labels", nargs="+", type=int, choices=protocol.LABELS, default=list(protocol.LABELS))
     ap.add_argument("--unlabeled", nargs="+", default=["all" if u is None else str(u) for u in protocol.UNLABELED],
-                    help="U values (a number or 'all': every test row)")
+                    help="U values (a number or 'all': every test row); --time: the U re-timed")
     ap.add_argument("--splits", type=int, default=1)
     ap.add_argument("--cache-mib", type=int, default=1024, help="the kernel-row cache (MiB)")
     ap.add_argument("--measure", action="store_true", help="time one fit at U = 2,000 and one at the largest U")
@@ -302,12 +304,13 @@ def main(argv=None):
     limit_threads(1)
     KernelCCCPTSVM.warm_up()
     cache_bytes = args.cache_mib * 2**20
+    unlabeled = [u if u == "all" else int(u) for u in args.unlabeled]
     if args.measure:
         measure(cache_bytes)
     elif args.time:
-        time_chosen(args.splits, args.repeats, cache_bytes)
+        time_chosen(args.splits, args.repeats, cache_bytes, unlabeled)
     else:
-        run(sorted(args.labels), [u if u == "all" else int(u) for u in args.unlabeled], args.splits, cache_bytes)
+        run(sorted(args.labels), unlabeled, args.splits, cache_bytes)
     return 0
 
 

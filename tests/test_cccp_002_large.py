@@ -167,8 +167,10 @@ def test_time_refuses_splits_that_large_csv_has_not_run(script, monkeypatch, tmp
     (tmp_path / "large.csv").parent.mkdir(exist_ok=True)
     frame.to_csv(tmp_path / "large.csv", index=False)
     monkeypatch.setattr(script, "OUT", tmp_path)
+    y = np.where(np.arange(N_DOCS) < N_POSITIVE, 1, -1)
+    monkeypatch.setattr(script, "load", lambda: (None, y))                  # the labels are all a split needs
     with pytest.raises(SystemExit, match=r"no selected fit on split\(s\) \[1, 2\]: run .*large --splits 3"):
-        script.time_chosen(3, 3, 2**20)
+        script.time_chosen(3, 3, 2**20, ["all"])
 
 
 def test_the_section_puts_table_4_beside_002s_numbers(tmp_path):

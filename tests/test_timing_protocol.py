@@ -12,7 +12,7 @@ from hydra_plugins.ssl_repro_sweeper.progress_sweeper import check_timing_launch
 from ssl_repro.harness import timing_protocol
 from ssl_repro.harness.app import run_or_skip
 from ssl_repro.harness.verdicts import FAILS, HOLDS, UNTESTABLE
-from ssl_repro.harness.timing_claims import check_label_dependence, check_ratio
+from ssl_repro.harness.timing_claims import check_doubling, check_label_dependence, check_ratio
 
 BUSY = [sys.executable, "-c", "while True: pass"]
 
@@ -145,3 +145,38 @@ def test_records_not_timed_by_the_protocol_decide_no_timing_verdict():
         assert "re-record with `python run.py +experiment=timing dataset=pcmac`" in verdict.evidence
     assert check_label_dependence(FakeRecords(timing_pcmac=timing_table(cells)),
                                   {"folder": "timing", "stronger": "da", "weaker": "tsvm-Smax"}).word == FAILS
+
+
+DOUBLING = {"kind": "doubling", "methods": ["tsvm-Smax", "da"], "tolerance": 1.5}
+
+
+def doubling_table(seconds_at_double, protocol=True):
+    """A scale_timing table of kdd99-10: per method 3 runs at u = 100 (1 s) and at u = 200
+    (``seconds_at_double[method]``) and 4 more there, disturbed (1,000 s: they would carry the median), the CG
+    iterations unchanged."""
+    cells = {}
+    for m, double in seconds_at_double.items():
+        cells[(m, 100)] = [(1.0, 50, False)] * 3
+        cells[(m, 200)] = [(double, 50, False)] * 3 + [(1000.0, 50, True)] * 4
+    frame = timing_table(cells, protocol).rename(columns={"n_labeled": "n_unlabeled"})
+    return frame.assign(dataset="kdd99-10", n_labeled=1000)
+
+
+@pytest.mark.parametrize("double, word", [(2.0, HOLDS), (2.8, HOLDS), (3.2, FAILS), (1.2, FAILS)])
+def test_doubling_u_judges_the_median_seconds_ratio_against_the_u_ratio(double, word):
+    """004 Table 1.6: twice u, about twice the seconds (within a factor 1.5); disturbed runs left out."""
+    verdict = check_doubling(FakeRecords(scale_timing_kdd99_10=doubling_table({"tsvm-Smax": double, "da": double})),
+                             DOUBLING)
+    assert verdict.word.split(" on ")[0] == word, verdict.evidence
+    assert f"median seconds ratio over u ratio {double / 2:.2g}-{double / 2:.2g}" in verdict.evidence
+    assert "the CG iterations' ratio 1-1" in verdict.evidence and "(medians of 3+ runs a cell)" in verdict.evidence
+
+
+def test_doubling_needs_the_protocols_runs_at_two_u():
+    both = {"tsvm-Smax": 2.0, "da": 2.0}
+    records = FakeRecords(scale_timing_kdd99_10=doubling_table(both, protocol=False))
+    assert "re-record with `python run.py +experiment=scale_timing" in check_doubling(records, DOUBLING).evidence
+    one_u = doubling_table(both)
+    one_u = one_u[one_u["n_unlabeled"] == 100]
+    assert "u was not doubled" in check_doubling(FakeRecords(scale_timing_kdd99_10=one_u), DOUBLING).evidence
+    assert check_doubling(FakeRecords(), DOUBLING).word == UNTESTABLE

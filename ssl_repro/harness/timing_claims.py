@@ -133,11 +133,11 @@ def _doubling(test, dataset, runs):
     if not found:
         return Verdict(UNTESTABLE, "", f"{dataset}: u was not doubled")
     ratios = [s / u for _, _, u, s, _, _ in found]
-    work = [w / u for _, _, u, _, w, _ in found]
+    work = [w for _, _, _, _, w, _ in found]
     ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
     return Verdict(tally_word(ok, len(ratios)), "",
-                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (CG iterations "
-                   f"{min(work):.2g}-{max(work):.2g}), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"
+                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG iterations' "
+                   f"ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"
                    + runs_note(np.array([r[5] for r in found])))
 
 
