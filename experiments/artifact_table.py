@@ -138,7 +138,7 @@ ARTIFACTS = [
     Artifact("002-large", "Table 4, Fig 8 (002): errors and times against unlabeled rows, on RCV1's 20 Newsgroups "
              "analog 20ng-ccat-vs-gcat", "script", ("cccp_002/large.csv",), ("20ng-ccat-vs-gcat",),
              record="cccp_002/large.csv", command="python experiments/cccp_002.py large",
-             why_not="RCV1 (CCAT vs GCAT) is not here: its 20 Newsgroups analog instead; seconds taken under load"),
+             why_not="RCV1 (CCAT vs GCAT) is not here: its 20 Newsgroups analog instead"),
     *(Artifact(f"002-{name}", f"{where} (002): {what}", "not reproduced", (), why_not=why)
       for name, where, what, why in (
         ("fig6", "Fig 6", "the heuristics C* = C and UC* = LC as unlabeled rows are added", "uspst and USPS are not "

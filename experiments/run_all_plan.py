@@ -57,14 +57,16 @@ def recorded_seconds(results, artifact, dataset=None):
     return None, "seconds not recorded"
 
 
-#: The peers' and the calibration's scripts (written beside this one): (name, script, the option giving the
-#: program's path or None, the record under results/ whose ``seconds`` column estimates the time).
+#: The peers' and the calibration's scripts (written beside this one): (name, script and its arguments, the
+#: option giving the program's path or None, the record under results/ whose ``seconds`` column estimates the
+#: time).
 EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
                  ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
                  ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"),
-                 ("002-large", "cccp_002_large.py", None, "cccp_002/large.csv"))
+                 ("002-large", "cccp_002_large.py", None, "cccp_002/large.csv"),
+                 ("002-large-time", "cccp_002_large.py --time", None, "cccp_002/large_times.csv"))
 #: The scripts among them that only ``--scale`` runs (hours of kernel fits).
-SCALE_SCRIPTS = ("002-large",)
+SCALE_SCRIPTS = ("002-large", "002-large-time")
 
 
 def data_plan(root=None, download=False):
@@ -108,7 +110,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
                               "" if runnable else in_words_of(data[d].detail, *OPTIONS)))
-    for name, script, option, record in EXTRA_SCRIPTS:
+    for name, command, option, record in EXTRA_SCRIPTS:
+        script, *arguments = command.split()
         path = ROOT / "experiments" / script
         seconds, basis = None, "seconds not recorded"
         if record and (Path(results) / record).exists():
@@ -120,8 +123,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
         elif option and not programs.get(option):
             steps.append(Step(name, None, seconds, basis, f"no {option} PATH given"))
         else:
-            steps.append(Step(name, [sys.executable, str(path)] + ([option, programs[option]] if option else []),
-                              seconds, basis))
+            steps.append(Step(name, [sys.executable, str(path), *arguments]
+                              + ([option, programs[option]] if option else []), seconds, basis))
     return steps
 
 
