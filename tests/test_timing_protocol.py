@@ -180,3 +180,12 @@ def test_doubling_needs_the_protocols_runs_at_two_u():
     one_u = one_u[one_u["n_unlabeled"] == 100]
     assert "u was not doubled" in check_doubling(FakeRecords(scale_timing_kdd99_10=one_u), DOUBLING).evidence
     assert check_doubling(FakeRecords(), DOUBLING).word == UNTESTABLE
+
+
+def test_a_ratio_on_a_doubling_record_reads_the_whole_u_not_the_half():
+    """004 Table 1.7 (DA / TSVM on all of kdd99): at u = 200 DA takes 8x TSVM's time, at the half 1x."""
+    frame = doubling_table({"tsvm-Smax": 2.0, "da": 16.0})
+    verdict = check_ratio(FakeRecords(scale_timing_kdd99_10=frame),
+                          {"kind": "ratio", "folder": "scale_timing",
+                           "checks": [{"num": "da", "den": "tsvm-Smax", "min": 5, "at": "all"}]})
+    assert verdict.word.split(" on ")[0] == HOLDS and "median seconds 8-8" in verdict.evidence

@@ -59,16 +59,18 @@ def _doubling_lines(records):
         runs = protocol_runs(frame)
         if runs is None:
             continue
-        rows += [[dataset, f"{l:,}", NAMES.get(m, m), f"{u:.3g}", f"{s:.3g}", f"{w:.3g}", str(n)]
+        rows += [[dataset, f"{l:,}", NAMES.get(m, m), f"{u:.3g}", f"{s:.3g}", f"{w:.3g}", str(n),
+                  f"{runs['repeat'].nunique()} x {runs['split'].nunique()}", str(len(frame) - len(runs))]
                  for l, m, u, s, w, n in doubling_ratios(runs)]
     if not rows:
         return ["", "Table 1.6's doubling: no run timed by the protocol (`python run.py +experiment=scale_timing "
                 "dataset=kdd99-10`, minutes a job)."]
     return ["", "Table 1.6's \"doubling the amount of data roughly doubles the training time\", by the timing "
-            "protocol (`scale_timing_*`: one job at a time on an idle machine, 3 repeats on 3 splits; undisturbed "
-            "runs): ratios of median seconds and of median CG iterations when u grows by the u ratio.", "",
-            table(["dataset", "l", "method", "u ratio", "seconds ratio", "CG iterations ratio", "runs a cell (fewest)"],
-                  rows)]
+            "protocol (`scale_timing_*`: one job at a time on an idle machine, the repeats interleaved across the "
+            "methods; disturbed runs left out): ratios of median seconds and of median CG iterations when u grows "
+            "by the u ratio.", "",
+            table(["dataset", "l", "method", "u ratio", "seconds ratio", "CG iterations ratio", "runs a cell (fewest)",
+                   "repeats x splits", "disturbed runs"], rows)]
 
 
 def _paper_row(paper_set, l, rank):
