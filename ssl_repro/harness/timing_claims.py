@@ -55,6 +55,15 @@ def runs_note(counts):
     return " (1 run)" if fewest == 1 else f" (medians of {fewest}+ runs a cell)"
 
 
+def capped_note(runs, methods):
+    """'; k of n runs of ``methods`` stopped on a cap' where any did (their seconds are those of a capped run)."""
+    if "converged" not in runs:
+        return ""
+    part = runs[runs["method"].isin(methods)]
+    stopped = int((~part["converged"].astype(bool)).sum())
+    return f"; {stopped} of {len(part)} runs stopped on an iteration cap (timed as they ran)" if stopped else ""
+
+
 def by_protocol(experiment, judge):
     """``judge(dataset, runs)`` on a dataset's protocol runs, for :func:`~ssl_repro.harness.verdicts.judge_set`;
     a dataset without them is not testable (:func:`not_by_protocol`)."""
@@ -87,7 +96,8 @@ def _ratio(test, dataset, runs):
         oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
-                     + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)))
+                     + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1))
+                     + capped_note(largest_u(runs), (num, den)))
     if not oks:
         return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
     return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
@@ -146,7 +156,7 @@ def _doubling(test, dataset, runs):
     return Verdict(tally_word(ok, len(ratios)), "",
                    f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG iterations' "
                    f"ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"
-                   + runs_note(np.array([r[5] for r in found])))
+                   + runs_note(np.array([r[5] for r in found])) + capped_note(runs, test["methods"]))
 
 
 def check_doubling(records, test):
