@@ -15,7 +15,6 @@ nonzeros per row, positive share), ``grid.csv`` (one row per dataset, split, met
 (Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
 """
 import fcntl
-import json
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +22,7 @@ import pandas as pd
 
 from ssl_repro.data import data_root, load_dataset
 from ssl_repro.data.text import newsgroups_cache, vectorize
-from ssl_repro.provenance import provenance_with_earlier
+from ssl_repro.provenance import add_provenance
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
 N_LABELED = 50
@@ -82,6 +81,5 @@ def write(path, rows, key):
 def note(universvm, what, svmlight=None):
     """Provenance (this run's and the earlier ones'), the peers used (``svmlight``: SVM-light's binary and
     version, or None: :data:`NOT_HERE`)."""
-    record = provenance_with_earlier(OUT / "provenance.json")
-    record.update(universvm=str(universvm) if universvm else None, svmlight=svmlight or NOT_HERE, last=what)
-    (OUT / "provenance.json").write_text(json.dumps(record, indent=1))
+    add_provenance(OUT / "provenance.json", universvm=str(universvm) if universvm else None,
+                   svmlight=svmlight or NOT_HERE, last=what)

@@ -50,7 +50,6 @@ against the memory available (:func:`ssl_repro.kernel.rows.cache_rows_for`), and
 bytes and limit.
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -73,7 +72,7 @@ from ssl_repro.harness import cccp_002_large as protocol  # noqa: E402
 from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.rows import cache_rows_for  # noqa: E402
 from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, expansion, sampled_sigma  # noqa: E402
-from ssl_repro.provenance import provenance_with_earlier  # noqa: E402
+from ssl_repro.provenance import add_provenance  # noqa: E402
 
 KEY = ("dataset", "split", "stage", "method", "n_labeled", "n_unlabeled", "factor", "C", "s", "c_star_ratio")
 TIMING = "provisional: taken while the machine was shared, to be re-timed"
@@ -281,10 +280,7 @@ def time_chosen(splits, repeats, cache_bytes, unlabeled):
 
 def note(what):
     """Provenance of large.csv (this run's and the earlier ones')."""
-    path = OUT / "large_provenance.json"
-    record = provenance_with_earlier(path)
-    record["last"] = what
-    path.write_text(json.dumps(record, indent=1))
+    add_provenance(OUT / "large_provenance.json", last=what)
 
 
 def main(argv=None):

@@ -24,7 +24,7 @@ import numpy as np
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
 from ssl_repro.methods import recipe_variants
-from ssl_repro.provenance import provenance_with_earlier
+from ssl_repro.provenance import add_provenance
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
@@ -94,8 +94,7 @@ def main(argv=None):
             grid[(dname, mname, lam, width)] = (successes(X, y, METHODS[mname], lam, width),
                                                 time.perf_counter() - start)
         print(dname, mname, best(grid, dname, mname)[0], flush=True)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "provenance.json").write_text(json.dumps(provenance_with_earlier(out / "provenance.json"), indent=1))
+    add_provenance(out / "provenance.json")
     cells = sorted(grid.items(), key=lambda cell: (list(DATASETS).index(cell[0][0]), list(METHODS).index(cell[0][1])))
     (out / "grid.json").write_text(json.dumps([{"dataset": d, "method": m, "lambda": lam, "sigma_factor": w,
                                                 "successes": v, "seconds_10_draws": round(t, 3)}

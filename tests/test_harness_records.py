@@ -188,3 +188,16 @@ def test_the_commit_is_marked_uncommitted_for_code_changes_only(tmp_path):
     assert git_commit(tmp_path) == head
     (tmp_path / "solver.py").write_text("changed\n")
     assert git_commit(tmp_path) == head + "+uncommitted changes"
+
+
+def test_runs_that_start_together_all_stay_in_the_provenance(tmp_path):
+    """add_provenance locks the record: of four processes writing at once, none is lost from ``earlier``."""
+    path = tmp_path / "provenance.json"
+    code = ("import sys; from ssl_repro.provenance import add_provenance; "
+            "add_provenance(sys.argv[1], last=sys.argv[2])")
+    root = Path(__file__).resolve().parents[1]
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(path), f"run {k}"], cwd=root) for k in range(4)]
+    assert all(run.wait() == 0 for run in runs)
+    record = json.loads(path.read_text())
+    assert len(record["earlier"]) == 3 and record["last"].startswith("run ")
+    assert "provenance" in record and all("date" in entry for entry in record["earlier"])
