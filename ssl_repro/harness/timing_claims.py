@@ -82,7 +82,8 @@ def largest_u(runs):
 
 
 def _ratio(test, dataset, runs):
-    seconds, work, counts = medians(largest_u(runs), "n_labeled")
+    runs = largest_u(runs)
+    seconds, work, counts = medians(runs, "n_labeled")
     texts, oks = [], []
     for check in test["checks"]:
         num, den = check["num"], check["den"]
@@ -97,7 +98,7 @@ def _ratio(test, dataset, runs):
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
                      + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1))
-                     + capped_note(largest_u(runs), (num, den)))
+                     + capped_note(runs, (num, den)))
     if not oks:
         return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
     return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
@@ -154,8 +155,9 @@ def _doubling(test, dataset, runs):
     work = [w for _, _, _, _, w, _ in found]
     ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
     return Verdict(tally_word(ok, len(ratios)), "",
-                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG iterations' "
-                   f"ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a factor {test['tolerance']:g} in {ok} of {len(ratios)}"
+                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG "
+                   f"iterations' ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a "
+                   f"factor {test['tolerance']:g} in {ok} of {len(ratios)}"
                    + runs_note(np.array([r[5] for r in found])) + capped_note(runs, test["methods"]))
 
 
