@@ -30,7 +30,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import USER_ERRORS, remove_refused_run, run_or_skip, unwritable_folder
+from ssl_repro.harness.app import USER_ERRORS, local_jobs, remove_refused_run, run_or_skip, unwritable_folder
 from ssl_repro.harness.settings import check_choices
 from ssl_repro.harness.timing_protocol import MachineBusy
 
@@ -46,7 +46,7 @@ def main(cfg):
     hydra_cfg = HydraConfig.get()
     multirun = hydra_cfg.mode.name == "MULTIRUN"
     launcher = hydra_cfg.launcher
-    parallel = launcher.get("n_jobs") if multirun and "joblib" in str(launcher.get("_target_", "")) else None
+    parallel = local_jobs(launcher) if multirun else None
     task = OmegaConf.to_container(cfg, resolve=True)
     if not multirun:
         for key in SWEEP_ONLY:

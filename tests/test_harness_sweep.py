@@ -120,7 +120,7 @@ def test_a_crashing_job_leaves_no_file_and_loses_no_finished_result(tmp_path):
 
 
 @pytest.mark.slow   # Hydra sweeps in subprocesses
-def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp_path):
+def test_local_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp_path):
     cmd = [sys.executable, str(REPO / "run.py"), "-m", "dataset=text-like", "n_unlabeled=300",
            "method=svm", "split=0,1", "n_labeled=16", f"results_dir={tmp_path}", "sweep_name=test",
            "hydra/launcher=local"]          # n_jobs = 2, solver_threads unset: cores // 2 each
@@ -128,14 +128,14 @@ def test_joblib_launcher_runs_jobs_in_parallel_with_their_share_of_the_cores(tmp
     log = proc.stdout + proc.stderr
     assert proc.returncode == 0, log[-3000:]
     threads = job_threads(None, parallel_jobs=2)
-    assert "Joblib.Parallel(n_jobs=2" in log
+    assert "local launcher: 2 jobs, 2 at once" in log
     assert log.count(f"running ({threads} solver thread") == 2 and "2/2 jobs done, 0 remaining" in log
     assert len(results_of(tmp_path)) == 2
 
 
 @pytest.mark.slow   # Hydra sweeps in subprocesses
 def test_a_plain_multirun_is_parallel_and_two_identical_sweeps_say_who_computed_what(tmp_path):
-    """``python run.py -m`` without a launcher runs on the joblib launcher; two identical sweeps
+    """``python run.py -m`` without a launcher runs on the local launcher, 2 at once; two identical sweeps
     into one folder compute each job once, and each summary splits the jobs between them."""
     grid = ["method=svm,rls", "split=0,1,2", "n_labeled=16"]
     cmd = [sys.executable, str(REPO / "run.py"), "-m", *SMALL, f"results_dir={tmp_path}", "sweep_name=test", *grid]
@@ -143,7 +143,7 @@ def test_a_plain_multirun_is_parallel_and_two_identical_sweeps_say_who_computed_
              for _ in range(2)]
     logs = [proc.communicate()[0] for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0], logs
-    assert all("Joblib.Parallel(n_jobs=2" in log for log in logs)
+    assert all("local launcher: 6 jobs, 2 at once" in log for log in logs)
     summary = r"(\d)/6 jobs done \((\d) run by this sweep, (\d) by another process meanwhile, 0 done before\)"
     counts = [tuple(map(int, re.search(summary, log).groups())) for log in logs]     # (done, ran, elsewhere)
     assert all(done == ran + elsewhere for done, ran, elsewhere in counts), counts

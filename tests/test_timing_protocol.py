@@ -57,6 +57,10 @@ def test_settings_and_launcher_are_checked_before_anything_runs():
     with pytest.raises(SystemExit, match="Error: this sweep's jobs are timed.*runs 2 at once"):
         check_timing_launcher(True, {"_target_": "hydra_plugins.hydra_joblib_launcher.JoblibLauncher", "n_jobs": 2})
     check_timing_launcher(False, {"_target_": "hydra_plugins.hydra_joblib_launcher.JoblibLauncher", "n_jobs": 2})
+    local = "hydra_plugins.ssl_repro_launcher.local_launcher.LocalLauncher"
+    with pytest.raises(SystemExit, match="Error: this sweep's jobs are timed.*runs 2 at once"):
+        check_timing_launcher(True, {"_target_": local, "n_jobs": 2})
+    check_timing_launcher(True, {"_target_": local, "n_jobs": 1})
 
 
 def test_a_job_disturbed_by_another_process_is_marked(monkeypatch):

@@ -48,7 +48,7 @@ from hydra.core.utils import JobStatus
 
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import RAN, USER_ERRORS, unwritable_folder
+from ssl_repro.harness.app import RAN, USER_ERRORS, local_jobs, unwritable_folder
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
 from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
                                             write_json)
@@ -210,7 +210,7 @@ def check_data(configs):
 def check_timing_launcher(timed, launcher):
     """A sweep of timing jobs (the timing protocol: one job at a time) on a launcher that runs several
     at once ends before any job, with one line saying how to run it."""
-    jobs = launcher.get("n_jobs", 1) if "joblib" in str(launcher.get("_target_", "")) else 1
+    jobs = local_jobs(launcher) or 1
     if timed and jobs != 1:
         raise SystemExit(f"Error: this sweep's jobs are timed (the timing protocol: one job at a time) but its launcher "
                          f"runs {jobs} at once: drop the n_jobs override, or set hydra.launcher.n_jobs=1")

@@ -19,7 +19,7 @@ def job_threads(solver_threads=None, parallel_jobs=None):
     """Threads one job's solver may use.
 
     ``solver_threads`` if set; else, when ``parallel_jobs`` jobs share this
-    machine (the joblib launcher's ``n_jobs``; negative as in joblib), the
+    machine (the local launcher's ``n_jobs``, :func:`local_jobs`; negative as in joblib), the
     job's share of the cores it may run on; else those cores (under SLURM
     the task's allocation, not the node's), at most ``OMP_NUM_THREADS`` where
     the launcher sets it (Ray sets it to the task's ``num_cpus``).
@@ -32,6 +32,14 @@ def job_threads(solver_threads=None, parallel_jobs=None):
         return max(1, cores // min(effective_n_jobs(int(parallel_jobs)), cores))
     omp = os.environ.get("OMP_NUM_THREADS", "")
     return max(1, min(cores, int(omp))) if omp.isdigit() else cores
+
+
+def local_jobs(launcher):
+    """How many jobs a sweep's ``launcher`` (its Hydra settings) runs at once on this machine: the
+    ``n_jobs`` of the local launchers (the project's ``local``, Hydra's ``joblib``), None for the others
+    (a cluster's, or a single run)."""
+    target = str(launcher.get("_target_", ""))
+    return launcher.get("n_jobs") if "local_launcher" in target or "joblib" in target else None
 
 
 def limit_threads(threads):

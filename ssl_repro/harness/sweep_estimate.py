@@ -33,14 +33,15 @@ from .timing_protocol import WINDOW
 
 #: The configuration folder (``conf/``: the recipes and the launchers).
 CONF = Path(__file__).resolve().parents[2] / "conf"
-#: Seconds a job costs besides its fit.  Measured 2026-11-26 on this 2-core machine (busy: load average 9-10,
-#: so in CPU seconds, which a job's one thread spends alike on an idle machine): ``run.py -m dataset=pcmac
-#: method=rls split=range(10) solver_threads=1`` at n_labeled=29 (10 jobs) and at 29,58,117,234 (40 jobs),
-#: under ``/usr/bin/time``; the sweep's CPU seconds (its process and the launcher's workers) less the jobs'
-#: recorded fit CPU seconds grew by 0.25 s a job with ``hydra.launcher.n_jobs=2`` and 0.33 s with 1.  The
-#: sweep's own start (3 to 7 CPU s: imports, the plan, the data loaded once) is left out: seconds against a
-#: step's minutes.
-OVERHEAD = 0.3
+#: Seconds a job costs besides its fit, on the project's launcher (``conf/hydra/launcher/local.yaml``).
+#: Measured 2026-11-27 on this 2-core machine, in CPU seconds (a job's one thread spends them alike on an
+#: idle machine): ``run.py -m dataset=pcmac method=rls,svm split=range(10) solver_threads=1`` at 2 and at
+#: 14 label counts (40 and 280 jobs) under ``/usr/bin/time``: the sweep's CPU seconds (its process and
+#: the launcher's workers) less the jobs' recorded fit CPU seconds grew by 0.020 s a job (Hydra's joblib
+#: launcher, which composed each job again in its worker: 0.25 s).  The sweep's own start (2 to 5 CPU s:
+#: imports, the plan, the data loaded once, the workers' imports) is left out: seconds against a step's
+#: minutes.
+OVERHEAD = 0.03
 
 
 def recipe(experiment):

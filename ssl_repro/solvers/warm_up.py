@@ -22,6 +22,9 @@ from .engine.data_checks import DATA_DTYPES
 #: a loader or an operation made them so (scikit-learn's svmlight reader does); the kernels that read
 #: them are compiled for each type they meet.
 INDEX_DTYPES = (np.int32, np.int64)
+#: The (value type, index type) pairs whose kernels this process has loaded: a second warm-up of a pair
+#: is a no-op (a sweep's worker runs many jobs; each job's warm-up once cost ~27 ms of tiny solves).
+_LOADED = set()
 
 
 def warm_up_kernels(dtypes=DATA_DTYPES, index_dtypes=INDEX_DTYPES):
@@ -39,11 +42,15 @@ def warm_up_kernels(dtypes=DATA_DTYPES, index_dtypes=INDEX_DTYPES):
     ids (:mod:`.engine.cg_layout`) with one thread and with numba's full
     count (a solve on such data may call either build, whatever the
     machine's thread settings), so every form of the CG pass is loaded,
-    and the products run before and after the CG layout exists.
+    and the products run before and after the CG layout exists.  Each pair
+    is warmed up once per process (:data:`_LOADED`).
     """
     for dtype in dtypes:
         for index_dtype in index_dtypes:
-            _warm_up(dtype, index_dtype)
+            pair = (np.dtype(dtype), np.dtype(index_dtype))
+            if pair not in _LOADED:
+                _warm_up(dtype, index_dtype)
+                _LOADED.add(pair)
 
 
 def _indexed(X, index_dtype):
