@@ -14,13 +14,13 @@ arguments: ``address: auto`` joins a running cluster, ``null`` starts a local in
 ``ray.remote`` (each task's resources, e.g. ``num_cpus``).
 """
 import logging
-from pathlib import Path
 
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.singleton import Singleton
-from hydra.core.utils import configure_log, run_job, setup_globals
-from hydra.plugins.launcher import Launcher
+from hydra.core.utils import run_job, setup_globals
 from omegaconf import OmegaConf, open_dict
+
+from hydra_plugins.ssl_repro_launcher.local_launcher import SweepLauncher
 
 log = logging.getLogger(__name__)
 
@@ -48,22 +48,16 @@ def batches(job_overrides, jobs_per_task, initial_job_idx=0):
             for start in range(0, len(job_overrides), size)]
 
 
-class BatchedRayLauncher(Launcher):
+class BatchedRayLauncher(SweepLauncher):
     """Hydra launcher: the sweep's jobs in batches of ``jobs_per_task``, one Ray task a batch."""
 
     def __init__(self, jobs_per_task, ray):
         self.jobs_per_task, self.ray_cfg = jobs_per_task, ray
-        self.hydra_context = self.task_function = self.config = None
-
-    def setup(self, *, hydra_context, task_function, config):
-        self.hydra_context, self.task_function, self.config = hydra_context, task_function, config
 
     def launch(self, job_overrides, initial_job_idx):
         import ray
 
-        setup_globals()
-        configure_log(self.config.hydra.hydra_logging, self.config.hydra.verbose)
-        Path(str(self.config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
+        self.start()
         if not ray.is_initialized():
             init = OmegaConf.to_container(self.ray_cfg.init, resolve=True) or {}
             ray.init(**{k: v for k, v in init.items() if v is not None})

@@ -43,21 +43,31 @@ JOB_FORMAT = "[%(asctime)s][%(name)s][%(levelname)s] - %(message)s"
 JOB_LOG = "run.log"
 
 
-class LocalLauncher(Launcher):
-    """Hydra launcher: the sweep's jobs on ``n_jobs`` local processes (module doc)."""
+class SweepLauncher(Launcher):
+    """What the project's launchers share: Hydra's context kept by :meth:`setup`, and :meth:`start`."""
 
-    def __init__(self, n_jobs=2):
-        self.n_jobs = n_jobs
-        self.hydra_context = self.task_function = self.config = None
+    hydra_context = task_function = config = None
 
     def setup(self, *, hydra_context, task_function, config):
         self.hydra_context, self.task_function, self.config = hydra_context, task_function, config
 
-    def launch(self, job_overrides, initial_job_idx):
+    def start(self):
+        """Hydra's globals and its own logging set up, the sweep folder made; returns the folder."""
         setup_globals()
         configure_log(self.config.hydra.hydra_logging, self.config.hydra.verbose)
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         sweep_dir.mkdir(parents=True, exist_ok=True)
+        return sweep_dir
+
+
+class LocalLauncher(SweepLauncher):
+    """Hydra launcher: the sweep's jobs on ``n_jobs`` local processes (module doc)."""
+
+    def __init__(self, n_jobs=2):
+        self.n_jobs = n_jobs
+
+    def launch(self, job_overrides, initial_job_idx):
+        sweep_dir = self.start()
         compose = JobConfigs(self.hydra_context.config_loader, self.config)
         jobs = [(list(overrides), compose(overrides)) for overrides in job_overrides]
         at_once = max(1, min(effective_n_jobs(int(self.n_jobs)), len(jobs)))
