@@ -5,9 +5,10 @@ Hydra's joblib launcher, which this replaces as the default, sends every job Hyd
 config store included) to a worker, which composes the job's configuration from scratch and writes
 three YAML files beside it: about 0.2 CPU s a job on this project's 2-core machine (measured
 2026-11-27: 80 one-line RLS fits on pcmac, 18.2 CPU s against 3.8 for one), a sweep's whole cost where the
-fits take a fraction of a second (pcmac's 1,210-job learning curve).  Here the sweep's process composes
-the jobs as the sweeper does (:class:`hydra_plugins.ssl_repro_sweeper.job_configs.JobConfigs`: one Hydra
-composition per distinct choice of config groups, checked against Hydra's own) and a worker gets only
+fits take a fraction of a second (pcmac's 1,210-job learning curve).  Here the jobs come as the project's
+sweeper composed them to check them before any job ran (:attr:`LocalLauncher.composed`; under another
+sweeper the launcher composes them the same way: :class:`hydra_plugins.ssl_repro_sweeper.job_configs.JobConfigs`,
+one Hydra composition per distinct choice of config groups, checked against Hydra's own) and a worker gets only
 the job's folder and its resolved settings, runs :func:`ssl_repro.harness.app.run_or_skip` (what
 ``run.py`` runs) and returns what it did.
 
@@ -65,11 +66,15 @@ class LocalLauncher(SweepLauncher):
 
     def __init__(self, n_jobs=2):
         self.n_jobs = n_jobs
+        #: The jobs' configurations as the project's sweeper composed them (overrides -> JobConfig), so
+        #: that they are not composed twice; a job missing there is composed here.
+        self.composed = {}
 
     def launch(self, job_overrides, initial_job_idx):
         sweep_dir = self.start()
         compose = JobConfigs(self.hydra_context.config_loader, self.config)
-        jobs = [(list(overrides), compose(overrides)) for overrides in job_overrides]
+        jobs = [(list(overrides), self.composed.get(tuple(overrides)) or compose(overrides))
+                for overrides in job_overrides]
         at_once = max(1, min(effective_n_jobs(int(self.n_jobs)), len(jobs)))
         log.info("local launcher: %d jobs, %d at once, sweep output dir: %s", len(jobs), at_once, sweep_dir)
         if at_once == 1:

@@ -102,8 +102,9 @@ class ProgressSweeper(BasicSweeper):
             return
         compose = JobConfigs(self.hydra_context.config_loader, self.config)
         self.jobs, data, timed, self.skipped, first = [], {}, False, set(), {}
+        composed = {}
         for overrides in itertools.chain.from_iterable(self.overrides):
-            job = compose(overrides)
+            job = composed[tuple(overrides)] = compose(overrides)
             directory, task = job.directory, job.task
             check_job_settings(task, overrides)
             timed = timed or task.get("timing") is not None
@@ -125,6 +126,8 @@ class ProgressSweeper(BasicSweeper):
                 continue
             self.done_before += finished_result(directory, task) is not None
         check_data(data.values())
+        if hasattr(self.launcher, "composed"):      # the local launcher takes the jobs as composed here
+            self.launcher.composed = composed
         check_timing_launcher(timed, self.config.hydra.launcher)
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})

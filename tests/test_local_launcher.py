@@ -1,0 +1,35 @@
+"""The project's local launcher (hydra_plugins/ssl_repro_launcher/local_launcher.py): what one job leaves in
+its folder and what the sweep is told; the sweeps through it are in test_harness_sweep.py."""
+import pytest
+from hydra.core.utils import JobStatus
+from omegaconf import OmegaConf
+
+from hydra_plugins.ssl_repro_launcher.local_launcher import JOB_LOG, _job_return, run_one
+from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfig
+from ssl_repro.harness.app import FOUND, RAN
+
+TASK = {"dataset": {"name": "text-like"}, "method": {"name": "svm", "variant": "svm"}, "split": 0,
+        "n_labeled": 16, "n_unlabeled": 300, "solver_threads": 1}
+
+
+def test_a_job_keeps_its_settings_overrides_and_log_and_runs_once(tmp_path):
+    folder = tmp_path / "job"
+    overrides = ["method=svm", "split=0"]
+    assert run_one(overrides, folder, TASK, tmp_path, 1) == (True, RAN)
+    assert OmegaConf.to_container(OmegaConf.load(folder / ".hydra" / "config.yaml")) == TASK
+    assert list(OmegaConf.load(folder / ".hydra" / "overrides.yaml")) == overrides
+    log = (folder / JOB_LOG).read_text()
+    assert "text-like svm split=0 l=16: running (1 solver thread)" in log and "result.json" in log
+    assert (folder / "result.json").exists()
+    assert run_one(overrides, folder, TASK, tmp_path, 1) == (True, FOUND)       # its record is found, not re-run
+    log = (folder / JOB_LOG).read_text()
+    assert log.count(": running") == 1 and "already done, skipped" in log
+
+
+def test_a_job_that_raises_is_a_failed_job_of_the_sweep(tmp_path):
+    error = RuntimeError("boom")
+    job = _job_return(["split=0"], JobConfig(tmp_path, TASK), (False, error))
+    assert job.status == JobStatus.FAILED and job.working_dir == str(tmp_path)
+    with pytest.raises(RuntimeError, match="boom"):
+        job.return_value
+    assert _job_return(["split=0"], JobConfig(tmp_path, TASK), (True, RAN)).return_value == RAN
