@@ -1,5 +1,7 @@
 """The project's local launcher (hydra_plugins/ssl_repro_launcher/local_launcher.py): what one job leaves in
 its folder and what the sweep is told; the sweeps through it are in test_harness_sweep.py."""
+import json
+
 import pytest
 from hydra.core.utils import JobStatus
 from omegaconf import OmegaConf
@@ -33,3 +35,27 @@ def test_a_job_that_raises_is_a_failed_job_of_the_sweep(tmp_path):
     with pytest.raises(RuntimeError, match="boom"):
         job.return_value
     assert _job_return(["split=0"], JobConfig(tmp_path, TASK), (True, RAN)).return_value == RAN
+
+
+def test_a_sweep_copies_the_same_job_from_another_sweeps_folder_and_checks_its_settings(tmp_path):
+    from ssl_repro.harness.app import REUSED, run_or_skip
+    from ssl_repro.harness.jobkey import job_key
+    from ssl_repro.harness.result_files import REUSED_FROM
+
+    def folder(sweep, task):
+        return tmp_path / sweep / "text-like" / "svm" / "split=0" / "l=16" / job_key(task)
+
+    first = {**TASK, "sweep_name": "learning_curve"}
+    status, computed = run_or_skip(first, folder("learning_curve", first), sweep_dir=tmp_path / "learning_curve")
+    assert status == RAN
+    second = {**TASK, "sweep_name": "ablation"}               # where the job runs: not what it computes
+    status, copied = run_or_skip(second, folder("ablation", second), sweep_dir=tmp_path / "ablation")
+    assert status == REUSED and copied[REUSED_FROM] == str(folder("learning_curve", first).resolve())
+    stored = [json.loads((folder(*job) / "result.json").read_text()) for job in (("learning_curve", first),
+                                                                                ("ablation", second))]
+    assert stored[1].pop(REUSED_FROM) == copied[REUSED_FROM] and stored[1] == stored[0]
+    assert copied["test_error"] == computed["test_error"]
+    assert run_or_skip(second, folder("ablation", second), sweep_dir=tmp_path / "ablation")[0] == FOUND
+    other = {**TASK, "sweep_name": "other", "method": {"name": "svm", "variant": "svm", "lam": 0.5}}
+    same_place = tmp_path / "other" / folder("learning_curve", first).relative_to(tmp_path / "learning_curve")
+    assert run_or_skip(other, same_place, sweep_dir=tmp_path / "other")[0] == RAN    # other settings: computed

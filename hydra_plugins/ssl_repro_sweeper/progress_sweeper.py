@@ -48,7 +48,7 @@ from hydra.core.utils import JobStatus
 
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import RAN, USER_ERRORS, local_jobs, unwritable_folder
+from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, unwritable_folder
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
 from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
                                             write_json)
@@ -85,9 +85,8 @@ class ProgressSweeper(BasicSweeper):
                                      "running any (nothing left behind)") from None
                 interrupted(sweep_dir, self.jobs)
             raise
-        ran = sum(job.status == JobStatus.COMPLETED and job.return_value == RAN
-                  for batch in returns for job in batch)
-        self._sum_up(time.perf_counter() - started, ran)
+        said = [job.return_value for batch in returns for job in batch if job.status == JobStatus.COMPLETED]
+        self._sum_up(time.perf_counter() - started, said.count(RAN), said.count(REUSED))
         return returns
 
     def validate_batch_is_legal(self, batch):
@@ -138,21 +137,23 @@ class ProgressSweeper(BasicSweeper):
         batch[:] = [job for job in batch if tuple(job) not in self.skipped]
         self.launched = True
 
-    def _sum_up(self, seconds, ran):
-        """Log the totals (``ran``: jobs this sweep computed), append them to the history, fail if a
-        job failed."""
+    def _sum_up(self, seconds, ran, reused=0):
+        """Log the totals (``ran``: jobs this sweep computed; ``reused``: jobs it copied from another sweep's
+        folder), append them to the history, fail if a job failed."""
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         done = count_done(self.jobs)
         failed = [str(Path(job) / ERROR_FILE) for job in self.jobs
                   if (Path(job) / ERROR_FILE).exists() and not (Path(job) / RESULT_FILE).exists()]
         failed += list(self.unwritable.values())
-        elsewhere = max(0, done - self.done_before - ran)
+        elsewhere = max(0, done - self.done_before - ran - reused)
         running = len(self.jobs) - done - len(failed)       # locked by another process, not finished yet
         log.info("sweep %s: finished in %.1f s, %d/%d jobs done (%d run by this sweep, %d by another process "
-                 "meanwhile, %d done before), %d failed%s", sweep_dir, seconds, done, len(self.jobs), ran, elsewhere,
-                 self.done_before, len(failed), f", {running} still running in another process" if running else "")
+                 "meanwhile, %d done before%s), %d failed%s", sweep_dir, seconds, done, len(self.jobs), ran, elsewhere,
+                 self.done_before, f", {reused} copied from another sweep's folder" if reused else "", len(failed),
+                 f", {running} still running in another process" if running else "")
         entry = {"ended": datetime.datetime.now().isoformat(timespec="seconds"), "seconds": round(seconds, 2),
                  "jobs": len(self.jobs), "done_before": self.done_before, "done_after": done, "ran": ran,
+                 "reused": reused,
                  "ran_elsewhere": elsewhere,
                  "command_line": list(self.config.hydra.overrides.task), "failed": len(failed)}
         with open(sweep_dir / HISTORY, "a") as f:

@@ -9,8 +9,8 @@ from . import timing_protocol
 from .progress import report
 from .settings import check_settings, check_solver_threads
 from .runner import train_job
-from .result_files import (ERROR_FILE, RESULT_FILE, finished_result, job_lock, remove_stale_temp_files, write_arrays,
-                    write_result)
+from .result_files import (ERROR_FILE, RESULT_FILE, copy_result, finished_result, job_lock, remove_stale_temp_files,
+                           sibling_result, write_arrays, write_result)
 
 log = logging.getLogger("ssl_repro")
 
@@ -97,8 +97,9 @@ def unwritable_folder(directory):
 
 
 #: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
-#: process holding its lock, or (in a sweep) recorded its failure.
-RAN, FOUND, ELSEWHERE, FAILED = "ran", "found", "elsewhere", "failed"
+#: process holding its lock, (in a sweep) recorded its failure, or copied the record of the same job
+#: from another sweep's folder (:func:`.result_files.sibling_result`).
+RAN, FOUND, ELSEWHERE, FAILED, REUSED = "ran", "found", "elsewhere", "failed", "reused"
 
 
 def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
@@ -116,21 +117,26 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
 
 
 def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
-    """:func:`run_configured_job` and what it did with the job: (``RAN``, ``FOUND``, ``ELSEWHERE`` or
-    ``FAILED``, the record or None); the sweep's summary counts these.  Each job is reported once,
+    """:func:`run_configured_job` and what it did with the job: (``RAN``, ``FOUND``, ``ELSEWHERE``,
+    ``FAILED`` or ``REUSED``, the record or None); the sweep's summary counts these.  Each job is reported once,
     in one log line (Hydra shows it on the console and keeps it in the job's log): its scores,
     seconds and result file, or why it was skipped or failed."""
     check_settings(cfg)         # every setting, before a result is looked up or data are read
     job = (f"{cfg['dataset']['name']} {cfg['method']['variant']} split={cfg['split']} "
            f"l={cfg['n_labeled']}")
-    status, record = FOUND, finished_result(output_dir, cfg)
+    status, record, source = FOUND, finished_result(output_dir, cfg), None
     if record is None:
         with job_lock(output_dir) as mine:
             record = finished_result(output_dir, cfg)      # finished while we waited for the lock?
             if not mine:
                 log.info("%s: being computed by another process (%s), skipped", job, output_dir)
                 return ELSEWHERE, None
-            if record is None:
+            if record is None and sweep_dir is not None:
+                record, source = sibling_result(output_dir, sweep_dir, cfg)
+            if record is not None and source is not None:
+                (Path(output_dir) / ERROR_FILE).unlink(missing_ok=True)
+                status, record = REUSED, copy_result(record, source, output_dir)
+            elif record is None:
                 try:
                     status, record = RAN, _run_and_store(cfg, output_dir, job, parallel_jobs)
                 except Exception as error:
@@ -142,8 +148,8 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
                     log.exception("%s: failed (%s)", job, Path(output_dir) / ERROR_FILE)
                     report(sweep_dir, output_dir)
                     return FAILED, None
-    log.info("%s: %s%s, %.2f s -> %s", job, "already done, skipped: " if status == FOUND else "", scores(record),
-             record["seconds"], Path(output_dir) / RESULT_FILE)
+    said = {FOUND: "already done, skipped: ", REUSED: f"done in {source}, copied: "}.get(status, "")
+    log.info("%s: %s%s, %.2f s -> %s", job, said, scores(record), record["seconds"], Path(output_dir) / RESULT_FILE)
     if sweep_dir is not None:
         report(sweep_dir, output_dir)
     return status, record

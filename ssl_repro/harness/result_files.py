@@ -181,6 +181,46 @@ def finished_result(directory, config):
     return record if record.get("data_files", {}) == files else None
 
 
+#: The arrays a job may leave beside its ``result.json`` (:func:`write_arrays`: a job on a user's own files).
+ARRAY_FILES = ("weights.npy", "outputs.npz")
+#: A record copied from another sweep's folder (:func:`sibling_result`) names that folder here.
+REUSED_FROM = "reused_from"
+
+
+def sibling_result(directory, sweep_dir, config):
+    """(record, folder) of the job ``config`` finished in another sweep folder beside ``sweep_dir``, or
+    (None, None).  A job's folder below its sweep folder is ``dataset/variant/split=S/l=N/cfg-<hash>``,
+    the hash of all that determines the result (:mod:`.jobkey`; not the sweep's name), so the same job in
+    another sweep (the ablation's full DA is the learning curve's DA at the ablation's label counts) sits at
+    the same place below its own sweep folder; :func:`finished_result` checks its configuration in full.
+    Decision: a sweep takes such a result instead of computing it again (``run all`` runs the learning
+    curves before the ablations); its seconds stay the other sweep's throughput, and a timing job is never
+    another sweep's (the timing settings and the repeat are part of its configuration)."""
+    directory, sweep_dir = Path(directory).resolve(), Path(sweep_dir).resolve()
+    if sweep_dir not in directory.parents or not sweep_dir.parent.is_dir():
+        return None, None
+    relative = directory.relative_to(sweep_dir)
+    for sibling in sorted(sweep_dir.parent.iterdir()):
+        if sibling != sweep_dir and (sibling / relative / RESULT_FILE).exists():
+            record = finished_result(sibling / relative, config)
+            if record is not None:
+                return record, sibling / relative
+    return None, None
+
+
+def copy_result(record, source, directory):
+    """Store ``record``, found in the job folder ``source`` (:func:`sibling_result`), as ``directory``'s
+    result, with its arrays and :data:`REUSED_FROM` naming ``source``; returns the stored record."""
+    directory = Path(directory)
+    for name in ARRAY_FILES:
+        if (Path(source) / name).exists():
+            with atomic_write(directory / name, "wb", prefix=TEMP_PREFIX) as f:
+                f.write((Path(source) / name).read_bytes())
+    record = {**record, REUSED_FROM: str(source)}
+    write_result(directory, record)
+    return record
+
+
 def iter_results(*roots, skipped=None):
     """Every complete record under the given directories (recursively), its ``path`` added; an
     incomplete ``result.json`` (:func:`read_result`) is left out and its :class:`IncompleteResult`
