@@ -38,14 +38,15 @@ class Step:
     why: str = ""
 
 
-def recorded_seconds(results, artifact, dataset=None):
+def recorded_seconds(results, artifact, dataset=None, earlier=()):
     """(seconds, basis) of a step from an artifact's committed records: a sweep's estimate
-    (:func:`ssl_repro.harness.sweep_estimate.estimate`), the kernel scripts' summed fit seconds (busy);
-    (None, reason) when not recorded."""
+    (:func:`ssl_repro.harness.sweep_estimate.estimate`; ``earlier``: the sweep folders run before it on the
+    dataset, whose jobs it copies), the kernel scripts' summed fit seconds (busy); (None, reason) when not
+    recorded."""
     results = Path(results)
     if artifact.kind == "sweep":
         csv = results / sweep_folder(artifact, dataset) / "results.csv"
-        return estimate(csv, experiment_name(artifact), dataset)
+        return estimate(csv, experiment_name(artifact), dataset, [results / f / "results.csv" for f in earlier])
     if artifact.name == "kernel-toy-table" and (results / "kernel_toy_table/grid.json").exists():
         grid = json.loads((results / "kernel_toy_table/grid.json").read_text())
         return float(sum(g["seconds_10_draws"] for g in grid)), "busy s summed in kernel_toy_table/grid.json"
@@ -83,7 +84,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
     without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
     transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
-    steps, seen = [], set()
+    steps, seen, ran_before = [], set(), {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
               + (["--launcher", launcher] if launcher else []))
@@ -101,13 +102,15 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             if folder in seen:
                 continue
             seen.add(folder)
-            seconds, basis = recorded_seconds(results, a, d)
             why = optional(a, d, stand_ins, scale)
+            runnable = data[d].runnable
+            seconds, basis = recorded_seconds(results, a, d, ran_before.get(d, ()) if not why else ())
+            if not why and runnable:
+                ran_before.setdefault(d, []).append(folder)
             if why:
                 steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
                 continue
             argv = [sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--dataset", d, "--results", str(results), *passed]
-            runnable = data[d].runnable
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
                               "" if runnable else in_words_of(data[d].detail, *OPTIONS)))
     for name, command, option, record in EXTRA_SCRIPTS:

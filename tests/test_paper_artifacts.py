@@ -182,6 +182,7 @@ def fake_record(results, folder, dataset, seconds, **columns):
     (results / folder).mkdir(parents=True)
     pd.DataFrame({"dataset": dataset, "method": "da", "split": range(len(seconds)), "n_labeled": 44,
                   "seconds": seconds, **columns}).to_csv(results / folder / "results.csv", index=False)
+    return results / folder / "results.csv"
 
 
 def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_jobs_its_recipe_launches_now(
@@ -194,7 +195,8 @@ def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_j
     results, d = tmp_path / "results", "synthetic-ccat"
     busy, cpu, wall = [30.0, 50.0, 70.0], [4.0, 6.0], [2.0, 3.0, 7.0]
     fake_record(results, "learning_curve_synthetic_ccat", d, busy)                      # busy seconds only
-    fake_record(results, "ablation_synthetic_ccat", d, [40.0, 60.0], cpu_seconds=cpu)   # CPU seconds preferred
+    fake_record(results, "ablation_synthetic_ccat", d, [40.0, 60.0], cpu_seconds=cpu,   # CPU seconds preferred
+                method="da-T0.1")                                          # no job of the learning curve's
     fake_record(results, "timing_synthetic_ccat", d, wall, cpu_seconds=[1.0] * 3, load_before=[0.1] * 3,
                 repeat=[0, 1, 2])                                                       # the protocol: wall seconds
     calls = []
@@ -220,6 +222,24 @@ def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_j
     peers = {s.name: s for s in steps if s.name in ("svmlight-table9", "universvm-002")}
     assert all(s.argv is None and s.why for s in peers.values())
     assert "skip " in out and "full-ccat" in out           # real sets without their files are skipped with the reason
+
+
+def test_a_sweeps_estimate_leaves_out_the_jobs_an_earlier_sweep_holds(tmp_path):
+    """The ablation copies its full DA from the learning curve (same method, split and label count): the
+    estimate counts only the other jobs, at their own seconds; a timing sweep copies nothing."""
+    from ssl_repro.harness.sweep_estimate import OVERHEAD, estimate, jobs_now
+    d = "synthetic-ccat"
+    curve = fake_record(tmp_path, "curve", d, [30.0, 50.0, 70.0])
+    ablation = fake_record(tmp_path, "ablation", d, [9.0, 9.0, 1.0, 3.0], cpu_seconds=[9.0, 9.0, 1.0, 3.0],
+                           method=["da", "da", "da-T0.1", "da-T0.1"], split=[0, 1, 0, 1])
+    alone, _ = estimate(ablation, "ablation", d)
+    seconds, basis = estimate(ablation, "ablation", d, earlier=[curve])
+    jobs = jobs_now("ablation", d)
+    assert alone == pytest.approx((5.5 + OVERHEAD) * jobs / 2)
+    assert seconds == pytest.approx((2.0 + OVERHEAD) * (jobs - jobs // 2) / 2)
+    assert f"({jobs // 2} more copied from an earlier sweep)" in basis and "mean of 2 in" in basis
+    timing = fake_record(tmp_path, "timing", d, [1.0, 2.0, 3.0], load_before=[0.1] * 3)
+    assert estimate(timing, "timing", d, earlier=[curve]) == estimate(timing, "timing", d)
 
 
 def test_a_large_analogs_estimate_counts_the_methods_and_labels_the_registry_narrows_it_to(plan):

@@ -78,20 +78,43 @@ def seconds_per_job(table):
     return float(table["seconds"].mean()), "busy s"
 
 
-def estimate(record, experiment, dataset):
+#: The columns that tell one job of a sweep from another (beside the settings a recipe fixes).
+JOB_COLUMNS = ("method", "split", "n_labeled")
+
+
+def shared_rows(table, earlier):
+    """Which rows of a record ``table`` are jobs that a sweep run earlier holds too (its record among
+    ``earlier``, results.csv paths): a sweep copies those instead of computing them
+    (:func:`ssl_repro.harness.result_files.sibling_result`)."""
+    keys = [frozenset(zip(JOB_COLUMNS, row)) for row in table[list(JOB_COLUMNS)].itertuples(index=False)]
+    seen = set()
+    for path in earlier:
+        other = read_results(path)
+        seen.update(frozenset(zip(JOB_COLUMNS, row)) for row in other[list(JOB_COLUMNS)].itertuples(index=False))
+    return table.index.isin([i for i, key in zip(table.index, keys) if key in seen])
+
+
+def estimate(record, experiment, dataset, earlier=()):
     """(seconds, basis) of recipe ``experiment``'s sweep on ``dataset`` from its committed ``record``
-    (a results.csv; module doc); (None, why) without a record or where the recipe does not apply."""
+    (a results.csv; module doc); (None, why) without a record or where the recipe does not apply.
+    ``earlier``: the records of the sweeps ``run all`` runs before this one on the dataset; the jobs they
+    share with this one (:func:`shared_rows`; never a timing sweep's, whose jobs are its own) are left
+    out, in proportion."""
     record = Path(record)
     if not record.exists():
         return None, "no record"
     table = read_results(record)
-    per_job, which = seconds_per_job(table)
+    timed = "timing" in recipe(experiment)
+    shared = shared_rows(table, [] if timed else [Path(p) for p in earlier if Path(p).exists()])
+    per_job, which = seconds_per_job(table[~shared] if (~shared).any() else table)
     try:
         jobs = jobs_now(experiment, dataset)
     except (ValueError, OmegaConfBaseException) as error:
         return None, f"{experiment} does not apply to {dataset}: {error}"
     parallel = at_once(experiment)
-    overhead = OVERHEAD + (WINDOW if "timing" in recipe(experiment) else 0.0)
-    seconds = (per_job + overhead) * jobs / parallel
-    return seconds, (f"({per_job:.2f} {which}/job, mean of {len(table)} in {record.parent.name}/{record.name}, "
-                     f"+ {overhead:g} s overhead) x {jobs} jobs / {parallel} at once")
+    overhead = OVERHEAD + (WINDOW if timed else 0.0)
+    copied = round(jobs * shared.mean())
+    seconds = (per_job + overhead) * (jobs - copied) / parallel
+    return seconds, (f"({per_job:.2f} {which}/job, mean of {int((~shared).sum())} in {record.parent.name}/"
+                     f"{record.name}, + {overhead:g} s overhead) x {jobs - copied} jobs / {parallel} at once"
+                     + (f" ({copied} more copied from an earlier sweep)" if copied else ""))
