@@ -37,7 +37,10 @@ class predicts that class.
 blocks of its ``working_memory`` (1 GB), so memory stays far below this
 machine's at every size the harness runs (kdd99-10, 494,021 rows: 3.5
 million graph entries); its time grows as n^2 d (the neighbour search),
-which is why its records stop where the learning curves do.
+which is why its records stop where the learning curves do.  The searches
+depend on the rows only, so a worker process keeps the last few
+(:mod:`ssl_repro.knn_cache`): the label counts of one split search once,
+with the same results as searching every time.
 """
 import numpy as np
 from sklearn.linear_model import LogisticRegression

@@ -37,6 +37,8 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 from sklearn.semi_supervised import LabelSpreading
 
+from .knn_cache import CachedNeighbors
+
 
 class UnreachedRowsWarning(UserWarning):
     """Label spreading gave some rows no label mass; they get the labeled rows' majority class (module doc)."""
@@ -45,7 +47,15 @@ class UnreachedRowsWarning(UserWarning):
 class ReachSpreading(LabelSpreading):
     """scikit-learn's ``LabelSpreading``, unchanged, that also keeps ``hops_``: for each training row the
     fewest edges of the graph from it to a labeled row (``inf``: none), what decides whether the
-    spreading's label mass reaches it within ``n_iter_`` iterations (module doc)."""
+    spreading's label mass reaches it within ``n_iter_`` iterations (module doc).  Its neighbour
+    searches (the graph, and the new rows' neighbours in ``predict_proba``) go through a per-process
+    cache (:mod:`ssl_repro.knn_cache`: the same indices, searched once for the rows of a split's
+    label counts)."""
+
+    def _get_kernel(self, X, y=None):
+        if self.kernel == "knn" and self.nn_fit is None:      # scikit-learn's own NearestNeighbors, cached
+            self.nn_fit = CachedNeighbors(n_neighbors=self.n_neighbors, n_jobs=self.n_jobs).fit(X)
+        return super()._get_kernel(X, y)
 
     def _build_graph(self):
         self._graph = super()._build_graph()
