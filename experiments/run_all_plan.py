@@ -184,12 +184,53 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
     for why, names in skipped.items():
         print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
               flush=True)
-    done = 0.0
+    done, measured = 0.0, []
     for k, s in enumerate(todo, 1):
         seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
         print(f"[{k}/{len(todo)}] {s.name} (estimate {seconds} = {s.basis}; {done / max(known, 1e-9):.0%} of the "
               f"estimate done): {' '.join(s.argv[1:])}", flush=True)
         if not dry_run:
-            runner(s.argv, check=True, cwd=ROOT)
+            measured.append(timed_step(s, runner))
         done += s.seconds or 0.0
+    if measured:
+        write_run_record(results, measured, known)
     return steps
+
+
+#: Where ``run all`` records each run, step by step (under the results folder).
+RUN_RECORD = Path("run_all") / "steps.csv"
+
+
+def timed_step(step, runner):
+    """Run one step; its row of the run record: wall seconds, the CPU seconds of the processes it ran
+    (``resource``'s children), the 1-minute load average before and after, its estimate."""
+    import os
+    import resource
+    import time
+    load_before, cpu_before = os.getloadavg()[0], resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    runner(step.argv, check=True, cwd=ROOT)
+    wall, cpu_after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"step": step.name, "seconds": round(wall, 2),
+            "cpu_seconds": round(cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime, 2),
+            "estimate_seconds": None if step.seconds is None else round(step.seconds, 1),
+            "load_before": load_before, "load_after": os.getloadavg()[0], "command": " ".join(step.argv[1:])}
+
+
+def write_run_record(results, rows, estimate):
+    """Append this run's steps to ``<results>/run_all/steps.csv`` (a run's rows share its ``run``, its start
+    time), beside ``provenance.json`` (machine, date, command, commit), and print the total against the
+    estimate."""
+    from datetime import datetime, timezone
+
+    from ssl_repro.provenance import add_provenance
+    path = Path(results) / RUN_RECORD
+    run = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    table = pd.DataFrame([{"run": run, **row} for row in rows])
+    earlier = pd.read_csv(path) if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.concat([earlier, table]).to_csv(path, index=False)
+    add_provenance(path.parent / "provenance.json")
+    total = table["seconds"].sum()
+    print(f"run all: {total / 3600:.2f} h wall for {len(table)} steps (estimate {estimate / 3600:.2f} h, "
+          f"{total / max(estimate, 1e-9):.0%} of it); per step: {path}", flush=True)

@@ -1,5 +1,7 @@
 """experiments/paper_artifacts.py (with artifact_table.py and run_all_plan.py): statuses from the files present,
 drawings under their committed names, the plan of ``run all``."""
+import json
+import time
 from pathlib import Path
 
 import pytest
@@ -157,6 +159,27 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(pla
     downloading = plan.plan_all(tmp_path / "results", {}, root, download=True)
     assert "timing aut-avn" in {s.name for s in downloading if s.argv}
     assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
+
+
+def test_run_all_records_each_steps_seconds_beside_its_estimate(plan, tmp_path, capsys):
+    """A real run (here with a runner that only sleeps) appends one row a step to run_all/steps.csv, with its
+    provenance, and prints the total against the estimate; a second run adds its rows under its own start."""
+    import pandas as pd
+    results, ran = tmp_path / "results", []
+
+    def runner(argv, check, cwd):
+        ran.append(argv)
+        time.sleep(0.01)
+    for _ in range(2):
+        steps = plan.run_all(results, {}, dry_run=False, runner=runner, root=tmp_path / "empty")
+    table = pd.read_csv(results / plan.RUN_RECORD)
+    todo = [s for s in steps if s.argv]
+    assert len(table) == len(ran) == 2 * len(todo) and table["run"].nunique() <= 2
+    assert list(table["step"][:len(todo)]) == [s.name for s in todo]
+    assert (table["seconds"] >= 0.01).all() and table["load_before"].notna().all()
+    record = json.loads((results / "run_all" / "provenance.json").read_text())
+    assert record["provenance"]["git_commit"] and len(record["earlier"]) == 1      # the first run's
+    assert "h wall for" in capsys.readouterr().out
 
 
 def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path, monkeypatch):
