@@ -40,6 +40,19 @@ def test_kernel_rls_step_equals_a_dense_solve(small):
     assert bias == 0.0
 
 
+def test_weighted_system_equals_the_dense_system_with_zero_weights(small):
+    """(lambda I + W K) alpha = W t by one Cholesky factorization on the support of W: alpha is 0
+    where w = 0 and the same as a dense LU solve of the full system elsewhere."""
+    K, _, _, _ = small
+    rng = np.random.default_rng(3)
+    weight = np.where(rng.random(30) < 0.3, 0.0, rng.random(30))
+    rhs = weight * rng.normal(size=30)
+    alpha = fstep_module.WeightedSystem(K, 0.05, weight).solve(rhs)
+    np.testing.assert_allclose(alpha, np.linalg.solve(0.05 * np.eye(30) + weight[:, None] * K, rhs),
+                               rtol=1e-10, atol=1e-12)
+    assert np.all(alpha[weight == 0] == 0.0)
+
+
 @pytest.mark.slow   # longer than ~3 s
 def test_kernel_l2_newton_equals_scipy_on_the_same_objective(small):
     K, points, y, c = small
@@ -92,12 +105,17 @@ def test_hinge_fstep_closes_the_duality_gap_of_an_independent_dual(moons):
     np.testing.assert_allclose(K @ alpha, f_ref, atol=5e-2 * np.abs(f_ref).max())
 
 
+def count_factorizations(monkeypatch):
+    """A list that grows by one at each factorization of the squared-loss system."""
+    calls, system = [], fstep_module.WeightedSystem
+    monkeypatch.setattr(fstep_module, "WeightedSystem", lambda *a: calls.append(1) or system(*a))
+    return calls
+
+
 def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     """001, Eqn 7: (G + lambda C)^-1 does not depend on p, so one factorization serves the whole run."""
     X, y, labeled, unlabeled, K = moons
-    calls = []
-    lu_factor = fstep_module.lu_factor
-    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    calls = count_factorizations(monkeypatch)
     _, _, info = kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="sqr", max_outer=5)
     assert len(info.objective_path) > 1
     assert len(calls) == 1
@@ -108,9 +126,7 @@ def test_squared_loss_step_refactors_when_the_weights_really_change(moons, monke
     equals a dense solve with the weights of that call; a change of a relative 1e-9 (far above
     rounding) refactors too, while weights equal up to rounding (DA's split p/u + (1-p)/u) do not."""
     X, y, labeled, unlabeled, K = moons
-    calls = []
-    lu_factor = fstep_module.lu_factor
-    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    calls = count_factorizations(monkeypatch)
     lam, n, l, u = 1e-2, K.shape[0], labeled.size, unlabeled.size
     step = FStep(K, lam, "sqr")
 
