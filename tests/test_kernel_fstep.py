@@ -7,6 +7,7 @@ from scipy.optimize import minimize
 
 import ssl_repro.kernel.fstep as fstep_module
 from ssl_repro.kernel import FStep, kernel_da, rbf_gram
+from ssl_repro.kernel.svc import weighted_svc
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,21 @@ def test_kernel_l1_step_is_no_worse_than_scipy_on_the_hinge_objective(small):
     ref = minimize(lambda a: fstep.objective(a, points, y, c, bias), alpha * 0.5, method="Powell",
                    options={"xtol": 1e-10, "ftol": 1e-12, "maxiter": 200000})
     assert fstep.objective(alpha, points, y, c, bias) <= ref.fun + 1e-6
+
+
+def test_weighted_svc_is_svc_bit_for_bit(small):
+    """The l1 f-step calls libsvm as SVC does (ssl_repro/kernel/svc.py): same support, dual
+    coefficients and intercept as SVC(kernel="precomputed") with sample weights, to the last bit."""
+    from sklearn.svm import SVC
+    K, points, y, c = small
+    gram, weights = K[np.ix_(points, points)], c / 1e-3
+    support, dual_coef, intercept = weighted_svc(gram, y, weights, 1e-3)
+    svm = SVC(C=1.0, kernel="precomputed", tol=1e-3).fit(gram, y, sample_weight=weights)
+    assert np.array_equal(support, svm.support_)
+    assert np.array_equal(dual_coef, svm.dual_coef_[0])
+    assert intercept == svm.intercept_[0]
+    with pytest.raises(ValueError, match="both labels"):
+        weighted_svc(gram, np.ones_like(y), weights, 1e-3)
 
 
 def test_hinge_fstep_closes_the_duality_gap_of_an_independent_dual(moons):

@@ -56,7 +56,7 @@ class KernelFStep:
         costs = np.concatenate([np.full(l, 1.0 / l), self.lam_u * beliefs.p / u, self.lam_u * beliefs.q / u])
         self.alpha, self.bias = self.fstep.solve(self.points, self.labels, costs, self.alpha)
         self.info.mfn_calls += 1
-        self.f_u = self.fstep.outputs(self.alpha, self.bias, self.unlabeled)
+        self.f_u = self.fstep.K[self.unlabeled] @ self.alpha + self.bias
 
     def gaps(self):
         loss = self.fstep.loss

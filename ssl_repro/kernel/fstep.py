@@ -23,7 +23,8 @@ lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
   factor R: ||R alpha||^2 = alpha' K alpha).
 - ``"l1"``: V = max(0, 1 - t), a weighted kernel SVM: scikit-learn's SVC on
   the precomputed Gram of the pseudo-points with C = 1 and sample weights
-  c_k / lambda (libsvm's default tolerance 1e-3: at lambda = 1e-4 a
+  c_k / lambda (:func:`~.svc.weighted_svc`: SVC's libsvm call without its
+  input checks; libsvm's default tolerance 1e-3: at lambda = 1e-4 a
   tolerance of 1e-6 made one DA run take 29 s instead of 4.5 s).  SVC adds an unregularized bias, a small departure from
   Eqn 6 that 001's SVM-based l1 implementation shares.
 """
@@ -36,8 +37,11 @@ from scipy.linalg import cho_factor, cho_solve
 from ..solvers.engine.line_search import line_search
 from ..solvers.mfn import MAX_NEWTON_ITER
 from ..solvers.engine.loss import SquaredHingeLoss
+from .svc import weighted_svc
 
 JITTER = 1e-10
+#: libsvm's stopping tolerance in the l1 f-step (its default; see the module doc).
+SVM_TOL = 1e-3
 #: Merged squared-loss weights within this relative difference of the cached
 #: factor's weights reuse it.  The weights differ by rounding only (a few ulps:
 #: p/u + (1-p)/u vs 1/u); a relative 1e-12 perturbation of W is of the order of
@@ -121,10 +125,6 @@ class FStep:
             return self._solve_newton(points, y, c, np.zeros(self.n) if alpha is None else alpha)
         return self._solve_svm(points, y, c)
 
-    def outputs(self, alpha, bias, rows):
-        """f = K alpha + b on ``rows`` (one product with all of K: its rows are not copied)."""
-        return (self.K @ alpha)[rows] + bias
-
     def objective(self, alpha, points, y, c, bias=0.0):
         f = self.K @ alpha + bias
         return 0.5 * self.lam * alpha @ self.K @ alpha + c @ loss_value(self.loss, y * f[points])
@@ -160,11 +160,7 @@ class FStep:
         return alpha, 0.0
 
     def _solve_svm(self, points, y, c):
-        from sklearn.svm import SVC
         keep = c > 0
-        pts, lab, wts = points[keep], y[keep], c[keep] / self.lam
-        svm = SVC(C=1.0, kernel="precomputed", tol=1e-3)
-        svm.fit(self.K[np.ix_(pts, pts)], lab, sample_weight=wts)
-        alpha = np.zeros(self.n)
-        np.add.at(alpha, pts[svm.support_], svm.dual_coef_[0])
-        return alpha, float(svm.intercept_[0])
+        pts = points[keep]
+        support, dual_coef, intercept = weighted_svc(self.K.take(pts, 0).take(pts, 1), y[keep], c[keep] / self.lam, SVM_TOL)
+        return np.bincount(pts[support], weights=dual_coef, minlength=self.n), intercept

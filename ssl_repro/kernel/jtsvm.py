@@ -39,7 +39,7 @@ class KernelRetraining:
         self.fstep, self.unlabeled, self.info = fstep, unlabeled, info
         self.l, self.u = labeled.size, unlabeled.size
         self.alpha, self.bias = self._solve(labeled, y, np.full(self.l, 1.0 / self.l), None)
-        self.f_u = fstep.outputs(self.alpha, self.bias, unlabeled)
+        self.f_u = fstep.K[unlabeled] @ self.alpha + self.bias
         self.targets = np.concatenate([y, initial_labels(self.f_u, r)])
         self.labels_u = self.targets[self.l:]
         self.points = np.concatenate([labeled, unlabeled])
@@ -67,7 +67,7 @@ class KernelRetraining:
 
     def accept(self):
         (self.alpha, self.bias), self.candidate = self.candidate, None
-        self.f_u = self.fstep.outputs(self.alpha, self.bias, self.unlabeled)
+        self.f_u = self.fstep.K[self.unlabeled] @ self.alpha + self.bias
 
     def reject(self):
         self.candidate = None
