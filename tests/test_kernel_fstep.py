@@ -137,6 +137,22 @@ def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     assert len(calls) == 1
 
 
+def test_newton_step_reuses_a_factor_only_for_the_same_weights(small, monkeypatch):
+    """The l2 f-step reuses the last factorization when the active weights are exactly those it was
+    built for (JTSVM's retraining after a switch inside the margin starts there): a solve warm-started
+    at the last solution factors nothing, and gives bit for bit what a fresh f-step gives."""
+    K, points, y, c = small
+    calls = count_factorizations(monkeypatch)
+    fstep = FStep(K, 0.05, "l2")
+    alpha, _ = fstep.solve(points, y, c)
+    first = len(calls)
+    again, _ = fstep.solve(points, y, c, alpha)
+    assert len(calls) == first
+    fresh, _ = FStep(K, 0.05, "l2").solve(points, y, c, alpha)
+    assert len(calls) == first + 1
+    assert np.array_equal(again, fresh)
+
+
 def test_squared_loss_step_refactors_when_the_weights_really_change(moons, monkeypatch):
     """JTSVM raises lambda' level by level: each new weight vector needs a new factor, and every solve
     equals a dense solve with the weights of that call; a change of a relative 1e-9 (far above

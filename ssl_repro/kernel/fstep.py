@@ -20,7 +20,11 @@ lambda' (1 - p_j) / u), or once with a hard label in the TSVM baseline).
   Sec. 3.1: solve the squared-loss system on the active pseudo-points
   (lambda I + W_A K) alpha = W_A t (:class:`WeightedSystem`), then the exact line search of the
   linear core (Table 3 of 000) in the metric of K (through its Cholesky
-  factor R: ||R alpha||^2 = alpha' K alpha).
+  factor R: ||R alpha||^2 = alpha' K alpha).  The factor of the last
+  system is reused when the active weights are exactly the same (so the
+  result is the same as refactoring): JTSVM switches two labels inside the
+  margin, where both labels are active, so its retraining usually starts
+  on the weights of the previous solve.
 - ``"l1"``: V = max(0, 1 - t), a weighted kernel SVM: scikit-learn's SVC on
   the precomputed Gram of the pseudo-points with C = 1 and sample weights
   c_k / lambda (:func:`~.svc.weighted_svc`: SVC's libsvm call without its
@@ -136,10 +140,14 @@ class FStep:
 
     def _solve_squared(self, points, y, c):
         weight, target = self._merge(points, y, c)
-        if self._system is None or not np.allclose(weight, self._system.weight, rtol=WEIGHT_RTOL, atol=0.0):
-            # factored once per weight vector (up to rounding)
+        return self._system_for(weight, WEIGHT_RTOL).solve(weight * target), 0.0
+
+    def _system_for(self, weight, rtol):
+        """The factored :class:`WeightedSystem` of ``weight``: the last one while its weights agree
+        with ``weight`` to a relative ``rtol`` (exactly at rtol = 0), else a new factorization."""
+        if self._system is None or not np.allclose(weight, self._system.weight, rtol=rtol, atol=0.0):
             self._system = WeightedSystem(self.K, self.lam, weight)
-        return self._system.solve(weight * target), 0.0
+        return self._system
 
     def _solve_newton(self, points, y, c, alpha):
         K, lam, R = self.K, self.lam, self._R
@@ -147,7 +155,7 @@ class FStep:
         for _ in range(MAX_NEWTON_ITER):
             active = y * f[points] < 1.0
             weight, target = self._merge(points[active], y[active], c[active])
-            alpha_bar = WeightedSystem(K, lam, weight).solve(weight * target)
+            alpha_bar = self._system_for(weight, 0.0).solve(weight * target)
             f_bar = K @ alpha_bar
             if np.array_equal(y * f_bar[points] < 1.0, active):
                 return alpha_bar, 0.0
