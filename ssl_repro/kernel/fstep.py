@@ -145,7 +145,9 @@ class FStep:
     def _system_for(self, weight, rtol):
         """The factored :class:`WeightedSystem` of ``weight``: the last one while its weights agree
         with ``weight`` to a relative ``rtol`` (exactly at rtol = 0), else a new factorization."""
-        if self._system is None or not np.allclose(weight, self._system.weight, rtol=rtol, atol=0.0):
+        last = self._system
+        if last is None or not (np.array_equal(weight, last.weight)
+                                or rtol > 0 and np.allclose(weight, last.weight, rtol=rtol, atol=0.0)):
             self._system = WeightedSystem(self.K, self.lam, weight)
         return self._system
 
