@@ -172,5 +172,6 @@ class FStep:
     def _solve_svm(self, points, y, c):
         keep = c > 0
         pts = points[keep]
-        support, dual_coef, intercept = weighted_svc(self.K.take(pts, 0).take(pts, 1), y[keep], c[keep] / self.lam, SVM_TOL)
+        gram = self.K.take(pts, axis=0).take(pts, axis=1)     # C order, as libsvm needs
+        support, dual_coef, intercept = weighted_svc(gram, y[keep], c[keep] / self.lam, SVM_TOL)
         return np.bincount(pts[support], weights=dual_coef, minlength=self.n), intercept
