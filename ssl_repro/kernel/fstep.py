@@ -81,7 +81,7 @@ class WeightedSystem:
         self.support = np.flatnonzero(weight > 0)
         self.scale = np.sqrt(weight[self.support])
         # the C-order lower triangle is the upper one of the Fortran-order transpose LAPACK reads
-        system = _scaled_lower_block(K, self.support, self.scale, lam)
+        system = _scaled_lower_block(K, self.support, self.scale, float(lam))
         self.factor = cho_factor(system.T, lower=False, overwrite_a=True, check_finite=False)
 
     def solve(self, rhs):
@@ -90,6 +90,12 @@ class WeightedSystem:
         alpha[self.support] = self.scale * cho_solve(self.factor, rhs[self.support] / self.scale,
                                                      check_finite=False)
         return alpha
+
+
+def warm_up():
+    """Compile (or load from numba's cache) :func:`_scaled_lower_block` on a tiny system, so that it
+    happens before a timed fit (:func:`ssl_repro.harness.compilation.compile_kernel_method`)."""
+    WeightedSystem(np.eye(2), 1.0, np.ones(2))
 
 
 @numba.njit(cache=True, nogil=True)
