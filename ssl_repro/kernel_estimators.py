@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import StrOptions
 
 from .estimator_base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
+from .kernel import fstep
 from .kernel.training import train_kernel
 from .kernel.gram import default_sigma, rbf_gram
 from .solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE
@@ -63,6 +64,12 @@ class _KernelModel(BinaryClassifier):
                               "max_rows": [COUNT, None]}
     #: 001's losses, for the methods that take one.
     _LOSSES = {"loss": [StrOptions({"l1", "l2", "sqr"})]}
+
+    @classmethod
+    def warm_up(cls):
+        """Compile (or load from numba's cache) the f-step's compiled kernel before a timed fit
+        (:func:`ssl_repro.kernel.fstep.warm_up`)."""
+        fstep.warm_up()
 
     def __init__(self, lam, lam_u, r, sigma, sigma_factor, max_rows):
         self.lam = lam

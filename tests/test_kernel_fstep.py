@@ -7,6 +7,7 @@ from scipy.optimize import minimize
 
 import ssl_repro.kernel.fstep as fstep_module
 from ssl_repro.kernel import FStep, kernel_da, rbf_gram
+from ssl_repro.kernel.svc import weighted_svc
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +41,19 @@ def test_kernel_rls_step_equals_a_dense_solve(small):
     assert bias == 0.0
 
 
+def test_weighted_system_equals_the_dense_system_with_zero_weights(small):
+    """(lambda I + W K) alpha = W t by one Cholesky factorization on the support of W: alpha is 0
+    where w = 0 and the same as a dense LU solve of the full system elsewhere."""
+    K, _, _, _ = small
+    rng = np.random.default_rng(3)
+    weight = np.where(rng.random(30) < 0.3, 0.0, rng.random(30))
+    rhs = weight * rng.normal(size=30)
+    alpha = fstep_module.WeightedSystem(K, 0.05, weight).solve(rhs)
+    np.testing.assert_allclose(alpha, np.linalg.solve(0.05 * np.eye(30) + weight[:, None] * K, rhs),
+                               rtol=1e-10, atol=1e-12)
+    assert np.all(alpha[weight == 0] == 0.0)
+
+
 @pytest.mark.slow   # longer than ~3 s
 def test_kernel_l2_newton_equals_scipy_on_the_same_objective(small):
     K, points, y, c = small
@@ -59,6 +73,21 @@ def test_kernel_l1_step_is_no_worse_than_scipy_on_the_hinge_objective(small):
     ref = minimize(lambda a: fstep.objective(a, points, y, c, bias), alpha * 0.5, method="Powell",
                    options={"xtol": 1e-10, "ftol": 1e-12, "maxiter": 200000})
     assert fstep.objective(alpha, points, y, c, bias) <= ref.fun + 1e-6
+
+
+def test_weighted_svc_is_svc_bit_for_bit(small):
+    """The l1 f-step calls libsvm as SVC does (ssl_repro/kernel/svc.py): same support, dual
+    coefficients and intercept as SVC(kernel="precomputed") with sample weights, to the last bit."""
+    from sklearn.svm import SVC
+    K, points, y, c = small
+    gram, weights = K[np.ix_(points, points)], c / 1e-3
+    support, dual_coef, intercept = weighted_svc(gram, y, weights, 1e-3)
+    svm = SVC(C=1.0, kernel="precomputed", tol=1e-3).fit(gram, y, sample_weight=weights)
+    assert np.array_equal(support, svm.support_)
+    assert np.array_equal(dual_coef, svm.dual_coef_[0])
+    assert intercept == svm.intercept_[0]
+    with pytest.raises(ValueError, match="both labels"):
+        weighted_svc(gram, np.ones_like(y), weights, 1e-3)
 
 
 def test_hinge_fstep_closes_the_duality_gap_of_an_independent_dual(moons):
@@ -92,15 +121,36 @@ def test_hinge_fstep_closes_the_duality_gap_of_an_independent_dual(moons):
     np.testing.assert_allclose(K @ alpha, f_ref, atol=5e-2 * np.abs(f_ref).max())
 
 
+def count_factorizations(monkeypatch):
+    """A list that grows by one at each factorization of the squared-loss system."""
+    calls, system = [], fstep_module.WeightedSystem
+    monkeypatch.setattr(fstep_module, "WeightedSystem", lambda *a: calls.append(1) or system(*a))
+    return calls
+
+
 def test_da_squared_loss_factors_its_matrix_once(moons, monkeypatch):
     """001, Eqn 7: (G + lambda C)^-1 does not depend on p, so one factorization serves the whole run."""
     X, y, labeled, unlabeled, K = moons
-    calls = []
-    lu_factor = fstep_module.lu_factor
-    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    calls = count_factorizations(monkeypatch)
     _, _, info = kernel_da(K, labeled, y[labeled], unlabeled, 1e-2, 1.0, 0.5, loss="sqr", max_outer=5)
     assert len(info.objective_path) > 1
     assert len(calls) == 1
+
+
+def test_newton_step_reuses_a_factor_only_for_the_same_weights(small, monkeypatch):
+    """The l2 f-step reuses the last factorization when the active weights are exactly those it was
+    built for (JTSVM's retraining after a switch inside the margin starts there): a solve warm-started
+    at the last solution factors nothing, and gives bit for bit what a fresh f-step gives."""
+    K, points, y, c = small
+    calls = count_factorizations(monkeypatch)
+    fstep = FStep(K, 0.05, "l2")
+    alpha, _ = fstep.solve(points, y, c)
+    first = len(calls)
+    again, _ = fstep.solve(points, y, c, alpha)
+    assert len(calls) == first
+    fresh, _ = FStep(K, 0.05, "l2").solve(points, y, c, alpha)
+    assert len(calls) == first + 1
+    assert np.array_equal(again, fresh)
 
 
 def test_squared_loss_step_refactors_when_the_weights_really_change(moons, monkeypatch):
@@ -108,9 +158,7 @@ def test_squared_loss_step_refactors_when_the_weights_really_change(moons, monke
     equals a dense solve with the weights of that call; a change of a relative 1e-9 (far above
     rounding) refactors too, while weights equal up to rounding (DA's split p/u + (1-p)/u) do not."""
     X, y, labeled, unlabeled, K = moons
-    calls = []
-    lu_factor = fstep_module.lu_factor
-    monkeypatch.setattr(fstep_module, "lu_factor", lambda *a, **k: calls.append(1) or lu_factor(*a, **k))
+    calls = count_factorizations(monkeypatch)
     lam, n, l, u = 1e-2, K.shape[0], labeled.size, unlabeled.size
     step = FStep(K, lam, "sqr")
 

@@ -61,8 +61,8 @@ def numba_cache_misses():
 
 def compile_kernel_method(estimator):
     """Seconds taken to compile (or load from numba's cache) a kernel method's own compiled kernels (the
-    estimator class's ``warm_up``: KernelCCCPTSVM's SMO) before its timed fit; 0 for a kernel method
-    without any (the dense-Gram ones)."""
+    estimator class's ``warm_up``: KernelCCCPTSVM's SMO, the dense-Gram methods' f-step system) before
+    its timed fit; 0 for a kernel method without any."""
     warm_up = getattr(type(estimator), "warm_up", None)
     if warm_up is None:
         return 0.0

@@ -50,13 +50,14 @@ class KernelFStep:
         self.points = np.concatenate([labeled, unlabeled])[owner]
         self.alpha, self.bias = None, 0.0
         self.f_u = np.zeros(unlabeled.size)
+        self.K_u = fstep.K[unlabeled]     # the unlabeled rows of K, copied once (not at every f-step)
 
     def fit(self, beliefs):
         l, u = self.labeled.size, self.unlabeled.size
         costs = np.concatenate([np.full(l, 1.0 / l), self.lam_u * beliefs.p / u, self.lam_u * beliefs.q / u])
         self.alpha, self.bias = self.fstep.solve(self.points, self.labels, costs, self.alpha)
         self.info.mfn_calls += 1
-        self.f_u = self.fstep.K[self.unlabeled] @ self.alpha + self.bias
+        self.f_u = self.K_u @ self.alpha + self.bias
 
     def gaps(self):
         loss = self.fstep.loss

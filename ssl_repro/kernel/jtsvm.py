@@ -36,10 +36,11 @@ class KernelRetraining:
     ``info.mfn_calls`` counts the f-step solves."""
 
     def __init__(self, fstep, labeled, y, unlabeled, r, info):
-        self.fstep, self.unlabeled, self.info = fstep, unlabeled, info
+        self.fstep, self.info = fstep, info
         self.l, self.u = labeled.size, unlabeled.size
+        self.K_u = fstep.K[unlabeled]     # the unlabeled rows of K, copied once (not at every retraining)
         self.alpha, self.bias = self._solve(labeled, y, np.full(self.l, 1.0 / self.l), None)
-        self.f_u = fstep.K[unlabeled] @ self.alpha + self.bias
+        self.f_u = self.K_u @ self.alpha + self.bias
         self.targets = np.concatenate([y, initial_labels(self.f_u, r)])
         self.labels_u = self.targets[self.l:]
         self.points = np.concatenate([labeled, unlabeled])
@@ -67,7 +68,7 @@ class KernelRetraining:
 
     def accept(self):
         (self.alpha, self.bias), self.candidate = self.candidate, None
-        self.f_u = self.fstep.K[self.unlabeled] @ self.alpha + self.bias
+        self.f_u = self.K_u @ self.alpha + self.bias
 
     def reject(self):
         self.candidate = None
