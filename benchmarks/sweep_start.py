@@ -77,7 +77,9 @@ def main(argv=None):
     ap.add_argument("--dataset", default="pcmac")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the first job")
-    ap.add_argument("--json", dest="json_out", help="also write the figures to this file")
+    ap.add_argument("--json", dest="json_out", help="also write the figures, with the machine, date, command and "
+                                                    "commit, to this file (the record: "
+                                                    "results/benchmarks/sweep_start.json)")
     args = ap.parse_args(argv)
     load_before = os.getloadavg()
     runs = []
@@ -101,6 +103,8 @@ def main(argv=None):
     print(f"{args.experiment} {args.dataset}, medians of {len(runs)}: {'; '.join(said)}; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, {summary['cores']} cores")
     if args.json_out:
+        from ssl_repro.provenance import provenance
+        summary["provenance"] = provenance()      # machine, date, command, commit
         Path(args.json_out).write_text(json.dumps(summary, indent=1) + "\n")
 
 
