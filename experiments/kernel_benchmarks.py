@@ -21,7 +21,10 @@ at T = 0.1, 0.01, 0.001 (one outer iteration at T from p = r: Table 5).
 Each run (method, split, lambda, factor) appends one line to ``runs.jsonl``
 (errors on the u, v, t rows; J_0 of 001's Eqn 1 in the method's loss; seconds;
 date); runs already there are skipped, so an interrupted run resumes and
-``--methods`` adds methods to the runs of earlier commands.  ``table.md`` and
+``--methods`` adds methods to the runs of earlier commands.  ``--fresh``
+(what ``paper_artifacts.py run all`` passes) re-runs every fit: the runs go
+to ``runs.partial.jsonl`` (an interrupted fresh run resumes from it) and
+replace ``runs.jsonl`` when all are done.  ``table.md`` and
 ``table.json`` (with machine, date, command, and under ``earlier`` those of
 the earlier commands whose runs it summarizes) give, per method, the
 u/t error "with model selection" (per split the grid point of lowest
@@ -196,16 +199,21 @@ def main(argv=None):
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     ap.add_argument("--root", help="data root (default: $SSL_REPRO_DATA)")
     ap.add_argument("--out", default="results/kernel_benchmarks")
+    ap.add_argument("--fresh", action="store_true",
+                    help="re-run every fit (into runs.partial.jsonl, which then replaces runs.jsonl)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     runs = out / "runs.jsonl"
-    done = {(r["method"], r["split"], r["lam"], r["width"]) for r in read_runs(runs)}
+    sink_path = out / "runs.partial.jsonl" if args.fresh else runs
+    done = {(r["method"], r["split"], r["lam"], r["width"]) for r in read_runs(sink_path)}
     dataset = load_dataset("pcmac", root=args.root, download=False)
     grid = [(lam, width) for lam in args.lambdas for width in args.widths]
-    with threadpool_limits(1), runs.open("a") as sink:
+    with threadpool_limits(1), sink_path.open("a") as sink:
         for seed in range(args.splits):
             run_split(dataset, seed, grid, args.methods, done, sink)
+    if args.fresh:
+        sink_path.replace(runs)
     rows = summarize(read_runs(runs))
     record = provenance_with_earlier(out / "table.json")
     (out / "table.json").write_text(json.dumps({**record, "rows": rows}, indent=1))

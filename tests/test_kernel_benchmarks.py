@@ -66,3 +66,20 @@ def test_fixed_temperature_da_runs_one_temperature_and_returns_its_best_point():
     assert info.stop_reason == "tolerance" and info.own_objective == min(v for _, v in info.objective_path)
     with pytest.raises(ValueError, match="fixed_temperature"):
         kernel_da(K, labeled, y[labeled].astype(float), unlabeled, 1e-2, fixed_temperature=0.0)
+
+
+def test_fresh_re_runs_every_fit_where_a_plain_run_keeps_the_runs_of_earlier_commands(bench, small_pcmac, tmp_path,
+                                                                                     monkeypatch):
+    import json
+    monkeypatch.setattr(bench, "load_dataset", lambda *args, **kwargs: small_pcmac)
+    out = tmp_path / "kernel_benchmarks"
+    argv = ["--splits", "1", "--lambdas", "1e-3", "--widths", "1", "--methods", "SVM", "--out", str(out)]
+    bench.main(argv)
+    runs = out / "runs.jsonl"
+    (record,) = [json.loads(line) for line in runs.read_text().splitlines()]
+    runs.write_text(json.dumps({**record, "u_error": 0.99}) + "\n")      # an earlier command's run
+    bench.main(argv)
+    assert [json.loads(line)["u_error"] for line in runs.read_text().splitlines()] == [0.99]
+    bench.main(argv + ["--fresh"])
+    assert [json.loads(line)["u_error"] for line in runs.read_text().splitlines()] == [record["u_error"]]
+    assert not (out / "runs.partial.jsonl").exists()
