@@ -318,10 +318,7 @@ def main(argv=None):
     if args.artifact == "all":
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
-                scale=args.scale)
-        if not args.dry_run:
-            render_all(args.results)
-            write_report(args.results)
+                scale=args.scale, finish=lambda: (render_all(args.results), write_report(args.results)))
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,

@@ -163,16 +163,19 @@ def print_data_plan(root=None, download=False):
 
 
 def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
-            stand_ins=False, scale=False):
+            stand_ins=False, scale=False, finish=None):
     """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
     saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
-    whole (module doc); ``dry_run``: print it all and run nothing.  The steps, for the caller to re-render
-    the summaries and figures and write the report after them."""
+    whole (module doc), then ``finish`` (the caller's re-rendering of the summaries, figures and report),
+    timed as the step ``render + report``; ``dry_run``: print it all and run nothing.  Each step's row
+    goes to the run record (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of
+    the steps it finished.  Returns the steps."""
     print_data_plan(root, download)
     steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
     todo = [s for s in steps if s.argv]
-    known = sum(s.seconds for s in todo if s.seconds is not None)
-    unknown = [s.name for s in todo if s.seconds is None]
+    closing = [] if finish is None else [finish_step(results)]
+    known = sum(s.seconds for s in todo + closing if s.seconds is not None)
+    unknown = [s.name for s in todo + closing if s.seconds is None]
     print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped; estimate {known / 3600:.1f} h (per "
           f"sweep: its record's seconds per job plus overhead, times the jobs its recipe launches now, over the "
           f"jobs it runs at once; a script: its record's seconds)"
@@ -184,16 +187,25 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
     for why, names in skipped.items():
         print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
               flush=True)
-    done, measured = 0.0, []
+    run, done, total = started_at(), 0.0, 0.0
     for k, s in enumerate(todo, 1):
         seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
         print(f"[{k}/{len(todo)}] {s.name} (estimate {seconds} = {s.basis}; {done / max(known, 1e-9):.0%} of the "
               f"estimate done): {' '.join(s.argv[1:])}", flush=True)
         if not dry_run:
-            measured.append(timed_step(s, runner))
+            total += record_step(results, run, timed(s.name, lambda: runner(s.argv, check=True, cwd=ROOT),
+                                                     s.seconds, " ".join(s.argv[1:])), first=k == 1)
         done += s.seconds or 0.0
-    if measured:
-        write_run_record(results, measured, known)
+    for s in closing:
+        seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
+        print(f"[{s.name}] the summaries, figures and report from the new records (estimate {seconds} = {s.basis})",
+              flush=True)
+        if not dry_run:
+            total += record_step(results, run, timed(s.name, finish, s.seconds, "render_all + write_report"),
+                                 first=not todo)
+    if not dry_run and (todo or finish is not None):
+        print(f"run all: {total / 3600:.2f} h wall (estimate {known / 3600:.2f} h, {total / max(known, 1e-9):.0%} "
+              f"of it); per step: {Path(results) / RUN_RECORD}", flush=True)
     return steps
 
 
@@ -201,36 +213,54 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
 RUN_RECORD = Path("run_all") / "steps.csv"
 
 
-def timed_step(step, runner):
-    """Run one step; its row of the run record: wall seconds, the CPU seconds of the processes it ran
-    (``resource``'s children), the 1-minute load average before and after, its estimate."""
+#: The row of the re-rendering after the steps (``finish`` of :func:`run_all`).
+FINISH_STEP = "render + report"
+
+
+def finish_step(results):
+    """The re-rendering after the steps as a :class:`Step` (run in-process, no argv), estimated by its row of
+    the last run in the run record."""
+    path = Path(results) / RUN_RECORD
+    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["step", "seconds"])
+    rows = rows[rows["step"] == FINISH_STEP]
+    if rows.empty:
+        return Step(FINISH_STEP, None, None, "seconds not recorded")
+    return Step(FINISH_STEP, None, float(rows["seconds"].iloc[-1]), f"its seconds in the last run, {RUN_RECORD}")
+
+
+def started_at():
+    """The start of a run, as its rows of the run record name it."""
+    from datetime import datetime, timezone
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def timed(name, call, estimate, command):
+    """Run ``call()``; its row of the run record: wall seconds, CPU seconds (this process and the processes
+    it ran, ``resource``'s self and children), the 1-minute load average before and after, the estimate."""
     import os
     import resource
     import time
-    load_before, cpu_before = os.getloadavg()[0], resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    runner(step.argv, check=True, cwd=ROOT)
-    wall, cpu_after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"step": step.name, "seconds": round(wall, 2),
-            "cpu_seconds": round(cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime, 2),
-            "estimate_seconds": None if step.seconds is None else round(step.seconds, 1),
-            "load_before": load_before, "load_after": os.getloadavg()[0], "command": " ".join(step.argv[1:])}
+
+    def cpu():
+        return sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                       resource.getrusage(resource.RUSAGE_CHILDREN)))
+    load_before, cpu_before, started = os.getloadavg()[0], cpu(), time.perf_counter()
+    call()
+    wall = time.perf_counter() - started
+    return {"step": name, "seconds": round(wall, 2), "cpu_seconds": round(cpu() - cpu_before, 2),
+            "estimate_seconds": None if estimate is None else round(estimate, 1),
+            "load_before": load_before, "load_after": os.getloadavg()[0], "command": command}
 
 
-def write_run_record(results, rows, estimate):
-    """Append this run's steps to ``<results>/run_all/steps.csv`` (a run's rows share its ``run``, its start
-    time), beside ``provenance.json`` (machine, date, command, commit), and print the total against the
-    estimate."""
-    from datetime import datetime, timezone
-
+def record_step(results, run, row, first):
+    """Append one step's ``row`` to ``<results>/run_all/steps.csv`` under the run's start ``run``; with
+    ``first``, write the run's ``provenance.json`` beside it (machine, date, command, commit; the earlier
+    runs' under ``earlier``).  Returns the step's wall seconds."""
     from ssl_repro.provenance import add_provenance
     path = Path(results) / RUN_RECORD
-    run = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    table = pd.DataFrame([{"run": run, **row} for row in rows])
-    earlier = pd.read_csv(path) if path.exists() else None
     path.parent.mkdir(parents=True, exist_ok=True)
-    pd.concat([earlier, table]).to_csv(path, index=False)
-    add_provenance(path.parent / "provenance.json")
-    total = table["seconds"].sum()
-    print(f"run all: {total / 3600:.2f} h wall for {len(table)} steps (estimate {estimate / 3600:.2f} h, "
-          f"{total / max(estimate, 1e-9):.0%} of it); per step: {path}", flush=True)
+    if first:
+        add_provenance(path.parent / "provenance.json")
+    earlier = pd.read_csv(path) if path.exists() else None
+    pd.concat([earlier, pd.DataFrame([{"run": run, **row}])]).to_csv(path, index=False)
+    return row["seconds"]

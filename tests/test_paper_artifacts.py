@@ -161,25 +161,39 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(pla
     assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
 
 
-def test_run_all_records_each_steps_seconds_beside_its_estimate(plan, tmp_path, capsys):
-    """A real run (here with a runner that only sleeps) appends one row a step to run_all/steps.csv, with its
-    provenance, and prints the total against the estimate; a second run adds its rows under its own start."""
+def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_path, capsys):
+    """A real run (here with a runner that only sleeps) appends one row a step to run_all/steps.csv as the
+    step ends, then the rendering's row, with its provenance, and prints the total against the estimate;
+    a second run adds its rows under its own start; an interrupted run keeps the rows of its finished steps."""
     import pandas as pd
-    results, ran = tmp_path / "results", []
+    results, ran, finished = tmp_path / "results", [], []
 
     def runner(argv, check, cwd):
         ran.append(argv)
         time.sleep(0.01)
     for _ in range(2):
-        steps = plan.run_all(results, {}, dry_run=False, runner=runner, root=tmp_path / "empty")
+        steps = plan.run_all(results, {}, dry_run=False, runner=runner, root=tmp_path / "empty",
+                             finish=lambda: finished.append(True))
     table = pd.read_csv(results / plan.RUN_RECORD)
     todo = [s for s in steps if s.argv]
-    assert len(table) == len(ran) == 2 * len(todo) and table["run"].nunique() <= 2
-    assert list(table["step"][:len(todo)]) == [s.name for s in todo]
-    assert (table["seconds"] >= 0.01).all() and table["load_before"].notna().all()
+    assert len(ran) == 2 * len(todo) and len(finished) == 2
+    assert len(table) == 2 * (len(todo) + 1) and table["run"].nunique() <= 2
+    assert list(table["step"][:len(todo) + 1]) == [s.name for s in todo] + [plan.FINISH_STEP]
+    rendering = table[table["step"] == plan.FINISH_STEP]       # the second run's estimate is the first's seconds
+    assert rendering["estimate_seconds"].isna().tolist() == [True, False]
+    assert rendering["estimate_seconds"].iloc[1] == pytest.approx(rendering["seconds"].iloc[0], abs=0.01)
+    assert (table["seconds"][table["step"] != plan.FINISH_STEP] >= 0.01).all() and table["load_before"].notna().all()
     record = json.loads((results / "run_all" / "provenance.json").read_text())
     assert record["provenance"]["git_commit"] and len(record["earlier"]) == 1      # the first run's
-    assert "h wall for" in capsys.readouterr().out
+    assert "h wall (estimate" in capsys.readouterr().out
+
+    def interrupted(argv, check, cwd):
+        if len(ran) == 2 * len(todo) + 1:
+            raise KeyboardInterrupt
+        runner(argv, check, cwd)
+    with pytest.raises(KeyboardInterrupt):
+        plan.run_all(results, {}, dry_run=False, runner=interrupted, root=tmp_path / "empty")
+    assert len(pd.read_csv(results / plan.RUN_RECORD)) == len(table) + 1
 
 
 def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path, monkeypatch):
