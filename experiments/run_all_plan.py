@@ -19,6 +19,7 @@ import pandas as pd
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.harness.sweep_estimate import estimate
+from ssl_repro.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, experiment_name, sweep_folder
 
@@ -187,23 +188,23 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
     for why, names in skipped.items():
         print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
               flush=True)
+    recording = not dry_run and bool(todo + closing)
+    if recording:
+        add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json")
     run, done, total = started_at(), 0.0, 0.0
     for k, s in enumerate(todo, 1):
-        seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
-        print(f"[{k}/{len(todo)}] {s.name} (estimate {seconds} = {s.basis}; {done / max(known, 1e-9):.0%} of the "
+        print(f"[{k}/{len(todo)}] {s.name} (estimate {estimate_text(s)}; {done / max(known, 1e-9):.0%} of the "
               f"estimate done): {' '.join(s.argv[1:])}", flush=True)
         if not dry_run:
             total += record_step(results, run, timed(s.name, lambda: runner(s.argv, check=True, cwd=ROOT),
-                                                     s.seconds, " ".join(s.argv[1:])), first=k == 1)
+                                                     s.seconds, " ".join(s.argv[1:])))
         done += s.seconds or 0.0
     for s in closing:
-        seconds = "?" if s.seconds is None else f"{s.seconds:.0f} s"
-        print(f"[{s.name}] the summaries, figures and report from the new records (estimate {seconds} = {s.basis})",
+        print(f"[{s.name}] the summaries, figures and report from the new records (estimate {estimate_text(s)})",
               flush=True)
         if not dry_run:
-            total += record_step(results, run, timed(s.name, finish, s.seconds, "render_all + write_report"),
-                                 first=not todo)
-    if not dry_run and (todo or finish is not None):
+            total += record_step(results, run, timed(s.name, finish, s.seconds, "render_all + write_report"))
+    if recording:
         print(f"run all: {total / 3600:.2f} h wall (estimate {known / 3600:.2f} h, {total / max(known, 1e-9):.0%} "
               f"of it); per step: {Path(results) / RUN_RECORD}", flush=True)
     return steps
@@ -226,6 +227,11 @@ def finish_step(results):
     if rows.empty:
         return Step(FINISH_STEP, None, None, "seconds not recorded")
     return Step(FINISH_STEP, None, float(rows["seconds"].iloc[-1]), f"its seconds in the last run, {RUN_RECORD}")
+
+
+def estimate_text(step):
+    """A step's estimate and its basis, as the progress lines give them."""
+    return f"{'?' if step.seconds is None else f'{step.seconds:.0f} s'} = {step.basis}"
 
 
 def started_at():
@@ -252,15 +258,10 @@ def timed(name, call, estimate, command):
             "load_before": load_before, "load_after": os.getloadavg()[0], "command": command}
 
 
-def record_step(results, run, row, first):
-    """Append one step's ``row`` to ``<results>/run_all/steps.csv`` under the run's start ``run``; with
-    ``first``, write the run's ``provenance.json`` beside it (machine, date, command, commit; the earlier
-    runs' under ``earlier``).  Returns the step's wall seconds."""
-    from ssl_repro.provenance import add_provenance
+def record_step(results, run, row):
+    """Append one step's ``row`` to ``<results>/run_all/steps.csv`` under the run's start ``run`` (the run's
+    ``provenance.json`` beside it is written by :func:`run_all` before its first step).  Returns the step's
+    wall seconds."""
     path = Path(results) / RUN_RECORD
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if first:
-        add_provenance(path.parent / "provenance.json")
-    earlier = pd.read_csv(path) if path.exists() else None
-    pd.concat([earlier, pd.DataFrame([{"run": run, **row}])]).to_csv(path, index=False)
+    pd.DataFrame([{"run": run, **row}]).to_csv(path, mode="a", header=not path.exists(), index=False)
     return row["seconds"]
