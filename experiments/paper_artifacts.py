@@ -242,16 +242,11 @@ def rendered_files(results):
     return files
 
 
-def write_report(results, check=False):
-    """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
-    fresh render: 0 when equal, 1 (after printing a unified diff per file, and naming stale pages) when not."""
-    files = rendered_files(results)
-    if not check:
-        for target, fresh in files.items():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(fresh)
-            print(f"wrote {target}")
-        return 0
+def check_files(files, pages=DOCS_RESULTS):
+    """Compare ``files`` ({path: fresh text}, as :func:`rendered_files` renders them) with the files on disk:
+    0 when all are equal and no page is stale, else 1, after printing a unified diff per differing file and
+    naming them.  A stale page is a ``*.md`` under ``pages`` (the docs' Results pages) that ``files`` does not
+    hold; it is looked for when ``files`` holds that folder's pages."""
     differ = []
     for target, fresh in files.items():
         current = target.read_text() if target.exists() else ""
@@ -259,8 +254,8 @@ def write_report(results, check=False):
             differ.append(target)
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), fresh.splitlines(True),
                                                        f"{target} (committed)", f"{target} (fresh render)"))
-    if DOCS_RESULTS in {t.parent for t in files}:
-        differ += [f for f in sorted(DOCS_RESULTS.rglob("*.md")) if f not in files]
+    if pages in {t.parent for t in files}:
+        differ += [f for f in sorted(pages.rglob("*.md")) if f not in files]
     if not differ:
         print(f"{', '.join(str(t) for t in files)}: up to date" if len(files) < 3 else
               f"{len(files)} rendered files up to date")
@@ -268,6 +263,19 @@ def write_report(results, check=False):
     print(f"\n{', '.join(str(t) for t in differ)} differ from a fresh render (or are not rendered): run "
           "python experiments/paper_artifacts.py report")
     return 1
+
+
+def write_report(results, check=False):
+    """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
+    fresh render (:func:`check_files`): 0 when equal, 1 when not."""
+    files = rendered_files(results)
+    if check:
+        return check_files(files)
+    for target, fresh in files.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(fresh)
+        print(f"wrote {target}")
+    return 0
 
 
 #: The Hydra launchers a sweep may run on (conf/hydra/launcher/*.yaml).

@@ -1,7 +1,8 @@
 """Fixtures shared by the test modules: the public datasets (under $SSL_REPRO_DATA), the benchmark matrix
-text20k, the two-moons kernel problem."""
+text20k, the two-moons kernel problem, the experiment scripts, the report rendered from the committed records."""
 import os
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -71,3 +72,12 @@ def experiment_script():
         spec.loader.exec_module(module)
         return module
     return load
+
+
+@pytest.fixture(scope="session")
+def committed_render(experiment_script):
+    """{path: text} of everything ``paper_artifacts.py report`` writes (results/README.md, docs/results/*.md),
+    rendered from the committed records once per session (about 75 s), read-only: the tests of the report's
+    check compare it, or it with edited copies of the pages, with the files (``check_files``)."""
+    artifacts = experiment_script("paper_artifacts")
+    return MappingProxyType(artifacts.rendered_files(artifacts.ROOT / "results"))

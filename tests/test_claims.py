@@ -102,19 +102,24 @@ def test_a_claim_rests_on_the_analog_before_the_stand_in_and_never_on_a_stand_in
     assert verdicts.data_kind("20ng-ccat-like") == verdicts.ANALOG and verdicts.paper_set("20ng-ccat-like") == "ccat"
 
 
-def test_report_check_covers_the_docs_results_pages(experiment_script, tmp_path, monkeypatch):
+def test_report_check_covers_the_docs_results_pages(experiment_script, committed_render, tmp_path):
+    """The check compares every docs/results page: the session's render of the committed records, its pages
+    moved to a copy of docs/results, matches the copy, then fails on a page edited by hand and on a stale
+    page no render writes."""
     artifacts = experiment_script("paper_artifacts")
-    pages = tmp_path / "docs_results"
-    shutil.copytree(ROOT / "docs" / "results", pages)
-    monkeypatch.setattr(artifacts, "DOCS_RESULTS", pages)
-    assert artifacts.write_report(ROOT / "results", check=True) == 0
+    docs, pages = artifacts.DOCS_RESULTS, tmp_path / "docs_results"
+    shutil.copytree(docs, pages)
+    render = {pages / t.relative_to(docs) if t.is_relative_to(docs) else t: text
+              for t, text in committed_render.items()}
+    assert artifacts.check_files(render, pages) == 0
     page = pages / "objective-minima.md"
     assert "../../results/learning_curve_pcmac/figures/pcmac_objective.png" in page.read_text()
     page.write_text(page.read_text() + "\nedited by hand\n")
-    assert artifacts.write_report(ROOT / "results", check=True) == 1
-    (pages / "objective-minima.md").write_text((ROOT / "docs" / "results" / "objective-minima.md").read_text())
+    assert artifacts.check_files(render, pages) == 1
+    page.write_text((docs / "objective-minima.md").read_text())
+    assert artifacts.check_files(render, pages) == 0
     (pages / "stale.md").write_text("# a page no render writes\n")
-    assert artifacts.write_report(ROOT / "results", check=True) == 1
+    assert artifacts.check_files(render, pages) == 1
 
 
 # ---------------------------------------------------------------- rules that read the whole sentence

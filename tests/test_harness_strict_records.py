@@ -52,7 +52,31 @@ def test_a_record_holds_each_objective_and_the_seconds_once(tmp_path):
     assert "seconds" in record and "seconds" not in record["diagnostics"]
 
 
+def test_report_check_on_the_command_line_checks_the_render_of_the_committed_records(
+        experiment_script, committed_render, monkeypatch, capsys):
+    """``paper_artifacts.py report --check`` renders the repository's results/ (here: the session's render of
+    them, ``committed_render``), checks it and exits 0 saying every file is up to date."""
+    artifacts = experiment_script("paper_artifacts")
+    rendered = []
+
+    def render(results):
+        rendered.append(Path(results))
+        return committed_render
+    monkeypatch.setattr(artifacts, "rendered_files", render)
+    with pytest.raises(SystemExit) as exited:
+        artifacts.main(["report", "--check"])
+    assert exited.value.code == 0 and rendered == [REPO / "results"]
+    assert capsys.readouterr().out == f"{len(committed_render)} rendered files up to date\n"
+
+
+@pytest.mark.slow   # a whole render (about 75 s) in a subprocess
 def test_the_committed_records_still_render_the_same_report():
+    """``report --check`` end to end as a user runs it: the script started as a program in a fresh process
+    (its imports from its own folder, the environment) renders the committed records and exits 0.  Slow, as
+    it renders everything once more; the default run checks the same on one render per session
+    (``committed_render``): that render is the committed files and a copy of results/ outside the repository
+    renders the same README (test_report.py), the check fails on an edited or a stale page (test_claims.py),
+    and the command line parses and checks it (the test above)."""
     proc = subprocess.run([sys.executable, "experiments/paper_artifacts.py", "report", "--check"], cwd=REPO,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
