@@ -6,11 +6,14 @@ the files under the data root (or, with ``--download``, may fetch them), SYNTHET
 ``--stand-ins`` and the large transductive tables only with ``--scale`` (:func:`optional`).  Each sweep's
 time is estimated from its committed record and its recipe (:func:`ssl_repro.harness.sweep_estimate.estimate`:
 the record's seconds per job, times the jobs the recipe launches now, over the jobs it runs at once, plus a
-per-job overhead); a script's from the seconds its record sums, taken under load ("busy").
+per-job overhead); a script's from the seconds its record sums, taken under load ("busy").  Two adjacent steps
+that use about one core each (:data:`ONE_CORE`) run side by side and count once, as the longer of the two
+(:mod:`step_runs`).
 """
 import json
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +25,7 @@ from ssl_repro.harness.sweep_estimate import estimate
 from ssl_repro.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, experiment_name, sweep_folder
+from step_runs import batch_seconds, batches, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
 PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
@@ -30,13 +34,26 @@ PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
 @dataclass
 class Step:
     """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), its estimated
-    seconds (None: not recorded) and what the estimate is based on."""
+    seconds (None: not recorded), what the estimate is based on, and whether it uses about one core, so that
+    it may run beside the next such step (``one_core``, :data:`ONE_CORE`)."""
 
     name: str
     argv: list | None
     seconds: float | None
     basis: str
     why: str = ""
+    one_core: bool = False
+
+
+#: The steps that use about one core and may share the 2-core machine with one other such step
+#: (:func:`step_runs.batches`): the kernel scripts, which fit small dense Gram matrices in one process, read no
+#: file the other writes and write their own folders.  The run record shows it: kernel-benchmarks (BLAS held to
+#: one thread by the script) took 327 CPU s in 286 wall s; kernel-toy-table 653 CPU s in 431 wall s, its BLAS
+#: spinning on the second core for little gain: with one thread each (:data:`step_runs.ONE_THREAD`) it took
+#: 437-449 CPU s, and both scripts' outputs were the same to the bit (2026-11-27, a shared machine: side by side
+#: 547 s wall against 783 s one after the other).  Not the timing sweeps (they time on an idle machine) nor the
+#: other sweeps (they run 2 jobs at once already).
+ONE_CORE = ("kernel-toy-table", "kernel-benchmarks")
 
 
 def recorded_seconds(results, artifact, dataset=None, earlier=()):
@@ -96,7 +113,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             seconds, basis = recorded_seconds(results, a)
             argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)] if a.kind == "drawing"
                     else [sys.executable, *a.command.split()[1:]])
-            steps.append(Step(a.name, argv, seconds, basis))
+            steps.append(Step(a.name, argv, seconds, basis, one_core=a.name in ONE_CORE))
             continue
         for d in a.datasets:
             folder = sweep_folder(a, d)
@@ -163,23 +180,28 @@ def print_data_plan(root=None, download=False):
             print(f"missing {d}: {in_words_of(a.detail, *OPTIONS)}", flush=True)
 
 
-def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, download=False, launcher=None,
+def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None, download=False, launcher=None,
             stand_ins=False, scale=False, finish=None):
     """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
     saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
-    whole (module doc), then ``finish`` (the caller's re-rendering of the summaries, figures and report),
-    timed as the step ``render + report``; ``dry_run``: print it all and run nothing.  Each step's row
-    goes to the run record (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of
-    the steps it finished.  Returns the steps."""
+    whole (module doc; a pair of one-core steps counts as the longer of the two), then ``finish`` (the
+    caller's re-rendering of the summaries, figures and report), timed as the step ``render + report``;
+    ``dry_run``: print it all and run nothing.  The steps run as children started by ``popen``, one at a time
+    or two one-core steps side by side (:mod:`step_runs`); each step's row goes to the run record
+    (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of the steps it finished, and a
+    failed step ends the run.  Returns the steps."""
     print_data_plan(root, download)
     steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
     todo = [s for s in steps if s.argv]
     closing = [] if finish is None else [finish_step(results)]
-    known = sum(s.seconds for s in todo + closing if s.seconds is not None)
+    grouped = batches(todo)
+    known = sum(x for x in [batch_seconds(b) for b in grouped] + [s.seconds for s in closing] if x is not None)
     unknown = [s.name for s in todo + closing if s.seconds is None]
+    pairs = [" and ".join(s.name for s in b) for b in grouped if len(b) > 1]
     print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped; estimate {known / 3600:.1f} h (per "
           f"sweep: its record's seconds per job plus overhead, times the jobs its recipe launches now, over the "
-          f"jobs it runs at once; a script: its record's seconds)"
+          f"jobs it runs at once; a script: its record's seconds"
+          + (f"; side by side, one thread each, the longer counted: {'; '.join(pairs)}" if pairs else "") + ")"
           + (f", plus {', '.join(unknown)} (time not recorded)" if unknown else ""), flush=True)
     skipped = {}
     for s in steps:
@@ -191,14 +213,18 @@ def run_all(results, programs, dry_run=False, runner=subprocess.run, root=None, 
     recording = not dry_run and bool(todo + closing)
     if recording:
         add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json")
-    run, done, total = started_at(), 0.0, 0.0
-    for k, s in enumerate(todo, 1):
-        print(f"[{k}/{len(todo)}] {s.name} (estimate {estimate_text(s)}; {done / max(known, 1e-9):.0%} of the "
-              f"estimate done): {' '.join(s.argv[1:])}", flush=True)
+    run, done, total, k = started_at(), 0.0, 0.0, 0
+    for batch in grouped:
+        for s in batch:
+            k += 1
+            beside = "".join(f" beside {o.name}" for o in batch if o is not s)
+            print(f"[{k}/{len(todo)}] {s.name}{beside} (estimate {estimate_text(s)}; {done / max(known, 1e-9):.0%} "
+                  f"of the estimate done): {' '.join(s.argv[1:])}", flush=True)
         if not dry_run:
-            total += record_step(results, run, timed(s.name, lambda: runner(s.argv, check=True, cwd=ROOT),
-                                                     s.seconds, " ".join(s.argv[1:])))
-        done += s.seconds or 0.0
+            started = time.perf_counter()
+            run_batch(batch, ROOT, lambda row: record_step(results, run, row), popen)
+            total += time.perf_counter() - started
+        done += batch_seconds(batch) or 0.0
     for s in closing:
         print(f"[{s.name}] the summaries, figures and report from the new records (estimate {estimate_text(s)})",
               flush=True)
@@ -240,28 +266,15 @@ def started_at():
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def timed(name, call, estimate, command):
-    """Run ``call()``; its row of the run record: wall seconds, CPU seconds (this process and the processes
-    it ran, ``resource``'s self and children), the 1-minute load average before and after, the estimate."""
-    import os
-    import resource
-    import time
-
-    def cpu():
-        return sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
-                                                       resource.getrusage(resource.RUSAGE_CHILDREN)))
-    load_before, cpu_before, started = os.getloadavg()[0], cpu(), time.perf_counter()
-    call()
-    wall = time.perf_counter() - started
-    return {"step": name, "seconds": round(wall, 2), "cpu_seconds": round(cpu() - cpu_before, 2),
-            "estimate_seconds": None if estimate is None else round(estimate, 1),
-            "load_before": load_before, "load_after": os.getloadavg()[0], "command": command}
-
-
 def record_step(results, run, row):
-    """Append one step's ``row`` to ``<results>/run_all/steps.csv`` under the run's start ``run`` (the run's
-    ``provenance.json`` beside it is written by :func:`run_all` before its first step).  Returns the step's
-    wall seconds."""
+    """Append one step's ``row`` (:func:`step_runs.step_row`) to ``<results>/run_all/steps.csv`` under the run's
+    start ``run`` (the run's ``provenance.json`` beside it is written by :func:`run_all` before its first step).
+    A record written before a column was added (``beside``) is rewritten once with it, its rows' cells empty.
+    Returns the step's wall seconds."""
     path = Path(results) / RUN_RECORD
-    pd.DataFrame([{"run": run, **row}]).to_csv(path, mode="a", header=not path.exists(), index=False)
+    frame = pd.DataFrame([{"run": run, **row}])
+    older = path.exists() and list(pd.read_csv(path, nrows=0).columns) != list(frame.columns)
+    if older:
+        frame = pd.concat([pd.read_csv(path), frame], ignore_index=True).reindex(columns=frame.columns)
+    frame.to_csv(path, mode="w" if older else "a", header=older or not path.exists(), index=False)
     return row["seconds"]

@@ -1,6 +1,8 @@
-"""experiments/paper_artifacts.py (with artifact_table.py and run_all_plan.py): statuses from the files present,
-drawings under their committed names, the plan of ``run all``."""
+"""experiments/paper_artifacts.py (with artifact_table.py, run_all_plan.py and step_runs.py): statuses from the files
+present, drawings under their committed names, the plan of ``run all``, its one-core steps side by side."""
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -22,6 +24,11 @@ def table(experiment_script):
 @pytest.fixture(scope="module")
 def plan(experiment_script):
     return experiment_script("run_all_plan")
+
+
+@pytest.fixture(scope="module")
+def runs(experiment_script):
+    return experiment_script("step_runs")
 
 
 def by_name(artifacts, name):
@@ -123,7 +130,7 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(plan, tmp_
     root = tmp_path / "data"
     write_fake_sraa(root / "sraa" / "sraa.tar.gz")
     write_fake_rcv1(root / "RCV1", 30)
-    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, popen=None, root=root)
     out = capsys.readouterr().out
     medium = {"objective-minima", "timing", "annealing-ablation"}   # learning-curves: objective-minima's folder
     for name in ("aut-avn", "real-sim", "ccat", "gcat"):
@@ -143,7 +150,7 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(plan, tmp_
 
 def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(plan, tmp_path, capsys):
     root = tmp_path / "empty"
-    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=root)
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, popen=None, root=root)
     out = capsys.readouterr().out
     assert "real sets that run: none" in out
     newsgroups = "20newsgroups/20news-bydate_py3.pkz"
@@ -161,24 +168,36 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(pla
     assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
 
 
+def sleeping_popen(ran, interrupt_at=None):
+    """A ``popen`` for ``run_all`` that notes each step's argv in ``ran`` and starts a child that sleeps 0.01 s
+    instead; the launch number ``interrupt_at`` raises KeyboardInterrupt."""
+    def popen(argv, **kwargs):
+        ran.append(argv)
+        if len(ran) == interrupt_at:
+            raise KeyboardInterrupt
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.01)"], **kwargs)
+    return popen
+
+
 def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_path, capsys):
-    """A real run (here with a runner that only sleeps) appends one row a step to run_all/steps.csv as the
-    step ends, then the rendering's row, with its provenance, and prints the total against the estimate;
-    a second run adds its rows under its own start; an interrupted run keeps the rows of its finished steps."""
+    """A real run (here with children that only sleep) appends one row a step to run_all/steps.csv as the
+    step ends (the kernel scripts side by side, each its own row naming the other), then the rendering's row,
+    with its provenance, and prints the total against the estimate; a second run adds its rows under its own
+    start; an interrupted run keeps the rows of its finished steps."""
     import pandas as pd
     results, ran, finished = tmp_path / "results", [], []
-
-    def runner(argv, check, cwd):
-        ran.append(argv)
-        time.sleep(0.01)
     for _ in range(2):
-        steps = plan.run_all(results, {}, dry_run=False, runner=runner, root=tmp_path / "empty",
+        steps = plan.run_all(results, {}, dry_run=False, popen=sleeping_popen(ran), root=tmp_path / "empty",
                              finish=lambda: finished.append(True))
     table = pd.read_csv(results / plan.RUN_RECORD)
     todo = [s for s in steps if s.argv]
     assert len(ran) == 2 * len(todo) and len(finished) == 2
     assert len(table) == 2 * (len(todo) + 1) and table["run"].nunique() <= 2
-    assert list(table["step"][:len(todo) + 1]) == [s.name for s in todo] + [plan.FINISH_STEP]
+    first = list(table["step"][:len(todo) + 1])                  # a pair's two rows in the order they ended
+    assert sorted(first[:-1]) == sorted(s.name for s in todo) and first[-1] == plan.FINISH_STEP
+    beside = dict(zip(table["step"], table["beside"].fillna("")))
+    assert beside["kernel-toy-table"] == "kernel-benchmarks" and beside["kernel-benchmarks"] == "kernel-toy-table"
+    assert beside["dataset-table"] == beside[plan.FINISH_STEP] == ""
     rendering = table[table["step"] == plan.FINISH_STEP]       # the second run's estimate is the first's seconds
     assert rendering["estimate_seconds"].isna().tolist() == [True, False]
     assert rendering["estimate_seconds"].iloc[1] == pytest.approx(rendering["seconds"].iloc[0], abs=0.01)
@@ -186,13 +205,8 @@ def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_
     record = json.loads((results / "run_all" / "provenance.json").read_text())
     assert record["provenance"]["git_commit"] and len(record["earlier"]) == 1      # the first run's
     assert "h wall (estimate" in capsys.readouterr().out
-
-    def interrupted(argv, check, cwd):
-        if len(ran) == 2 * len(todo) + 1:
-            raise KeyboardInterrupt
-        runner(argv, check, cwd)
     with pytest.raises(KeyboardInterrupt):
-        plan.run_all(results, {}, dry_run=False, runner=interrupted, root=tmp_path / "empty")
+        plan.run_all(results, {}, dry_run=False, popen=sleeping_popen([], interrupt_at=2), root=tmp_path / "empty")
     assert len(pd.read_csv(results / plan.RUN_RECORD)) == len(table) + 1
 
 
@@ -204,7 +218,7 @@ def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path,
 
 
 def test_run_all_passes_a_launcher_to_every_sweep(artifacts, plan, tmp_path, capsys):
-    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, runner=None, root=tmp_path / "empty",
+    steps = plan.run_all(tmp_path / "results", {}, dry_run=True, popen=None, root=tmp_path / "empty",
                               launcher="ray_cluster", stand_ins=True)
     sweeps = [s for s in steps if s.argv and "--dataset" in s.argv]
     assert sweeps and all(s.argv[-2:] == ["--launcher", "ray_cluster"] for s in sweeps)
@@ -237,7 +251,7 @@ def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_j
     fake_record(results, "timing_synthetic_ccat", d, wall, cpu_seconds=[1.0] * 3, load_before=[0.1] * 3,
                 repeat=[0, 1, 2])                                                       # the protocol: wall seconds
     calls = []
-    steps = plan.run_all(results, {}, dry_run=True, runner=lambda *a, **k: calls.append(a), root=tmp_path / "empty",
+    steps = plan.run_all(results, {}, dry_run=True, popen=lambda *a, **k: calls.append(a), root=tmp_path / "empty",
                          stand_ins=True)
     out = capsys.readouterr().out
     assert calls == []
@@ -289,3 +303,75 @@ def test_a_large_analogs_estimate_counts_the_methods_and_labels_the_registry_nar
     assert jobs_now("learning_curve", "20ng-ccat-like") == len(narrowed) * 10 * len(info.curve_labels)
     assert jobs_now("ablation", "20ng-ccat-like") == len(recipe_variants("ablation")) * 10 * len(info.ablation_grid)
     assert len(info.ablation_grid) < len(info.label_grid) and len(info.timing_grid) < len(info.label_grid)
+
+
+#: A child that writes its marker (holding its OMP_NUM_THREADS), then waits up to 20 s for the other's: it
+#: exits 0 only if the other child ran at the same time.
+MEET = ("import os, pathlib, sys, time; mine, other = map(pathlib.Path, sys.argv[1:]); "
+        "mine.write_text(os.environ.get('OMP_NUM_THREADS', '')); end = time.time() + 20\n"
+        "while not other.exists() and time.time() < end: time.sleep(0.01)\n"
+        "sys.exit(0 if other.exists() else 3)")
+
+
+def one_core(plan, name, *code):
+    return plan.Step(name, [sys.executable, "-c", *code], 1.0, "test", one_core=True)
+
+
+def test_a_pair_runs_side_by_side_one_thread_each_and_each_step_gets_its_own_row(plan, runs, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    pair = [one_core(plan, "first", MEET, str(a), str(b)), one_core(plan, "second", MEET, str(b), str(a))]
+    alone = plan.Step("alone", [sys.executable, "-c", "pass"], 1.0, "test")
+    assert [[s.name for s in batch] for batch in runs.batches([*pair, alone])] == [["first", "second"], ["alone"]]
+    rows = []
+    runs.run_batch(pair, tmp_path, rows.append)            # run one after the other, the first would exit 3
+    assert sorted(r["step"] for r in rows) == ["first", "second"]
+    assert {r["step"]: r["beside"] for r in rows} == {"first": "second", "second": "first"}
+    assert all(0 < r["seconds"] < 20 and r["cpu_seconds"] >= 0 and r["load_before"] >= 0 for r in rows)
+    assert a.read_text() == b.read_text() == "1"            # one thread each
+    runs.run_batch([alone], tmp_path, rows.append)
+    assert rows[-1]["beside"] == ""
+
+
+def test_a_failing_member_ends_the_run_and_stops_the_other(plan, runs, tmp_path):
+    children, rows = [], []
+
+    def popen(argv, **kwargs):
+        children.append(subprocess.Popen(argv, **kwargs))
+        return children[-1]
+    pair = [one_core(plan, "slow", "import time; time.sleep(60)"), one_core(plan, "bad", "raise SystemExit(1)")]
+    started = time.perf_counter()
+    with pytest.raises(SystemExit, match="step bad failed \\(exit 1\\).*; stopped slow, which ran beside it"):
+        runs.run_batch(pair, tmp_path, rows.append, popen)
+    assert time.perf_counter() - started < 30 and rows == []
+    assert len(children) == 2 and all(c.poll() is not None for c in children)     # none left running
+
+
+def test_the_estimate_counts_a_pair_as_the_longer_of_the_two(plan, tmp_path, capsys):
+    results = tmp_path / "results"
+    (results / "kernel_toy_table").mkdir(parents=True)
+    (results / "kernel_toy_table" / "grid.json").write_text(json.dumps([{"seconds_10_draws": 3600.0}] * 2))
+    (results / "kernel_benchmarks").mkdir()
+    (results / "kernel_benchmarks" / "runs.jsonl").write_text(json.dumps({"seconds": 3600.0}) + "\n")
+    steps = plan.run_all(results, {}, dry_run=True, popen=None, root=tmp_path / "empty")
+    out = capsys.readouterr().out
+    others = sum(s.seconds or 0 for s in steps if s.argv and not s.one_core)
+    assert {s.name for s in steps if s.one_core} == set(plan.ONE_CORE)
+    assert f"estimate {(7200 + others) / 3600:.1f} h" in out      # 2.0 h, not 3.0 h (their sum)
+    assert "side by side, one thread each, the longer counted: kernel-toy-table and kernel-benchmarks" in out
+    assert "kernel-benchmarks beside kernel-toy-table (estimate 3600 s" in out
+
+
+def test_a_record_without_the_beside_column_stays_readable_and_gains_it(plan, tmp_path):
+    import pandas as pd
+    path = tmp_path / plan.RUN_RECORD
+    path.parent.mkdir()
+    path.write_text("run,step,seconds,cpu_seconds,estimate_seconds,load_before,load_after,command\n"
+                    f"old,{plan.FINISH_STEP},12.5,12.0,,0.1,0.2,render_all + write_report\n")
+    assert plan.finish_step(tmp_path).seconds == 12.5
+    row = {"step": "x", "seconds": 1.0, "cpu_seconds": 1.0, "estimate_seconds": None, "load_before": 0.1,
+           "load_after": 0.1, "command": "x", "beside": "y"}
+    for run in ("new", "newer"):
+        plan.record_step(tmp_path, run, row)
+    table = pd.read_csv(path)
+    assert list(table["run"]) == ["old", "new", "newer"] and list(table["beside"].fillna("")) == ["", "y", "y"]
+    assert plan.finish_step(tmp_path).seconds == 12.5
