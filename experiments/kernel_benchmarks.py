@@ -33,6 +33,9 @@ the "best" u/t error (the grid point of lowest mean u error over the
 splits), beside 001's PC-MAC column, the mean J_0 over all its runs, and
 in how many of its runs J_0 is above DA's on the same split and grid
 point (methods with DA's l2 loss: SVM, JTSVM, the fixed temperatures).
+The seconds are the fits' summed wall seconds, a cost, not a timing: ``run all``
+runs this script beside ``kernel_toy_table.py`` (one thread each), and no verdict
+reads them (timings come from the timing protocol's sweeps).
 """
 import argparse
 import datetime
