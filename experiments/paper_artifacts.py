@@ -229,16 +229,20 @@ def markdown_listing(results):
 
 def report_text(results):
     """results/README.md as rendered now from the records under ``results``."""
-    return report.render(results, ROOT, markdown_listing(results))
+    return rendered_files(results)[Path(results) / "README.md"]
 
 
 def rendered_files(results):
     """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
-    results folder, the documentation's Results pages (``docs/results/*.md``)."""
-    listing = markdown_listing(results)
-    files = {Path(results) / "README.md": report.render(results, ROOT, listing)}
+    results folder, the documentation's Results pages (``docs/results/*.md``).  One render: the files share
+    one :class:`~ssl_repro.harness.report.Records` of ``results`` and its sections, so each record is read,
+    each claim's verdict evaluated and each section rendered once; the next render reads everything anew."""
+    records, listing = report.Records(results, ROOT), markdown_listing(results)
+    sections = report.render_sections(records)
+    files = {Path(results) / "README.md": report.render(records, listing, sections)}
     if Path(results).resolve() == (ROOT / "results").resolve():
-        files.update({DOCS_RESULTS / name: text for name, text in report.docs_pages(results, ROOT, listing).items()})
+        pages = report.docs_pages(records, listing, sections)
+        files.update({DOCS_RESULTS / name: text for name, text in pages.items()})
     return files
 
 

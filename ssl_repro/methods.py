@@ -253,11 +253,14 @@ def method(name):
     return METHODS[key]
 
 
+#: The :attr:`Variant.group` of each record string whose variant has one (``da-T0.1`` -> ``ablation``).
+GROUPS = {v.record_name: v.group for v in VARIANTS.values() if v.group}
+
+
 def plot_group(record):
-    """The figure group of a record string: its variant's :attr:`Variant.group` (``ablation`` for DA at
-    a fixed temperature), else its method's :attr:`Method.plot_group`."""
-    groups = {v.record_name: v.group for v in VARIANTS.values() if v.group}
-    return groups.get(record) or method(record).plot_group
+    """The figure group of a record string: its variant's :attr:`Variant.group` (:data:`GROUPS`:
+    ``ablation`` for DA at a fixed temperature), else its method's :attr:`Method.plot_group`."""
+    return GROUPS.get(record) or method(record).plot_group
 
 
 def estimator_for_benchmark(alias, lam, lam_u, r):

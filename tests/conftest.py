@@ -77,7 +77,7 @@ def experiment_script():
 @pytest.fixture(scope="session")
 def committed_render(experiment_script):
     """{path: text} of everything ``paper_artifacts.py report`` writes (results/README.md, docs/results/*.md),
-    rendered from the committed records once per session (about 75 s), read-only: the tests of the report's
+    rendered from the committed records once per session (about 20 s), read-only: the tests of the report's
     check compare it, or it with edited copies of the pages, with the files (``check_files``)."""
     artifacts = experiment_script("paper_artifacts")
     return MappingProxyType(artifacts.rendered_files(artifacts.ROOT / "results"))

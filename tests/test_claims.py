@@ -1,6 +1,8 @@
 """The claims' rules (ssl_repro.harness.claims): thresholds, tied signed-rank p, one-class runs, data kinds."""
 import dataclasses
+import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +222,62 @@ def test_non_converged_runs_are_counted_and_never_decide_a_cell(tmp_path):
     v = claims.evaluate(claim, records)
     assert "lower in 1 of 1 cells" in v.evidence and "6 of 40 runs not converged" in v.evidence
     assert "1 cell left out: the outcome turns on non-converged runs" in v.evidence
+
+
+def test_one_render_judges_each_claim_once_and_the_next_render_judges_the_changed_records(
+        experiment_script, tmp_path, monkeypatch):
+    """A render (results/README.md and the docs' Results pages: ``tmp_path`` stands for the repository)
+    asks each claim (per claim id and test) and each beyond-the-papers question of the claims' rules once,
+    and judges each paper set's cells once (the claim's verdict and its per-set verdicts from one
+    judgement); a render after the records change gives the new verdict: nothing outlives a render."""
+    artifacts = experiment_script("paper_artifacts")
+    monkeypatch.setattr(artifacts, "ROOT", tmp_path)
+    asked, judged = Counter(), Counter()
+    evaluate_by_set, judge_cells = claims.evaluate_by_set, claims.judge_cells
+
+    def count_asked(claim, records):
+        asked[claim.get("id"), json.dumps(claim["test"])] += 1
+        return evaluate_by_set(claim, records)
+
+    def count_judged(frame, test, set_expect, dataset):
+        judged[json.dumps(test["checks"]), test.get("per"), set_expect, dataset] += 1
+        return judge_cells(frame, test, set_expect, dataset)
+
+    monkeypatch.setattr(claims, "evaluate_by_set", count_asked)
+    monkeypatch.setattr(claims, "judge_cells", count_judged)
+
+    def records_with(da):
+        """pcmac's learning curve (two cells) with DA's errors ``da``, TSVM's and SVM's :data:`TSVM`."""
+        return curve(tmp_path, {"pcmac": two_cells("pcmac", [da] * 2, [TSVM] * 2, [TSVM] * 2, seconds=1.0,
+                                                   objective_own=0.2, converged=True, cg_iterations=10)})
+
+    def render():
+        """The "Verdict:" line of claim 000-obs2-da (DA below TSVM on pcmac) in results/README.md."""
+        asked.clear(), judged.clear()
+        files = artifacts.rendered_files(tmp_path / "results")
+        assert len(files) > 1 + len(tested)                    # the README, a docs page per claim, ...
+        assert len(asked) > len(tested) and set(asked.values()) == {1}
+        assert judged and set(judged.values()) == {1}
+        readme = files[tmp_path / "results" / "README.md"]
+        body = readme.split(f"### {claim_pages.claim_title(number, claim)}\n")[1]
+        return next(line for line in body.splitlines() if line.startswith("**Verdict:"))
+
+    tested = claim_pages.tested(records_with([t - 0.05 for t in TSVM]))
+    number, claim = next((n, c) for n, c in tested if c["id"] == "000-obs2-da")
+    assert render().startswith("**Verdict: holds**")
+    records_with([t + 0.05 for t in TSVM])
+    assert render().startswith("**Verdict: fails**")
+
+
+def test_records_judge_a_claim_with_another_test_anew(tmp_path):
+    """Records keep a verdict per claim id and test: the claim with another test is judged anew, and its
+    per-set verdicts are those of its test restricted to each set."""
+    lower = [t - 0.05 for t in TSVM]
+    records = curve(tmp_path, {"pcmac": two_cells("pcmac", [lower] * 2, [TSVM] * 2, [TSVM] * 2)})
+    claim = next(c for c in records.papers["claims"] if c.get("id") == "000-obs2-da")
+    equal = dict(claim, test=dict(claim["test"], expect={"pcmac": "equal"}))
+    assert records.verdict(claim).word == verdicts.HOLDS and records.verdict(equal).word == verdicts.FAILS
+    assert records.verdict(claim) is records.verdict(claim)               # judged once
+    assert [name for name, _ in records.named_verdicts(claim)] == ["aut-avn", "pcmac"]
+    assert records.named_verdicts(claim) == [(s, claims.evaluate(dict(claim, test=dict(claim["test"], expect={s: e})),
+                                                               records)) for s, e in claim["test"]["expect"].items()]

@@ -69,7 +69,7 @@ def test_report_check_on_the_command_line_checks_the_render_of_the_committed_rec
     assert capsys.readouterr().out == f"{len(committed_render)} rendered files up to date\n"
 
 
-@pytest.mark.slow   # a whole render (about 75 s) in a subprocess
+@pytest.mark.slow   # a whole render (about 20 s) in a subprocess
 def test_the_committed_records_still_render_the_same_report():
     """``report --check`` end to end as a user runs it: the script started as a program in a fresh process
     (its imports from its own folder, the environment) renders the committed records and exits 0.  Slow, as

@@ -11,7 +11,6 @@ table (004 Tables 1.2-1.7: kdd99-10 on ten labeled draws) asks the same of the t
 runs (label spreading's neighbour search is too slow there: :mod:`ssl_repro.methods`), on the error on the
 unlabeled rows alone (it has no test rows).
 """
-from . import claims
 from .verdicts import frames
 from ..methods import LABELS
 
@@ -33,11 +32,12 @@ def question(method, baseline, sets, folder="learning_curve", metrics=SWEEPS[0][
 
 def verdicts(records):
     """[(method, baseline, folder, :class:`~ssl_repro.harness.verdicts.Verdict`)] over every paper set with
-    a learning curve, then over every set of the large transductive table."""
+    a learning curve, then over every set of the large transductive table; each question judged as a claim
+    without an id, once per render (:meth:`ssl_repro.harness.report.Records.verdict`)."""
     found = []
     for folder, baselines, metrics in SWEEPS:
         sets = sorted(frames(records, folder + "_"))
-        found += [(m, b, folder, claims.check_compare(records, question(m, b, sets, folder, metrics)))
+        found += [(m, b, folder, records.verdict({"test": question(m, b, sets, folder, metrics)}))
                   for m in PAPERS_METHODS for b in baselines if sets]
     return found
 

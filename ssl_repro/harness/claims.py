@@ -332,14 +332,19 @@ def judge_cells(frame, test, set_expect, dataset):
     return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
 
 
-def check_compare(records, test):
-    """Paired comparisons in every cell (labels, unlabeled rows) of the sets ``test["expect"]`` names:
-    each of ``test["checks"]`` ({metric, a, b, expect}) must be met in a cell for the cell to count;
-    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+def compare_sets(records, test):
+    """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
+    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) must be
+    met in a cell for the cell to count; ``test["per"] == "dataset"``: judged per dataset (module doc)."""
     found = frames(records, test["folder"] + "_")
-    return combine([judge_set(name, found.get(name, []), True,
-                              lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset))
-                    for name, set_expect in test["expect"].items()])
+    return [(name, judge_set(name, found.get(name, []), True,
+                             lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset)))
+            for name, set_expect in test["expect"].items()]
+
+
+def check_compare(records, test):
+    """The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined."""
+    return combine([v for _, v in compare_sets(records, test)])
 
 
 def check_cccp_002(records, test):
@@ -353,11 +358,15 @@ def check_untestable(records, test):
 
 
 from .kernel_claims import check_kernel_benchmarks, check_kernel_toy  # noqa: E402
-from .timing_claims import check_doubling, check_label_dependence, check_ratio, check_svmlight  # noqa: E402
+from .timing_claims import check_doubling, check_label_dependence, check_ratio, check_svmlight, ratio_sets  # noqa: E402
 
 TESTS = {"compare": check_compare, "ratio": check_ratio, "label_dependence": check_label_dependence,
          "doubling": check_doubling, "svmlight": check_svmlight, "kernel_toy": check_kernel_toy,
          "kernel_benchmarks": check_kernel_benchmarks, "cccp_002": check_cccp_002, "untestable": check_untestable}
+
+
+#: The tests judged per paper set: [(paper set, Verdict)] of a test on records, by kind.
+BY_SET = {"compare": compare_sets, "ratio": ratio_sets}
 
 
 def evaluate(claim, records):
@@ -365,19 +374,16 @@ def evaluate(claim, records):
     return TESTS[claim["test"]["kind"]](records, claim["test"])
 
 
-def describe(test):
-    """The test applied, in words, for the claims table."""
-    kind = test["kind"]
-    if kind == "compare":
-        checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
-                           for c in test["checks"])
-        sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
-        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
-        return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
-    if kind == "ratio":
-        return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
-                         f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
-    return test.get("says", kind)
+def evaluate_by_set(claim, records):
+    """(the :class:`Verdict` of ``claim``, [(paper set, Verdict)]): for a test judged per paper set
+    (:data:`BY_SET`), each set's verdict as :func:`evaluate` gives it for the test restricted to that set,
+    and the claim's combined from the same judgements (each set judged once); else [("-", the verdict)]."""
+    test = claim["test"]
+    if test["kind"] not in BY_SET:
+        verdict = evaluate(claim, records)
+        return verdict, [("-", verdict)]
+    parts = BY_SET[test["kind"]](records, test)
+    return combine([v for _, v in parts]), [(name, combine([v])) for name, v in parts]
 
 
 #: The whole-sentence rules of the module doc, as the report states them under its comparison rules.

@@ -104,13 +104,19 @@ def _ratio(test, dataset, runs):
     return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
 
 
-def check_ratio(records, test):
-    """Median seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at ``at``: every
-    label count (``all``), most of them (``most``) or the lowest one (``lowest``); the CG-iteration ratio
-    beside it."""
+def ratio_sets(records, test):
+    """[(paper set, Verdict)] of a ``ratio`` test on each of ``test["sets"]`` (default: every set with
+    records): median seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at
+    ``at``: every label count (``all``), most of them (``most``) or the lowest one (``lowest``); the
+    CG-iteration ratio beside it."""
     found = frames(records, test["folder"] + "_")
     judge = by_protocol(test["folder"], lambda dataset, runs: _ratio(test, dataset, runs))
-    return combine([judge_set(name, found.get(name, []), False, judge) for name in test.get("sets") or sorted(found)])
+    return [(name, judge_set(name, found.get(name, []), False, judge)) for name in test.get("sets") or sorted(found)]
+
+
+def check_ratio(records, test):
+    """The verdict of a ``ratio`` test: its sets' (:func:`ratio_sets`) combined."""
+    return combine([v for _, v in ratio_sets(records, test)])
 
 
 def _label_dependence(test, dataset, runs):

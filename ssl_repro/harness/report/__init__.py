@@ -19,7 +19,9 @@ and each claim in full.  Runs that stopped on an iteration cap are counted in a 
 ("DA 3 of 10"); a record without the column says "not recorded".  Timing tables name the code commit of
 their records (results.csv ``git_commit``, with its "+uncommitted" flag), or "code commit not recorded".
 :func:`~.docs.docs_pages` renders the same sections as the documentation's Results pages: the claims
-overview, a page per claim, a page per artifact opening with its figure.
+overview, a page per claim, a page per artifact opening with its figure.  One render makes one
+:class:`~.records.Records`, which both pages share with the sections (:func:`~.page.render_sections`,
+rendered once): each record is read and each claim's verdict evaluated once per render.
 
 One module per section (:mod:`.learning_curves`, :mod:`.objective_minima`, :mod:`.timing`, ...), the
 shared table, number and wording helpers in :mod:`.tables`, the record readers in :mod:`.records`, the
@@ -30,9 +32,10 @@ from .. import claims
 from .figures import lowest_curve
 from .objective_minima import svmlin_agreement_lines
 from .docs import docs_pages
-from .page import render
+from .page import render, render_sections
 from .records import Records, commit_note
 from .tables import cell_text, convergence_line, not_converged, num, paired, pct, stopped, verdict
 
-__all__ = ["claims", "lowest_curve", "svmlin_agreement_lines", "docs_pages", "render", "Records", "commit_note",
-           "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "stopped", "verdict"]
+__all__ = ["claims", "lowest_curve", "svmlin_agreement_lines", "docs_pages", "render", "render_sections", "Records",
+           "commit_note", "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "stopped",
+           "verdict"]

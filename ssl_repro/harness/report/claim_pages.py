@@ -1,14 +1,17 @@
 """The claims: an overview of one short row per claim, and each claim in full on its own page (docs) or
 under its own anchor (results/README.md).
 
-The verdicts are :mod:`ssl_repro.harness.claims`'s: :func:`set_verdicts` asks it for one paper set at a
-time (the claim's test restricted to that set) and :func:`kind_words` combines them per data kind with
+The verdicts are :mod:`ssl_repro.harness.claims`'s, asked of the render's :class:`~.records.Records`
+(each claim judged once per render, however many pages show it): :func:`set_verdicts` gives one per paper
+set (the claim's test restricted to that set) and :func:`kind_words` combines them per data kind with
 :func:`ssl_repro.harness.verdicts.combine`, so the overview can say "real: holds, analog: mixed" where the
 combined verdict says "mixed".
 """
 import re
 
-from .. import claims, verdicts
+import numpy as np
+
+from .. import verdicts
 from .claim_words import CLAIM_WORDS
 from .tables import figure_caption, table
 from .words import KIND_SHORT, WORD_SHORT, evidence_words, glossary, plain, unbreak
@@ -23,22 +26,9 @@ def tested(records):
     return list(enumerate((c for c in records.papers["claims"] if "test" in c), 1))
 
 
-def named_verdicts(claim, records):
-    """[(paper set, Verdict)] of ``claim`` per paper set its test names (compare and ratio tests), else
-    [("-", its one verdict)]."""
-    test = claim["test"]
-    if test["kind"] == "compare":
-        return [(s, claims.evaluate(dict(claim, test=dict(test, expect={s: e})), records))
-                for s, e in test["expect"].items()]
-    if test["kind"] == "ratio":
-        sets = test.get("sets") or sorted(verdicts.frames(records, test["folder"] + "_"))
-        return [(s, claims.evaluate(dict(claim, test=dict(test, sets=[s])), records)) for s in sets]
-    return [("-", claims.evaluate(claim, records))]
-
-
 def set_verdicts(claim, records):
-    """[Verdict] of ``claim`` per paper set (:func:`named_verdicts`)."""
-    return [v for _, v in named_verdicts(claim, records)]
+    """[Verdict] of ``claim`` per paper set (:meth:`~.records.Records.named_verdicts`)."""
+    return [v for _, v in records.named_verdicts(claim)]
 
 
 def kind_of(verdict):
@@ -74,7 +64,7 @@ def overview(records, link):
     claim)`` to its page or anchor, the paper and place, the verdict per data kind)."""
     rows, counts = [], {}
     for number, claim in tested(records):
-        word = claims.evaluate(claim, records).category
+        word = records.verdict(claim).category
         counts[WORD_SHORT[word]] = counts.get(WORD_SHORT[word], 0) + 1
         rows.append([number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
                      f"{claim['paper']} {claim['where']}", verdict_label(set_verdicts(claim, records))])
@@ -99,18 +89,33 @@ def claim_figures(claim, parts, records):
                    for f in records.results.glob(f"{folder}_*/figures/{d}_*{s}.png")})
 
 
+def describe(test):
+    """The test applied, in words, for the claims table."""
+    kind = test["kind"]
+    if kind == "compare":
+        checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
+                           for c in test["checks"])
+        sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
+        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
+        return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
+    if kind == "ratio":
+        return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
+                         f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
+    return test.get("says", kind)
+
+
 def claim_body(records, number, claim, section_link, figure_link):
     """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
     words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
     quote = unbreak(claim["quote"])
-    verdict = claims.evaluate(claim, records)
-    named = named_verdicts(claim, records)
+    verdict = records.verdict(claim)
+    named = records.named_verdicts(claim)
     parts = [p for _, p in named]
     rows = [[name, p.data or "-", f"**{WORD_SHORT[p.category]}**", evidence_words(p.evidence)] for name, p in named]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
     lines += [f"({note}.)" for note in glossary(quote)]
     lines += ["", f"**Verdict: {WORD_SHORT[verdict.category]}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
-              "", f"Test: {plain(claims.describe(claim['test']))}.", "",
+              "", f"Test: {plain(describe(claim['test']))}.", "",
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]

@@ -9,8 +9,8 @@ import re
 
 from .. import beyond, verdicts
 from .claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
-from .page import SECTIONS, TITLES, render_sections, rules_text, tidy
-from .records import Records, data_kind
+from .page import SECTIONS, TITLES, rules_text, tidy
+from .records import data_kind
 from .tables import figure_caption
 from .words import glossary, unbreak
 
@@ -74,13 +74,13 @@ def figure_lines(records, globs):
     return [image(f) for f in shown[:opening]], rest
 
 
-def docs_pages(results, repo, listing):
-    """{file name: text} of the documentation's Results section (``docs/results/``): ``index.md`` (the
-    claims overview, the rules, the artifact list, the tables of contents), ``claims/<id>.md`` per claim,
-    and one page per section (its figures first, the papers' words beside our verdicts, then its tables).
-    Images link to the committed files under results/ (``../../results`` from docs/results/)."""
-    records = Records(results, repo)
-    bodies = render_sections(records)
+def docs_pages(records, listing, sections):
+    """{file name: text} of the documentation's Results section (``docs/results/``) from ``records`` (one
+    render's :class:`~.records.Records`), the artifact ``listing`` and the ``sections``
+    (:func:`~.page.render_sections`), as results/README.md shows them: ``index.md`` (the claims overview,
+    the rules, the artifact list, the tables of contents), ``claims/<id>.md`` per claim, and one page per
+    section (its figures first, the papers' words beside our verdicts, then its tables).  Images link to
+    the committed files under results/ (``../../results`` from docs/results/)."""
     claimed = {}
     pages = {}
     for number, claim in tested(records):
@@ -103,7 +103,7 @@ def docs_pages(results, repo, listing):
         *(claim_file(c).removeprefix("claims/").removesuffix(".md") for _, c in tested(records)), "```"]))
     for key, title, _, globs in SECTIONS:
         quoted = [unbreak(c["quote"]) for c in records.papers["claims"] if "test" in c and key in c["sections"]]
-        body = [line for line in bodies[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
+        body = [line for line in sections[key][1:] if not (line.startswith("> ") and any(q in line for q in quoted))]
         opening, rest = figure_lines(records, globs)
         lines = [*WIDEST, f"# {title}", "", *opening]
         if claimed.get(key):

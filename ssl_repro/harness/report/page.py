@@ -13,7 +13,6 @@ from .kernel import section_kernel_benchmarks, section_kernel_toy
 from .learning_curves import section_learning_curves
 from .loss_shapes import section_drawings
 from .objective_minima import section_objective
-from .records import Records
 from .side_by_side import section_side_by_side
 from .svmlight import section_svmlight
 from .text20k import section_text20k
@@ -111,15 +110,15 @@ def render_sections(records):
     return {key: section_body(records, key, f) for key, _, f, _ in SECTIONS}
 
 
-def render(results, repo, listing):
-    """The text of results/README.md from the records under ``results`` (committed in ``repo``);
-    ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``): the claims overview, the
-    rules, the listing, the artifacts' sections, then each claim in full under its own anchor."""
-    records = Records(results, repo)
+def render(records, listing, sections):
+    """The text of results/README.md from ``records`` (a :class:`~.records.Records`, one render's);
+    ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``), ``sections`` the artifacts'
+    sections (:func:`render_sections` of ``records``): the claims overview, the rules, the listing, the
+    sections, then each claim in full under its own anchor."""
     section_link = lambda key: f"[{TITLES[key]}](#{slug(TITLES[key])})"          # noqa: E731
     parts = [HEADER, "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "",
              rules_text(), "", *beyond.section(records), "", "## Every table and figure of the papers", "", listing]
-    parts += ["\n".join(lines) for lines in render_sections(records).values()]
+    parts += ["\n".join(lines) for lines in sections.values()]
     parts += ["## Claims in full"]
     parts += ["\n".join([f"### {claim_title(n, c)}", "", *claim_body(records, n, c, section_link, lambda f: f)])
               for n, c in tested(records)]

@@ -1,10 +1,11 @@
-"""The report's record readers: the records under results/, their commits and provenance, the sweeps."""
+"""The report's record readers: the records under results/, their commits and provenance, the sweeps, and
+the verdicts on the papers' claims each render asks of them."""
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from .. import verdicts
+from .. import claims, verdicts
 from ..aggregate import read_results
 
 
@@ -18,11 +19,13 @@ data_kind = verdicts.data_kind
 
 
 class Records:
-    """The records under ``results`` and the repository ``repo`` they are committed in."""
+    """The records under ``results`` and the repository ``repo`` they are committed in, as one render reads
+    them: each sweep's results.csv is read once (:meth:`runs`) and each claim judged once (:meth:`verdict`)
+    for the life of the object, so each render makes its own (the next one reads changed records anew)."""
 
     def __init__(self, results, repo):
         self.results, self.repo = Path(results), Path(repo)
-        self._runs = {}
+        self._runs, self._verdicts = {}, {}
         self.papers = json.loads((self.repo / "experiments" / "paper_numbers.json").read_text())
 
     def runs(self, folder):
@@ -31,6 +34,24 @@ class Records:
             f = self.results / folder / "results.csv"
             self._runs[folder] = read_results(f) if f.exists() else None
         return self._runs[folder]
+
+    def verdict(self, claim):
+        """The :class:`~ssl_repro.harness.verdicts.Verdict` of ``claim`` on these records, as
+        :func:`ssl_repro.harness.claims.evaluate` gives it."""
+        return self._judged(claim)[0]
+
+    def named_verdicts(self, claim):
+        """[(paper set, Verdict)] of ``claim`` per paper set its test names (compare and ratio tests), else
+        [("-", its one verdict)] (:func:`ssl_repro.harness.claims.evaluate_by_set`)."""
+        return self._judged(claim)[1]
+
+    def _judged(self, claim):
+        """:func:`~ssl_repro.harness.claims.evaluate_by_set` of ``claim``, evaluated once per claim id and
+        test: the same claim with another test (``dict(claim, test=...)``) is evaluated anew."""
+        key = (claim.get("id"), json.dumps(claim["test"]))
+        if key not in self._verdicts:
+            self._verdicts[key] = claims.evaluate_by_set(claim, self)
+        return self._verdicts[key]
 
     def json(self, relative):
         f = self.results / relative
