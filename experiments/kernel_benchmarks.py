@@ -26,7 +26,7 @@ date); runs already there are skipped, so an interrupted run resumes and
 to ``runs.partial.jsonl`` (an interrupted fresh run resumes from it) and
 replace ``runs.jsonl`` when all are done.  ``table.md`` and
 ``table.json`` (with machine, date, command, and under ``earlier`` those of
-the earlier commands whose runs it summarizes) give, per method, the
+the earlier commands whose runs it summarizes: none after ``--fresh``) give, per method, the
 u/t error "with model selection" (per split the grid point of lowest
 validation error, the first in grid order on ties, averaged over splits),
 the "best" u/t error (the grid point of lowest mean u error over the
@@ -218,7 +218,7 @@ def main(argv=None):
     if args.fresh:
         sink_path.replace(runs)
     rows = summarize(read_runs(runs))
-    record = provenance_with_earlier(out / "table.json")
+    record = provenance_with_earlier(out / "table.json", merged=not args.fresh)
     (out / "table.json").write_text(json.dumps({**record, "rows": rows}, indent=1))
     text = table(rows)
     (out / "table.md").write_text("PC-MAC (001 Tables 4-5): error % on unlabeled/test rows\n\n" + text + "\n")

@@ -11,7 +11,8 @@ labeled point per class with numpy's default_rng(k).
 
 ``--methods`` runs only those methods and keeps the other methods' grid
 points of an existing ``grid.json``; ``provenance.json`` holds this run's
-machine, date and command and those of the earlier runs it merged with.
+machine, date and command and those of the earlier runs it merged with (none
+when it ran every method).
 """
 import argparse
 import itertools
@@ -87,6 +88,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     out = Path(args.out)
     grid = earlier_grid(out / "grid.json", args.methods)
+    merged = bool(grid)        # no earlier grid point kept: no earlier run is part of the record
     for (dname, make), mname in itertools.product(DATASETS.items(), args.methods):
         X, y = make()
         for lam, width in itertools.product(LAMBDAS, WIDTHS):
@@ -94,7 +96,7 @@ def main(argv=None):
             grid[(dname, mname, lam, width)] = (successes(X, y, METHODS[mname], lam, width),
                                                 time.perf_counter() - start)
         print(dname, mname, best(grid, dname, mname)[0], flush=True)
-    add_provenance(out / "provenance.json")
+    add_provenance(out / "provenance.json", merged=merged)
     cells = sorted(grid.items(), key=lambda cell: (list(DATASETS).index(cell[0][0]), list(METHODS).index(cell[0][1])))
     (out / "grid.json").write_text(json.dumps([{"dataset": d, "method": m, "lambda": lam, "sigma_factor": w,
                                                 "successes": v, "seconds_10_draws": round(t, 3)}

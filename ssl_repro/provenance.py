@@ -85,24 +85,25 @@ def git_commit(root=None):
     return (head + ("+uncommitted changes" if dirty else "")) or None
 
 
-def provenance_with_earlier(path):
+def provenance_with_earlier(path, merged=True):
     """``{"provenance": provenance(), "earlier": [...]}``: this run's record and those of the runs
     before it that the JSON file ``path`` kept (for a record merged from several runs, each adding
-    methods: their commands and dates stay traceable); ``earlier`` is newest first."""
+    methods: their commands and dates stay traceable); ``earlier`` is newest first.  ``merged=False``: this
+    run recomputed everything the record holds, so no earlier run is part of it (``earlier`` empty)."""
     path = Path(path)
-    old = json.loads(path.read_text()) if path.exists() else {}
+    old = json.loads(path.read_text()) if merged and path.exists() else {}
     earlier = ([old["provenance"]] if "provenance" in old else []) + list(old.get("earlier", []))
     return {"provenance": provenance(), "earlier": earlier}
 
 
-def add_provenance(path, **fields):
-    """Write :func:`provenance_with_earlier` of the JSON file ``path`` back to it, with ``fields`` beside,
-    under a lock on ``path``.lock: two runs of one script that start together (each filling its own part of
-    a shared record) both stay in its ``earlier`` list.  Returns the record written."""
+def add_provenance(path, merged=True, **fields):
+    """Write :func:`provenance_with_earlier` of the JSON file ``path`` (``merged`` as there) back to it, with
+    ``fields`` beside, under a lock on ``path``.lock: two runs of one script that start together (each filling
+    its own part of a shared record) both stay in its ``earlier`` list.  Returns the record written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        record = {**provenance_with_earlier(path), **fields}
+        record = {**provenance_with_earlier(path, merged), **fields}
         path.write_text(json.dumps(record, indent=1))
     return record

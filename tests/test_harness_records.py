@@ -201,3 +201,12 @@ def test_runs_that_start_together_all_stay_in_the_provenance(tmp_path):
     record = json.loads(path.read_text())
     assert len(record["earlier"]) == 3 and record["last"].startswith("run ")
     assert "provenance" in record and all("date" in entry for entry in record["earlier"])
+
+
+def test_a_run_that_recomputed_the_whole_record_names_no_earlier_run(tmp_path):
+    from ssl_repro.provenance import add_provenance
+    path = tmp_path / "provenance.json"
+    add_provenance(path)
+    assert len(add_provenance(path)["earlier"]) == 1
+    assert add_provenance(path, merged=False)["earlier"] == []
+    assert json.loads(path.read_text())["earlier"] == []

@@ -80,6 +80,8 @@ def test_fresh_re_runs_every_fit_where_a_plain_run_keeps_the_runs_of_earlier_com
     runs.write_text(json.dumps({**record, "u_error": 0.99}) + "\n")      # an earlier command's run
     bench.main(argv)
     assert [json.loads(line)["u_error"] for line in runs.read_text().splitlines()] == [0.99]
+    assert len(json.loads((out / "table.json").read_text())["earlier"]) == 1     # the table merges both commands
     bench.main(argv + ["--fresh"])
     assert [json.loads(line)["u_error"] for line in runs.read_text().splitlines()] == [record["u_error"]]
     assert not (out / "runs.partial.jsonl").exists()
+    assert json.loads((out / "table.json").read_text())["earlier"] == []       # no earlier command's run is in it
