@@ -156,6 +156,11 @@ def experiment_name(artifact):
     return artifact.sweep
 
 
+#: Where a sweep puts its jobs' folders, under the results folder (``run.py``'s ``results_dir``): each sweep's
+#: folder there (:func:`sweep_folder`) holds its jobs and its history.
+RUNS = "runs"
+
+
 def sweep_folder(artifact, dataset):
     """The sweep's folder under results/ (``timing_pcmac``): what the recipe's ``sweep_name`` gives."""
     return f"{artifact.sweep}_{dataset_info(dataset).folder}"

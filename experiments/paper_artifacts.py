@@ -50,7 +50,7 @@ from ssl_repro.data.cache import in_words_of
 from ssl_repro.harness import plots, report, verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
-from artifact_table import ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, experiment_name, status, sweep_folder
+from artifact_table import ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, status, sweep_folder
 from run_all_plan import run_all
 
 #: The documentation's Results pages, rendered from the same records as results/README.md.
@@ -96,7 +96,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    folder, runs = sweep_folder(artifact, dataset), out / "runs"
+    folder, runs = sweep_folder(artifact, dataset), out / RUNS
     data = availability(dataset, root, download)
     if not data.runnable:
         raise SystemExit(f"{artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
@@ -132,7 +132,7 @@ def dry_run_text(artifact, dataset, out, root=None, download=False, launcher=Non
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
-    command = " ".join(["python"] + sweep_command(artifact, dataset, out / "runs", root, download, launcher)[1:])
+    command = " ".join(["python"] + sweep_command(artifact, dataset, out / RUNS, root, download, launcher)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
             f"    {command}\n"

@@ -24,7 +24,7 @@ from ssl_repro.data.cache import in_words_of
 from ssl_repro.harness.sweep_estimate import estimate
 from ssl_repro.provenance import add_provenance
 
-from artifact_table import ARTIFACTS, OPTIONS, ROOT, experiment_name, sweep_folder
+from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
 from step_runs import batch_seconds, batches, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
@@ -34,8 +34,9 @@ PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
 @dataclass
 class Step:
     """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), its estimated
-    seconds (None: not recorded), what the estimate is based on, and whether it uses about one core, so that
-    it may run beside the next such step (``one_core``, :data:`ONE_CORE`)."""
+    seconds (None: not recorded), what the estimate is based on, whether it uses about one core, so that
+    it may run beside the next such step (``one_core``, :data:`ONE_CORE`), and the sweep folder it runs
+    (``sweep``: its job counts go to its row, :func:`step_runs.sweep_jobs`; None for a script)."""
 
     name: str
     argv: list | None
@@ -43,6 +44,7 @@ class Step:
     basis: str
     why: str = ""
     one_core: bool = False
+    sweep: Path | None = None
 
 
 #: The steps that use about one core and may share the 2-core machine with one other such step
@@ -130,7 +132,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
                 continue
             argv = [sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--dataset", d, "--results", str(results), *passed]
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
-                              "" if runnable else in_words_of(data[d].detail, *OPTIONS)))
+                              "" if runnable else in_words_of(data[d].detail, *OPTIONS),
+                              sweep=Path(results) / RUNS / folder))
     for name, command, option, record in EXTRA_SCRIPTS:
         script, *arguments = command.split()
         path = ROOT / "experiments" / script

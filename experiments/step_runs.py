@@ -6,9 +6,13 @@ A pair's wall time counts once: the run's total is the batches' wall seconds, a 
 the two (:func:`batch_seconds`).  Each member keeps its own row: its own wall seconds, its own CPU seconds (the
 child's resource usage, :func:`os.wait4`), the load before and after, and ``beside``, the step it ran beside.
 """
+import json
 import os
 import subprocess
 import time
+from pathlib import Path
+
+from ssl_repro.harness.progress import HISTORY
 
 #: Added to the environment of a pair's children: one BLAS/OpenMP/numba thread each, so that the two fill the two
 #: cores without oversubscribing them.
@@ -39,11 +43,36 @@ def batch_seconds(batch):
     return max(known) if known else None
 
 
-def step_row(name, seconds, cpu_seconds, estimate, load_before, command, beside=""):
+#: A step's job counts in its row: none for a script or the re-rendering (:func:`sweep_jobs`).
+NO_JOBS = {"jobs": None, "jobs_ran": None, "jobs_copied": None}
+
+
+def step_row(name, seconds, cpu_seconds, estimate, load_before, command, beside="", jobs=NO_JOBS):
     """One step's row of the run record (the 1-minute load average after is read now)."""
     return {"step": name, "seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
             "estimate_seconds": None if estimate is None else round(estimate, 1),
-            "load_before": load_before, "load_after": os.getloadavg()[0], "command": command, "beside": beside}
+            "load_before": load_before, "load_after": os.getloadavg()[0], "command": command, "beside": beside,
+            **jobs}
+
+
+def history_entries(sweep):
+    """The entries of the sweep folder ``sweep``'s history (one a sweep command that ended; [] for None or
+    none yet)."""
+    path = None if sweep is None else Path(sweep) / HISTORY
+    if path is None or not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def sweep_jobs(sweep, before):
+    """The job counts of a step that ran the sweep folder ``sweep`` (None: a script), from the history entries
+    its sweep commands appended after the first ``before``: the jobs the sweep holds, those it ran and those it
+    copied from another sweep's folder."""
+    new = history_entries(sweep)[before:]
+    if not new:
+        return NO_JOBS
+    return {"jobs": new[-1]["jobs"], "jobs_ran": sum(e["ran"] for e in new),
+            "jobs_copied": sum(e.get("reused", 0) for e in new)}
 
 
 def run_batch(batch, cwd, record, popen=subprocess.Popen):
@@ -53,6 +82,7 @@ def run_batch(batch, cwd, record, popen=subprocess.Popen):
     then SIGKILL after :data:`GRACE` s) before a failure ends the run with SystemExit naming the step."""
     env = {**os.environ, **ONE_THREAD} if len(batch) > 1 else None
     load_before, running = os.getloadavg()[0], {}
+    history = {s.name: len(history_entries(s.sweep)) for s in batch}
     try:
         for s in batch:
             running[s.name] = (s, popen(s.argv, cwd=cwd, env=env), time.perf_counter())
@@ -64,7 +94,8 @@ def run_batch(batch, cwd, record, popen=subprocess.Popen):
                 raise SystemExit(f"run all: step {name} failed (exit {child.returncode}): {' '.join(s.argv)}"
                                  + (f"; stopped {', '.join(running)}, which ran beside it" if running else ""))
             record(step_row(name, time.perf_counter() - started, usage.ru_utime + usage.ru_stime, s.seconds,
-                            load_before, " ".join(s.argv[1:]), ", ".join(o.name for o in batch if o is not s)))
+                            load_before, " ".join(s.argv[1:]), ", ".join(o.name for o in batch if o is not s),
+                            sweep_jobs(s.sweep, history[name])))
     finally:
         for _, child, _ in running.values():
             stop(child)

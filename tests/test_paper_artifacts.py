@@ -198,6 +198,7 @@ def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_
     beside = dict(zip(table["step"], table["beside"].fillna("")))
     assert beside["kernel-toy-table"] == "kernel-benchmarks" and beside["kernel-benchmarks"] == "kernel-toy-table"
     assert beside["dataset-table"] == beside[plan.FINISH_STEP] == ""
+    assert table["jobs"].isna().all()                     # the children ran no sweep: no job counts
     rendering = table[table["step"] == plan.FINISH_STEP]       # the second run's estimate is the first's seconds
     assert rendering["estimate_seconds"].isna().tolist() == [True, False]
     assert rendering["estimate_seconds"].iloc[1] == pytest.approx(rendering["seconds"].iloc[0], abs=0.01)
@@ -330,6 +331,24 @@ def test_a_pair_runs_side_by_side_one_thread_each_and_each_step_gets_its_own_row
     assert a.read_text() == b.read_text() == "1"            # one thread each
     runs.run_batch([alone], tmp_path, rows.append)
     assert rows[-1]["beside"] == ""
+
+
+def test_a_sweep_steps_row_counts_the_jobs_its_sweep_commands_held_ran_and_copied(plan, runs, tmp_path):
+    """The counts come from the history entries the step's sweep commands append (``progress_sweeper``), not
+    from those of earlier runs; a script's row has none."""
+    from ssl_repro.harness.progress import HISTORY
+    sweep = tmp_path / "runs" / "timing_toy"
+    (sweep / HISTORY).parent.mkdir(parents=True)
+    (sweep / HISTORY).write_text(json.dumps({"jobs": 9, "ran": 9, "reused": 0}) + "\n")     # an earlier run's
+    entries = [{"jobs": 12, "ran": 5, "reused": 2}, {"jobs": 12, "ran": 3, "reused": 0}]
+    code = (f"import json; f = open({str(sweep / HISTORY)!r}, 'a'); "
+            f"f.write(''.join(json.dumps(e) + chr(10) for e in {entries!r}))")
+    step = plan.Step("timing toy", [sys.executable, "-c", code], 1.0, "test", sweep=sweep)
+    script = plan.Step("a script", [sys.executable, "-c", "pass"], 1.0, "test")
+    rows = []
+    for batch in runs.batches([step, script]):
+        runs.run_batch(batch, tmp_path, rows.append)
+    assert [(r["jobs"], r["jobs_ran"], r["jobs_copied"]) for r in rows] == [(12, 8, 2), (None, None, None)]
 
 
 def test_a_failing_member_ends_the_run_and_stops_the_other(plan, runs, tmp_path):
