@@ -58,10 +58,9 @@ def step_row(name, seconds, cpu_seconds, estimate, load_before, command, beside=
 def history_entries(sweep):
     """The entries of the sweep folder ``sweep``'s history (one a sweep command that ended; [] for None or
     none yet)."""
-    path = None if sweep is None else Path(sweep) / HISTORY
-    if path is None or not path.exists():
+    if sweep is None or not (Path(sweep) / HISTORY).exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in (Path(sweep) / HISTORY).read_text().splitlines() if line.strip()]
 
 
 def sweep_jobs(sweep, before):

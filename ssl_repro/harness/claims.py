@@ -73,7 +73,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import wilcoxon
 
-from .verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, frames, judge_set, tally_word
+from .verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, combined, frames, judge_set, tally_word
 
 #: Significance level of the paired test.
 ALPHA = 0.05
@@ -342,9 +342,8 @@ def compare_sets(records, test):
             for name, set_expect in test["expect"].items()]
 
 
-def check_compare(records, test):
-    """The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined."""
-    return combine([v for _, v in compare_sets(records, test)])
+#: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.
+check_compare = combined(compare_sets)
 
 
 def check_cccp_002(records, test):

@@ -13,7 +13,7 @@ judged as every claim's (:func:`ssl_repro.harness.verdicts.judge_set`: an analog
 """
 import numpy as np
 
-from .verdicts import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, data_kind, frames, judge_set,
+from .verdicts import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, combined, data_kind, frames, judge_set,
                      paper_set, tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
@@ -114,9 +114,8 @@ def ratio_sets(records, test):
     return [(name, judge_set(name, found.get(name, []), False, judge)) for name in test.get("sets") or sorted(found)]
 
 
-def check_ratio(records, test):
-    """The verdict of a ``ratio`` test: its sets' (:func:`ratio_sets`) combined."""
-    return combine([v for _, v in ratio_sets(records, test)])
+#: The verdict of a ``ratio`` test: its sets' (:func:`ratio_sets`) combined.
+check_ratio = combined(ratio_sets)
 
 
 def _label_dependence(test, dataset, runs):

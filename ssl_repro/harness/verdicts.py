@@ -109,6 +109,14 @@ def combine(parts):
     return Verdict(text, data, evidence, category=words[0] if len(words) == 1 else BY_DATA)
 
 
+def combined(by_set):
+    """The check of a test judged per paper set: ``by_set`` ((records, test) -> [(paper set, Verdict)])
+    with the sets' verdicts combined (:func:`combine`) into the test's one verdict."""
+    def check(records, test):
+        return combine([v for _, v in by_set(records, test)])
+    return check
+
+
 def tally_word(met, total):
     """The verdict of ``met`` of ``total`` cells: holds (all), does not hold (none), mixed, not testable (no cell)."""
     return UNTESTABLE if total == 0 else HOLDS if met == total else FAILS if met == 0 else MIXED
