@@ -29,12 +29,13 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
-from ssl_repro.harness import jobkey
+from ssl_repro.harness import jobkey, resolvers
 from ssl_repro.harness.app import USER_ERRORS, local_jobs, remove_refused_run, run_or_skip, unwritable_folder
 from ssl_repro.harness.settings import check_choices
 from ssl_repro.harness.timing_protocol import MachineBusy
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
+resolvers.register_methods()   # again here: a method declared after the harness was imported gets its config too
 
 CONF = Path(__file__).resolve().parent / "conf"
 #: Settings of sweeps only, left out of a single run's record.

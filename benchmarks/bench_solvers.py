@@ -3,12 +3,12 @@
     python benchmarks/bench_solvers.py --data text20k.npz \
         --methods svm,rls,tsvm-1,tsvm-max,da [--repeat 3] [--json OUT]
 
-Methods: the linear names of :data:`ssl_repro.methods.METHODS` (``svm``,
+Methods: the linear names of :data:`ssl_repro.harness.methods.METHODS` (``svm``,
 ``rls``, ``da``, ``nabla_tsvm``, ``cccp_tsvm``, ``tsvm`` with S = 1) and the
 aliases the side-by-side timing against the C++ reference passes: ``tsvm-S`` (S a positive
 integer or ``max``), ``nabla``, ``cccp``; each trains the harness's
 estimator with its defaults (the table's
-:func:`~ssl_repro.methods.estimator_for_benchmark`).  Each method runs in a fresh Python process (so its peak memory is
+:func:`~ssl_repro.harness.methods.estimator_for_benchmark`).  Each method runs in a fresh Python process (so its peak memory is
 its own) that loads the data, warms the compiled kernels up on a tiny
 problem, then trains ``--repeat`` times.  Printed per method: median wall
 seconds of training, peak resident memory of that process (data included),
@@ -45,15 +45,15 @@ KEYS = ("seconds", "peak_mb", "objective", "transductive_error", "switches", "mf
 
 
 def run_method(method, X, y_fit, lam, lam_u, r):
-    """Fit the estimator of benchmark ``method`` (:func:`ssl_repro.methods.estimator_for_benchmark`)
+    """Fit the estimator of benchmark ``method`` (:func:`ssl_repro.harness.methods.estimator_for_benchmark`)
     on ``X`` (no copy of CSR float64) with ``y_fit`` from ``mask_labels``; returns the fitted estimator."""
-    from ssl_repro.methods import estimator_for_benchmark
+    from ssl_repro.harness.methods import estimator_for_benchmark
     return estimator_for_benchmark(method, lam, lam_u, r).fit(X, y_fit)
 
 
 def measure_in_process(args, method):
     """Load, warm up, train ``args.repeat`` times; the figures of one method."""
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     from ssl_repro.estimators import mask_labels
     from ssl_repro.solvers import train_svm, warm_up_kernels
     from ssl_repro.solvers.engine._threads import last_solve_threads

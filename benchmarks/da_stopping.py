@@ -78,7 +78,7 @@ def _fit(model, X, y_fit):
 
 
 def text20k_fits(path):
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     from ssl_repro.estimators import mask_labels
     data = load_bench_npz(path)
     u = int(np.sum(~data.labeled))
@@ -175,15 +175,15 @@ def main(argv=None):
     if not args.render:
         if not args.label:
             parser.error("--label is required to run (or pass --render)")
-        from ssl_repro.atomic import atomic_write
-        from ssl_repro.provenance import provenance
+        from ssl_repro.utils.atomic import atomic_write
+        from ssl_repro.utils.provenance import provenance
         record = {"provenance": provenance(), "numba_threads": os.environ["NUMBA_NUM_THREADS"],
                   "fits": text20k_fits(args.text20k) + pcmac_fits()}
         records[args.label] = record
         out.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "w") as f:
             json.dump(records, f, indent=1)
-    from ssl_repro.atomic import atomic_write
+    from ssl_repro.utils.atomic import atomic_write
     with atomic_write(out / "da_stopping.md", "w") as f:
         f.write(render(records))
     print(render(records))

@@ -111,7 +111,7 @@ def ours(path):
     """Fit DA on the file with :class:`CountingRows`; the work and CPU seconds as a dict."""
     import numba
     import ssl_repro.solvers.annealing as annealing
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     from ssl_repro.solvers import warm_up_kernels
     from ssl_repro.solvers.engine.problem import from_mask
 

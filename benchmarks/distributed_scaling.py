@@ -1,4 +1,4 @@
-"""Scaling record of the distributed backend (issue 13): CG iterations, whole solves, bytes, a model.
+"""Scaling record of the distributed backend: CG iterations, whole solves, bytes, a model.
 
     python benchmarks/distributed_scaling.py --bench /tmp/fullccat.npz --shards /tmp/fullccat-shards \\
         --workers 1,2,4 --tsvm-workers 1,2,4 --da-workers 2 --out results/distributed/scaling.json
@@ -85,7 +85,7 @@ def solve(method, problem, r):
 
 
 def single_process(args, record):
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     from ssl_repro.solvers import from_mask, warm_up_kernels
     import numba
     bench = load_bench_npz(args.bench)

@@ -1,6 +1,6 @@
 """Per-iteration overhead of candidate cluster engines for the distributed CG pattern.
 
-One CG iteration of the distributed backend (issue 13) is a broadcast of
+One CG iteration of the distributed backend is a broadcast of
 the direction p (n floats) to every worker and a sum of one n-vector per
 worker back on the driver (X^T C q of Table 2, plus a few scalars).  This
 script times exactly that round trip with a trivial worker body (the

@@ -158,8 +158,8 @@ def main(argv=None):
     ap.add_argument("--threads", default=f"1,{numba.config.NUMBA_NUM_THREADS}")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from ssl_repro.benchfile import load_bench_npz
-    from ssl_repro.provenance import git_commit
+    from ssl_repro.bench.files import load_bench_npz
+    from ssl_repro.utils.provenance import git_commit
     from ssl_repro.solvers import warm_up_kernels
     from record_side_by_side import data_values
 

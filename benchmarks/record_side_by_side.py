@@ -15,7 +15,7 @@ it times ``benchmarks/bench_solvers.py`` and the reference in turn on the
 file.  ``text20k.npz``: ``python benchmarks/write_bench_file.py --text-bench
 --out text20k.npz``.  Run from the project root.  Each run adds (or replaces, by label) one
 record in ``results/benchmarks/side_by_side.json`` holding the date (UTC),
-the machine (:func:`ssl_repro.provenance.machine`: cores, CPU model, RAM, OS, package versions), its state before and after
+the machine (:func:`ssl_repro.utils.provenance.machine`: cores, CPU model, RAM, OS, package versions), its state before and after
 (load averages, the busiest processes; after the runs also the cores
 other processes kept busy meanwhile: /proc/stat's busy time minus the CPU
 time of this script and its children, as the timing protocol reads it:
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
 sys.path.insert(0, str(ROOT))
 from ssl_repro.harness import timing_protocol  # noqa: E402
-from ssl_repro.provenance import git_commit, machine  # noqa: E402
+from ssl_repro.utils.provenance import git_commit, machine  # noqa: E402
 
 OUT = ROOT / "results" / "benchmarks"
 BUSY = [sys.executable, "-c", "while True: pass"]
@@ -65,7 +65,7 @@ def data_values(path):
     """(value type, MiB of the same matrix as float64 CSR) of a benchmark file, from its arrays' headers.
 
     The float64 CSR size is what the memory figures are taken over (int32
-    indices and row pointers, as :func:`ssl_repro.benchfile.load_bench_npz`
+    indices and row pointers, as :func:`ssl_repro.bench.files.load_bench_npz`
     loads them when they fit), so that float32 rows compare with float64 ones.
     """
     import zipfile

@@ -10,7 +10,7 @@ once) and to the first job's "running" line, and the CPU seconds the sweep's pro
 the launcher's workers: Linux's /proc) had used by then, which a busy machine inflates far less than the
 wall seconds; then it stops the sweep and removes the folder.  Printed: each repeat, the median and range
 of each, and the load average before and after (figures from a busy machine are not timings: run it on
-an idle one).  The target of issue 41: first job within 10 s of the command on an idle 2-core machine.
+an idle one).  The target: first job within 10 s of the command on an idle 2-core machine.
 """
 import argparse
 import json
@@ -103,7 +103,7 @@ def main(argv=None):
     print(f"{args.experiment} {args.dataset}, medians of {len(runs)}: {'; '.join(said)}; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, {summary['cores']} cores")
     if args.json_out:
-        from ssl_repro.provenance import provenance
+        from ssl_repro.utils.provenance import provenance
         summary["provenance"] = provenance()      # machine, date, command, commit
         Path(args.json_out).write_text(json.dumps(summary, indent=1) + "\n")
 

@@ -28,7 +28,7 @@ TEXT20K = "text20k.npz"
 
 
 def digests(path):
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     from ssl_repro.estimators import LinearDA, LinearTSVM, mask_labels
     data = load_bench_npz(path)
     y = mask_labels(data.y, data.labeled)
@@ -53,8 +53,8 @@ def main(argv=None):
     parser.add_argument("--data", default=TEXT20K, help="the benchmark matrix (default: text20k.npz here)")
     parser.add_argument("--out", default=str(ROOT / "results" / "benchmarks" / "weights_digest.json"))
     args = parser.parse_args(argv)
-    from ssl_repro.atomic import atomic_write
-    from ssl_repro.provenance import provenance
+    from ssl_repro.utils.atomic import atomic_write
+    from ssl_repro.utils.provenance import provenance
     out = Path(args.out)
     records = json.loads(out.read_text()) if out.exists() else {}
     records[args.label] = {"provenance": provenance(), "data": args.data, "fits": digests(args.data)}

@@ -8,7 +8,7 @@
     python benchmarks/write_bench_file.py --from text20k.npz --float32 --out /tmp/text20k-f32.npz
 
 ``--text-bench`` generates the benchmark matrix text20k
-(:mod:`ssl_repro.text_bench`; ``--model KEY=VALUE ...`` changes its
+(:mod:`ssl_repro.bench.text_model`; ``--model KEY=VALUE ...`` changes its
 parameters, e.g. to the full-ccat size above);
 ``--float32`` stores the values as float32 (the solvers read them as such;
 the reference reads the same float32-rounded values, printed exactly);
@@ -32,7 +32,7 @@ def main(argv=None):
     source.add_argument("--dataset", help="a dataset name of the harness (conf/dataset/)")
     source.add_argument("--from", dest="from_file", help="a benchmark file to convert (e.g. with --float32)")
     source.add_argument("--text-bench", action="store_true",
-                        help="generate the benchmark matrix text20k (ssl_repro.text_bench), or with --model another")
+                        help="generate the benchmark matrix text20k (ssl_repro.bench.text_model), or with --model another")
     ap.add_argument("--model", nargs="+", default=[], metavar="KEY=VALUE",
                     help="parameters of the text20k model to change (with --text-bench), e.g. m=804414")
     ap.add_argument("--n-labeled", type=int, help="labeled rows of the split (with --dataset)")
@@ -43,12 +43,12 @@ def main(argv=None):
     ap.add_argument("--download", action="store_true", help="download missing files")
     ap.add_argument("--out", required=True, help="the .npz file to write")
     args = ap.parse_args(argv)
-    from ssl_repro.benchfile import bench_rows_of_split, load_bench_npz, save_bench_npz
+    from ssl_repro.bench.files import bench_rows_of_split, load_bench_npz, save_bench_npz
     from ssl_repro.data import load_dataset, make_split
 
     dtype = np.float32 if args.float32 else np.float64
     if args.text_bench:
-        from ssl_repro.text_bench import TextBenchModel, make_text_bench
+        from ssl_repro.bench.text_model import TextBenchModel, make_text_bench
         model = TextBenchModel(**_model_overrides(ap, args.model))
         X, y, labeled = make_text_bench(model)
         meta = {"text_bench_model": model.as_dict()}
@@ -77,7 +77,7 @@ def _model_overrides(ap, pairs):
     """``{key: value}`` of ``--model key=value ...``, each value of the type of its default."""
     from dataclasses import fields
 
-    from ssl_repro.text_bench import TextBenchModel
+    from ssl_repro.bench.text_model import TextBenchModel
     types = {f.name: type(f.default) for f in fields(TextBenchModel)}
     out = {}
     for pair in pairs:

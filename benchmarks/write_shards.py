@@ -31,7 +31,7 @@ def _rows_of_split(args):
 
 
 def _rows_of_bench(args):
-    from ssl_repro.benchfile import load_bench_npz
+    from ssl_repro.bench.files import load_bench_npz
     bench = load_bench_npz(args.bench)
     return bench.X, np.where(bench.labeled, bench.y, 0), f"benchmark file {args.bench}"
 

@@ -6,7 +6,7 @@ The distributed backend splits X by rows over Ray actors: every CG
 iteration of 000 Table 2 broadcasts p and sums the workers' partial
 products, while MFN's line search, TSVM's switching and OPTIMIZE-P stay on
 the driver. The estimators run unchanged inside
-:func:`ssl_repro.backend.use_backend`. Here a local Ray instance with 2
+:func:`ssl_repro.distributed.backend.use_backend`. Here a local Ray instance with 2
 workers fits the L2-SVM (000 Table 1) and the result is compared with the
 single-process fit: the same objective up to the order of the
 floating-point sums. ``LinearTSVM`` and ``LinearDA`` run the same way; since
@@ -39,7 +39,7 @@ print(f"single process: J = {single.diagnostics_.objective:.12f}, {single.n_iter
 if importlib.util.find_spec("ray") is None:
     print("Skipped: ray is not installed here (pip install -e '.[distributed]' installs it).")
 else:
-    from ssl_repro.backend import use_backend
+    from ssl_repro.distributed.backend import use_backend
     from ssl_repro.distributed import RayBackend
 
     # A local Ray instance announces that it turned token authentication on (it is on; nothing to

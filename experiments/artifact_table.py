@@ -11,7 +11,7 @@ import pandas as pd
 
 from ssl_repro.data import dataset_info
 from ssl_repro.data.registry import DATASETS
-from ssl_repro.harness import plots
+from ssl_repro.report import plots
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The papers' medium-size datasets (Figs 1.3-1.6 of 004, Figs 4-13 of 000, Tables 2-3 of 003).
@@ -45,7 +45,7 @@ class Artifact:
     each dataset (``{d}``: the dataset, ``{e}``: the experiment folder);
     ``why_not`` says why what is missing is missing.  ``record`` (a CSV under ``results/`` with a
     ``dataset`` column) holds the whole artifact: its datasets are the ones done.  A figure that
-    :func:`ssl_repro.harness.plots.figure_plan` refuses (flat, one method) is held by its folder's
+    :func:`ssl_repro.report.plots.figure_plan` refuses (flat, one method) is held by its folder's
     ``summary.md`` table instead.
     """
 
@@ -194,7 +194,7 @@ def status(artifact, results):
 
 def held_in(results, artifact, dataset, file):
     """Whether ``file`` (a path under ``results``) is there, or is a figure that the records make a table
-    instead (:func:`ssl_repro.harness.plots.figure_plan` refuses it) and the folder's summary.md holds."""
+    instead (:func:`ssl_repro.report.plots.figure_plan` refuses it) and the folder's summary.md holds."""
     if (results / file).exists():
         return True
     folder = results / sweep_folder(artifact, dataset)

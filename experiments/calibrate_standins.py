@@ -29,12 +29,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ssl_repro.atomic import atomic_write  # noqa: E402
+from ssl_repro.utils.atomic import atomic_write  # noqa: E402
 from ssl_repro.data import DATASETS, Dataset, make_split  # noqa: E402
 from ssl_repro.data.embedded import flip_balanced, text_like  # noqa: E402
 from ssl_repro.data.registry import standin_parameters  # noqa: E402
 from ssl_repro.estimators import LinearTSVM, mask_labels  # noqa: E402
-from ssl_repro.provenance import provenance  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 #: TSVM S=max error rate of 000 Table 9, in percent, per set.
 TARGETS = {"aut-avn": 5.75, "real-sim": 14.26, "ccat": 20.81, "gcat": 6.39, "33-vs-36": 21.36}

@@ -35,7 +35,7 @@ beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
 L-BFGS iterations for nabla-TSVM).
 
 ``linear-diagnosis``: why the linear CCCP-TSVM (LinearCCCPTSVM, squared-hinge ramp) returns one-sided
-solutions on 20ng-aut-avn-like with few labels (issue 43; :mod:`ssl_repro.solvers.cccp`): per setting the
+solutions on 20ng-aut-avn-like with few labels (:mod:`ssl_repro.solvers.cccp`): per setting the
 supervised start's and the result's positive share of the unlabeled outputs, CCCP steps, J_ramp, and J_ramp
 of TSVM S=max's solution with its bias shifted onto the same balance constraint; beside them 002's own
 form at the same lam, lam_u and r (KernelCCCPTSVM: hinge, s = -0.3, linear kernel, unregularized bias).
@@ -63,8 +63,8 @@ from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
-from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, sampled_sigma  # noqa: E402
-from ssl_repro.kernel_estimators import KernelNablaTSVM  # noqa: E402
+from ssl_repro.estimators.kernel_cccp import KernelCCCPTSVM, sampled_sigma  # noqa: E402
+from ssl_repro.estimators.kernel import KernelNablaTSVM  # noqa: E402
 
 from cccp_002_data import N_LABELED, OUT, error, load, note, split_rows, write  # noqa: E402
 from cccp_002_peers import SVMLIGHT_CAP, svmlight_binary, svmlight_fit, universvm_fit  # noqa: E402
@@ -283,7 +283,7 @@ DIAGNOSIS = ((4, 0, 10.0, 0.0, True), (4, 0, 1.0, 0.0, True), (4, 0, 10.0, -0.3,
 
 def linear_diagnosis():
     from ssl_repro.data import make_split
-    from ssl_repro.comparison_estimators import LinearCCCPTSVM
+    from ssl_repro.estimators.comparison import LinearCCCPTSVM
     from ssl_repro.estimators import LinearSVM, LinearTSVM
     dataset = load_dataset("20ng-aut-avn-like")
     X, y = dataset.X, np.asarray(dataset.y)

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ssl_repro.data import data_root, load_dataset
 from ssl_repro.data.text import newsgroups_cache, vectorize
-from ssl_repro.provenance import add_provenance
+from ssl_repro.utils.provenance import add_provenance
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
 N_LABELED = 50

@@ -24,16 +24,16 @@ sublinear tf, unit length).  The sizes, 002's beside ours:
     unlabeled rows U (from the test) 500 ... 12,500            500, 1,000, 2,000, 5,000, 10,000, 10,892
     ===============================  ========================  ======================================
 
-**Protocol** (002 Sec. 5.1; constants in :mod:`ssl_repro.harness.cccp_002_large`).  Split s (seed s) draws,
+**Protocol** (002 Sec. 5.1; constants in :mod:`ssl_repro.claims.cccp_002_large_rules`).  Split s (seed s) draws,
 stratified by class, a labeled pool of 1,000 rows (L = 100: its first rows of each class), 2,000
 validation rows and leaves the rest as test rows; the U unlabeled rows are the first U of one permutation
 of the test rows (nested U sets, as 002's come from its test set).  SVM (U = 0): scikit-learn's SVC on the
 L rows over a grid of C and sigma (factor x the median pairwise distance), chosen on the validation rows.
-CCCP-TSVM (:class:`~ssl_repro.kernel_cccp_estimator.KernelCCCPTSVM`, RBF): C and sigma chosen once per L by
+CCCP-TSVM (:class:`~ssl_repro.estimators.kernel_cccp.KernelCCCPTSVM`, RBF): C and sigma chosen once per L by
 "training a TSVM using the validation set as the unlabeled data" (002), at s = -0.3 and C* = C, lowest error
 on the validation rows; then at each U the grid of C* (C* / C) and s, chosen on the validation rows.  Test
 error: on every test row.  Every fit is a row of ``results/cccp_002/large.csv``; Table 4 is read from it by
-:func:`ssl_repro.harness.cccp_002_large.chosen`.
+:func:`ssl_repro.claims.cccp_002_large_rules.chosen`.
 
 **Times** (Fig 8): CPU seconds of each fit (``time.process_time``, one thread) with the work counts beside
 (CCCP steps, SMO steps, kernel evaluations).  The grid's fits run while the machine may be shared: their
@@ -68,11 +68,11 @@ from cccp_002_data import OUT, error, write  # noqa: E402
 from ssl_repro.data import data_root  # noqa: E402
 from ssl_repro.data.text import CCAT_VS_GCAT, load_newsgroups  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
-from ssl_repro.harness import cccp_002_large as protocol  # noqa: E402
+from ssl_repro.claims import cccp_002_large_rules as protocol  # noqa: E402
 from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.rows import cache_rows_for  # noqa: E402
-from ssl_repro.kernel_cccp_estimator import KernelCCCPTSVM, expansion, sampled_sigma  # noqa: E402
-from ssl_repro.provenance import add_provenance  # noqa: E402
+from ssl_repro.estimators.kernel_cccp import KernelCCCPTSVM, expansion, sampled_sigma  # noqa: E402
+from ssl_repro.utils.provenance import add_provenance  # noqa: E402
 
 KEY = ("dataset", "split", "stage", "method", "n_labeled", "n_unlabeled", "factor", "C", "s", "c_star_ratio")
 TIMING = "provisional: taken while the machine was shared, to be re-timed"
@@ -124,7 +124,7 @@ def check_memory(n_rows, cache_bytes):
 
 def svm_fit(X, y, rows, L, sigma, C):
     """The SVM on the L labeled rows: its errors on the validation and test rows (its outputs computed by
-    :func:`~ssl_repro.kernel_cccp_estimator.expansion`: libsvm's sparse prediction is far slower here)."""
+    :func:`~ssl_repro.estimators.kernel_cccp.expansion`: libsvm's sparse prediction is far slower here)."""
     from sklearn.svm import SVC
     labeled = rows["labeled"][L]
     gamma = 1.0 / (2.0 * sigma ** 2)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ssl_repro.harness.runner import run_job
-from ssl_repro.provenance import provenance
+from ssl_repro.utils.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -49,13 +49,13 @@ from threadpoolctl import threadpool_limits
 from ssl_repro.data import load_dataset, make_split
 from ssl_repro.kernel.annealing import eqn1_objective
 from ssl_repro.kernel.fstep import FStep
-from ssl_repro.methods import recipe_variants
-from ssl_repro.provenance import provenance_with_earlier
+from ssl_repro.harness.methods import recipe_variants
+from ssl_repro.utils.provenance import provenance_with_earlier
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
 N_LABELED, N_VALIDATION = 37, 13
-#: Row label -> its variant of :data:`ssl_repro.methods.VARIANTS` (tagged ``kernel_benchmarks``);
+#: Row label -> its variant of :data:`ssl_repro.harness.methods.VARIANTS` (tagged ``kernel_benchmarks``);
 #: None is this script's own row, the SVM on the labeled rows alone.
 METHODS = {"SVM": None, **{v.label: v for v in recipe_variants("kernel_benchmarks")}}
 #: 001's PC-MAC column of Tables 4 and 5: (u, t) with model selection, (u, t) best, in %.

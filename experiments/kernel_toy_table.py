@@ -24,12 +24,12 @@ import numpy as np
 
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
-from ssl_repro.methods import recipe_variants
-from ssl_repro.provenance import add_provenance
+from ssl_repro.harness.methods import recipe_variants
+from ssl_repro.utils.provenance import add_provenance
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
-#: Row label -> its variant of :data:`ssl_repro.methods.VARIANTS` (tagged ``kernel_toy_table``).
+#: Row label -> its variant of :data:`ssl_repro.harness.methods.VARIANTS` (tagged ``kernel_toy_table``).
 METHODS = {v.label: v for v in recipe_variants("kernel_toy_table")}
 DATASETS = {"2MOONS": two_moons, "2CIRCLES": two_circles}
 #: 001's Table 2 (2MOONS, 2CIRCLES); it has no DA (sqr) row.

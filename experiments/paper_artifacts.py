@@ -31,8 +31,8 @@ it (and the sweep itself loads its dataset once before launching a job).  ``rend
 summary.md and figures from its committed results.csv (no job is run),
 the loss-shape drawings, then the report.  ``report`` writes
 results/README.md and the documentation's Results pages (``docs/results/``)
-from the records (:mod:`ssl_repro.harness.report`, verdicts by
-:mod:`ssl_repro.harness.claims`); ``report --check`` exits 1, printing a
+from the records (:mod:`ssl_repro.report`, verdicts by
+:mod:`ssl_repro.claims.rules`); ``report --check`` exits 1, printing a
 diff, when a committed file differs from a fresh render.
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR
 2006 (CCCP-TSVM), 003 = SIGIR 2006, 004 = book chapter; their numbers and
@@ -47,7 +47,9 @@ from pathlib import Path
 
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
-from ssl_repro.harness import plots, report, verdicts
+from ssl_repro.report import plots
+from ssl_repro import report
+from ssl_repro.claims import verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
 from artifact_table import ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, status, sweep_folder
@@ -235,7 +237,7 @@ def report_text(results):
 def rendered_files(results):
     """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
     results folder, the documentation's Results pages (``docs/results/*.md``).  One render: the files share
-    one :class:`~ssl_repro.harness.report.Records` of ``results`` and its sections, so each record is read,
+    one :class:`~ssl_repro.report.Records` of ``results`` and its sections, so each record is read,
     each claim's verdict evaluated and each section rendered once; the next render reads everything anew."""
     records, listing = report.Records(results, ROOT), markdown_listing(results)
     sections = report.render_sections(records)

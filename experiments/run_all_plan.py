@@ -22,7 +22,7 @@ import pandas as pd
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.harness.sweep_estimate import estimate
-from ssl_repro.provenance import add_provenance
+from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
 from step_runs import batch_seconds, batches, run_batch, timed

@@ -18,7 +18,7 @@ import numpy as np
 
 from ssl_repro.data import load_dataset, make_split
 from ssl_repro.estimators import LinearSVM, mask_labels
-from ssl_repro.provenance import provenance
+from ssl_repro.utils.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 

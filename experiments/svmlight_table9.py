@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          svmlight_transduce, version_line, write_svmlight, write_table)
-from ssl_repro.methods import recipe_variants  # noqa: E402
-from ssl_repro.provenance import provenance  # noqa: E402
+from ssl_repro.harness.methods import recipe_variants  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 DATASETS = ("pcmac", "synthetic-aut-avn", "synthetic-real-sim", "synthetic-ccat", "synthetic-gcat",
             "synthetic-33-vs-36")

@@ -37,7 +37,7 @@ from ssl_repro.data import dataset_info, load_dataset, make_split  # noqa: E402
 from ssl_repro.harness.aggregate import read_results  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlin_pair, write_table)
-from ssl_repro.provenance import provenance  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 COLUMNS = ("dataset", "split", "n_labeled", "method", "lam", "lam_u", "r", "objective_svmlin",
            "objective_record", "objective_relative_difference", "transductive_error_svmlin",

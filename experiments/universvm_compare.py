@@ -3,7 +3,7 @@
     python experiments/universvm_compare.py --universvm /path/to/universvm [--cap 1800]
 
 Rows: real pcmac on its 10 splits at the lowest and the highest label count
-of its learning curve (2 and 584), and text20k (:mod:`ssl_repro.text_bench`:
+of its learning curve (2 and 584), and text20k (:mod:`ssl_repro.bench.text_model`:
 its 100 labeled rows, the other 19,900 unlabeled).  Both programs get the
 same labeled and unlabeled rows; the error on the unlabeled rows (truth
 from the data) is the transductive error, on pcmac's test rows the test
@@ -46,11 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
-from ssl_repro.comparison_estimators import LinearCCCPTSVM  # noqa: E402
+from ssl_repro.estimators.comparison import LinearCCCPTSVM  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlight, write_table)
-from ssl_repro.provenance import provenance  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 COLUMNS = ("dataset", "split", "n_labeled", "method", "seconds", "test_error", "transductive_error",
            "parameters", "git_commit", "date", "command")
@@ -93,8 +93,8 @@ def pcmac_problems(labels):
 
 
 def text20k_problem():
-    """text20k's labeled rows and the rest unlabeled (no test rows), generated (:mod:`ssl_repro.text_bench`)."""
-    from ssl_repro.text_bench import make_text_bench
+    """text20k's labeled rows and the rest unlabeled (no test rows), generated (:mod:`ssl_repro.bench.text_model`)."""
+    from ssl_repro.bench.text_model import make_text_bench
     X, y, labeled = make_text_bench()
     return Problem("text20k", 0, X, y, np.flatnonzero(labeled), np.flatnonzero(~labeled), np.array([], int))
 

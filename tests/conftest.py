@@ -39,8 +39,8 @@ def writable_data_root(tmp_path_factory):
 @pytest.fixture(scope="session")
 def text20k(tmp_path_factory):
     """The benchmark matrix text20k (``write_bench_file.py --text-bench``; 0.5 s) as a :class:`BenchData`."""
-    from ssl_repro.benchfile import BenchData
-    from ssl_repro.text_bench import make_text_bench
+    from ssl_repro.bench.files import BenchData
+    from ssl_repro.bench.text_model import make_text_bench
     X, y, labeled = make_text_bench()
     return BenchData(X, y.astype(np.float64), labeled, float(np.mean(y[~labeled] > 0)))
 

@@ -6,8 +6,8 @@ package).  Its minimizer is closed-form, w = X_l^T y / (l lambda), one pass
 over the labeled rows (:meth:`~ssl_repro.solvers.engine.biased_rows.BiasedRows.rmatvec`),
 so a test can check the answer exactly.
 
-:func:`register` adds the declaration to :data:`ssl_repro.methods.METHODS`;
-``tests/test_toy_method.py`` then runs the method through ``run.py``, the
+:func:`register` adds the declaration to :data:`ssl_repro.harness.methods.METHODS`;
+``tests/estimators/test_toy_method.py`` then runs the method through ``run.py``, the
 benchmark script and scikit-learn's estimator checks without touching the
 package.
 """
@@ -15,9 +15,9 @@ import time
 
 import numpy as np
 
-from ssl_repro.estimator_base import POSITIVE
-from ssl_repro.estimators import _LinearModel
-from ssl_repro.methods import METHODS, Method
+from ssl_repro.estimators.base import POSITIVE
+from ssl_repro.estimators.linear import _LinearModel
+from ssl_repro.harness.methods import METHODS, Method
 from ssl_repro.solvers import SolverInfo
 from ssl_repro.solvers.objective import transductive_objective
 from ssl_repro.solvers.validation import check_lambda
@@ -67,5 +67,5 @@ DECLARATION = Method(NAME, f"{__name__}:LinearMeanMargin", semi_supervised=False
 
 
 def register():
-    """Add the toy's declaration to the methods table (what a row in ``ssl_repro/methods.py`` does)."""
+    """Add the toy's declaration to the methods table (what a row in ``ssl_repro/harness/methods.py`` does)."""
     METHODS[NAME] = DECLARATION

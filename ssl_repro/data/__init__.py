@@ -28,12 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..labels import mask_labels
-from .files import load_svmlin_pair
-from .registry import DATASETS, DatasetInfo, dataset_info, generator_key
-from .splits import Split, make_split
-from .cache import DatasetNotAvailable, data_root
-from .sources import Availability, availability
+from ssl_repro.labels import mask_labels
+from ssl_repro.data.files import load_svmlin_pair
+from ssl_repro.data.registry import DATASETS, DatasetInfo, dataset_info, generator_key
+from ssl_repro.data.splits import Split, make_split
+from ssl_repro.data.cache import DatasetNotAvailable, data_root
+from ssl_repro.data.sources import Availability, availability
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import time
 
 import numpy as np
 
-from . import DatasetNotAvailable, load_dataset
-from .cache import ENV_VAR
+from ssl_repro.data import DatasetNotAvailable, load_dataset
+from ssl_repro.data.cache import ENV_VAR
 
 
 def main(argv=None):

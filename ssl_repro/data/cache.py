@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from ..atomic import atomic_write
+from ssl_repro.utils.atomic import atomic_write
 
 ENV_VAR = "SSL_REPRO_DATA"
 

@@ -23,9 +23,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
-from ..labels import UNLABELED
-from .cache import DatasetNotAvailable, fetch
-from .text import SRAA_URL
+from ssl_repro.labels import UNLABELED
+from ssl_repro.data.cache import DatasetNotAvailable, fetch
+from ssl_repro.data.text import SRAA_URL
 
 LIBSVM_REAL_SIM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/real-sim.bz2"
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .cache import cached, fetch
+from ssl_repro.data.cache import cached, fetch
 
 URL = "https://kdd.ics.uci.edu/databases/kddcup99/"
 FILES = {"kdd99": "kddcup.data.gz", "kdd99-10": "kddcup.data_10_percent.gz"}

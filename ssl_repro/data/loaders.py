@@ -8,11 +8,11 @@ from.
 import numpy as np
 import scipy.sparse as sp
 
-from .embedded import GENERATORS
-from .files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
-from .kdd99 import load_kdd99
-from .rcv1 import load_rcv1
-from .text import load_newsgroups, load_sraa
+from ssl_repro.data.embedded import GENERATORS
+from ssl_repro.data.files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
+from ssl_repro.data.kdd99 import load_kdd99
+from ssl_repro.data.rcv1 import load_rcv1
+from ssl_repro.data.text import load_newsgroups, load_sraa
 
 
 def embedded_set(generate):

@@ -14,7 +14,7 @@ import zlib
 import numpy as np
 import scipy.sparse as sp
 
-from .cache import ALLOW_DOWNLOAD, folders_kept_only_on_success, missing
+from ssl_repro.data.cache import ALLOW_DOWNLOAD, folders_kept_only_on_success, missing
 
 TOPIC = {"ccat": "CCAT", "gcat": "GCAT", "full-ccat": "CCAT", "full-gcat": "GCAT"}
 CACHE_FILES = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl", "topics_names_py3.pkl")

@@ -80,7 +80,7 @@ quoted replies removed, scikit-learn's recommendation for 20 Newsgroups,
 the documents left empty dropped; the other lambda' of {1, 10}; and for
 aut-avn-like the 75 : 25 proportion of the category analogs instead of
 SRAA's 50 : 50).  A verdict that rests on an analog is robust only when
-both constructions give it (:mod:`ssl_repro.harness.claims`).
+both constructions give it (:mod:`ssl_repro.claims.rules`).
 
 Each entry also holds Table 1.1 / Table 8's d (``n_features``) and n0
 (``nnz_per_row``), the shape of the dataset's SYNTHETIC stand-in, and its
@@ -95,10 +95,10 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from . import loaders
-from .cache import cached, parameters_key
-from .embedded import standin
-from .text import task_key
+from ssl_repro.data import loaders
+from ssl_repro.data.cache import cached, parameters_key
+from ssl_repro.data.embedded import standin
+from ssl_repro.data.text import task_key
 
 
 @dataclass(frozen=True)

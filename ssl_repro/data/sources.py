@@ -17,13 +17,13 @@ they come from, and whether they can be downloaded.
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import loaders
-from .cache import ALLOW_DOWNLOAD, cache_path, data_root, missing
-from .files import LIBSVM_REAL_SIM
-from .kdd99 import FILES as KDD99_FILES, URL as KDD99_URL
-from .rcv1 import CACHE_FILES as RCV1_FILES, URL as RCV1_URL
-from .registry import dataset_info, synthetic
-from .text import NEWSGROUPS_URL, SRAA_URL, newsgroups_cache
+from ssl_repro.data import loaders
+from ssl_repro.data.cache import ALLOW_DOWNLOAD, cache_path, data_root, missing
+from ssl_repro.data.files import LIBSVM_REAL_SIM
+from ssl_repro.data.kdd99 import FILES as KDD99_FILES, URL as KDD99_URL
+from ssl_repro.data.rcv1 import CACHE_FILES as RCV1_FILES, URL as RCV1_URL
+from ssl_repro.data.registry import dataset_info, synthetic
+from ssl_repro.data.text import NEWSGROUPS_URL, SRAA_URL, newsgroups_cache
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from .cache import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing, parameters_key
+from ssl_repro.data.cache import ALLOW_DOWNLOAD, cached, fetch, folders_kept_only_on_success, missing, parameters_key
 
 #: pcmac: windows (+1) vs mac, as 001 Sec. 4 ("mac or windows") and 002 Table 1 ("mswindows and mac") name it.
 PCMAC_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")

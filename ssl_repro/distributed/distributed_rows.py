@@ -17,7 +17,7 @@ iteration to the end of the CGLS call.
 """
 import numpy as np
 
-from .partition import STEP_SCALARS
+from ssl_repro.distributed.partition import STEP_SCALARS
 
 
 class WorkerLost(RuntimeError):

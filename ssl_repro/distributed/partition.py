@@ -15,8 +15,8 @@ p and the previous step length gamma, and returns one vector of
 import numba
 import numpy as np
 
-from ..solvers.engine._row_products import ONE, row_axpy, row_bounds, row_dot
-from ..solvers.engine.biased_rows import BiasedRows
+from ssl_repro.solvers.engine._row_products import ONE, row_axpy, row_bounds, row_dot
+from ssl_repro.solvers.engine.biased_rows import BiasedRows
 
 #: Entries of a :meth:`RowPartition.cg_step` reply after X^T C q and its bias part.
 STEP_SCALARS = ("qcq", "zcq", "cqcq", "zz")

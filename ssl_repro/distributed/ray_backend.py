@@ -19,11 +19,11 @@ import threading
 
 import numpy as np
 
-from ..solvers.engine.problem import Problem, from_mask
-from ..solvers.engine.data_checks import check_labels_pm1
-from .distributed_rows import DistributedRows
-from .partition import PartitionHost
-from .shards import MatrixRows, ShardRows, balanced_cuts, group_shards, read_labels, read_manifest
+from ssl_repro.solvers.engine.problem import Problem, from_mask
+from ssl_repro.solvers.engine.data_checks import check_labels_pm1
+from ssl_repro.distributed.distributed_rows import DistributedRows
+from ssl_repro.distributed.partition import PartitionHost
+from ssl_repro.distributed.shards import MatrixRows, ShardRows, balanced_cuts, group_shards, read_labels, read_manifest
 
 
 class RayBackend:

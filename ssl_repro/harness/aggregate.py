@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .result_files import iter_results, refuse_committed
+from ssl_repro.harness.result_files import iter_results, refuse_committed
 
 
 class SkippedResult(UserWarning):

@@ -5,11 +5,11 @@ import shutil
 import traceback
 from pathlib import Path
 
-from . import timing_protocol
-from .progress import report
-from .settings import check_settings, check_solver_threads
-from .runner import train_job
-from .result_files import (ERROR_FILE, RESULT_FILE, copy_result, finished_result, job_lock, remove_stale_temp_files,
+from ssl_repro.harness import timing_protocol
+from ssl_repro.harness.progress import report
+from ssl_repro.harness.settings import check_settings, check_solver_threads
+from ssl_repro.harness.runner import train_job
+from ssl_repro.harness.result_files import (ERROR_FILE, RESULT_FILE, copy_result, finished_result, job_lock, remove_stale_temp_files,
                            sibling_result, write_arrays, write_result)
 
 log = logging.getLogger("ssl_repro")

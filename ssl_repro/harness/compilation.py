@@ -11,8 +11,8 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ..solvers import warm_up_kernels
-from ..solvers.warm_up import INDEX_DTYPES
+from ssl_repro.solvers import warm_up_kernels
+from ssl_repro.solvers.warm_up import INDEX_DTYPES
 
 log = logging.getLogger("ssl_repro")
 

@@ -4,7 +4,7 @@ The scripts ``experiments/svmlight_table9.py``, ``experiments/cccp_002.py`` and
 ``experiments/universvm_compare.py`` use these pieces: write rows in
 svmlight/LIBSVM text format, run a binary with a CPU-time cap (and a wall-time
 guard for a binary that stops using the CPU), and write a table as CSV plus JSON with the
-provenance of :func:`ssl_repro.provenance.provenance`.
+provenance of :func:`ssl_repro.utils.provenance.provenance`.
 """
 import json
 import math
@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..atomic import atomic_write
-from ..provenance import provenance
+from ssl_repro.utils.atomic import atomic_write
+from ssl_repro.utils.provenance import provenance
 
 
 def run_capped(command, cap, log_path, wall_guard=None, cwd=None):

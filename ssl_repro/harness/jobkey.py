@@ -38,7 +38,7 @@ import os
 
 from omegaconf import OmegaConf
 
-from ..data import generator_key
+from ssl_repro.data import generator_key
 
 #: Settings that say where or how a job runs, not what it computes.
 PLACEMENT_KEYS = ("data_root", "download", "solver_threads", "results_dir", "sweep_name", "backend")

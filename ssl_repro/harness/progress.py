@@ -10,7 +10,7 @@ import json
 import logging
 from pathlib import Path
 
-from .result_files import RESULT_FILE
+from ssl_repro.harness.result_files import RESULT_FILE
 
 log = logging.getLogger("ssl_repro")
 

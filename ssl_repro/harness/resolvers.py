@@ -1,7 +1,7 @@
 """What Hydra learns from the package's tables: the ``registry`` and ``methods`` resolvers and the method configs.
 
-Every method and variant of :mod:`ssl_repro.methods` is registered in
-Hydra's ConfigStore as ``method=<config>`` (:func:`ssl_repro.methods.config_nodes`),
+Every method and variant of :mod:`ssl_repro.harness.methods` is registered in
+Hydra's ConfigStore as ``method=<config>`` (:func:`ssl_repro.harness.methods.config_nodes`),
 so there is no ``conf/method/`` folder; a user's ``conf/method/<name>.yaml``
 is not overwritten (that file is then the config of ``<name>``).
 
@@ -13,7 +13,7 @@ folder's name) comes from :data:`ssl_repro.data.DATASETS`::
     sweep_name: learning_curve_${registry:${dataset.name},folder}   # learning_curve_33_vs_36
 
 and a recipe's methods are the variants tagged with it
-(:func:`ssl_repro.methods.recipe_variants`)::
+(:func:`ssl_repro.harness.methods.recipe_variants`)::
 
     method: ${methods:timing}     # "tsvm_s1,tsvm_s10,tsvm_s100,tsvm_smax,da"
     method: ${methods:learning_curve,${dataset.name}}   # the dataset's curve_methods where it has them
@@ -28,8 +28,8 @@ from pathlib import Path
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from ..data.registry import dataset_info
-from ..methods import config_nodes, recipe_variants
+from ssl_repro.data.registry import dataset_info
+from ssl_repro.harness.methods import config_nodes, recipe_variants
 
 #: Registry fields a recipe may read.
 FIELDS = ("label_grid", "curve_labels", "ablation_grid", "timing_grid", "transductive_labels",
@@ -67,7 +67,7 @@ METHOD_CONFIGS = Path(__file__).resolve().parents[2] / "conf" / "method"
 
 
 def register_methods(config_dir=METHOD_CONFIGS):
-    """Store each config of :func:`ssl_repro.methods.config_nodes` as ``method=<config>``, except those with
+    """Store each config of :func:`ssl_repro.harness.methods.config_nodes` as ``method=<config>``, except those with
     a ``config_dir/<config>.yaml`` (Hydra would otherwise take the stored node as the file's schema);
     returns the names stored."""
     nodes = {name: node for name, node in config_nodes().items() if not (Path(config_dir) / f"{name}.yaml").exists()}

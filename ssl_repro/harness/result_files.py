@@ -28,8 +28,8 @@ import os
 import socket
 from pathlib import Path
 
-from ..atomic import atomic_write
-from .jobkey import data_files, identity
+from ssl_repro.utils.atomic import atomic_write
+from ssl_repro.harness.jobkey import data_files, identity
 
 RESULT_FILE = "result.json"
 TEMP_PREFIX = ".result."

@@ -30,9 +30,9 @@ install, said once in the log, well under a second once cached, near 0 after the
 process; for a kernel method its own compiled kernels, if any: :mod:`ssl_repro.harness.compilation`),
 diagnostics (the solver's record less what the fields above hold: :func:`stored_diagnostics`),
 unreached_rows (label spreading only: the rows it gave no label, which got the labeled rows' majority
-class, :mod:`ssl_repro.label_reach`: ``unlabeled``, of them ``no_path``, ``test``, and the class ``given``, +1/-1),
+class, :mod:`ssl_repro.estimators.label_reach`: ``unlabeled``, of them ``no_path``, ``test``, and the class ``given``, +1/-1),
 data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and provenance (the command, date, git commit and
-machine of the run: :func:`ssl_repro.provenance.provenance`).
+machine of the run: :func:`ssl_repro.utils.provenance.provenance`).
 
 The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
 of the dataset's matrix without copying it; kernel methods (``kernel_da``,
@@ -49,32 +49,27 @@ an unset ``r`` is the true positive fraction of the split's unlabeled rows,
 as in the paper.
 """
 import logging
-import re
 import time
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import InvalidParameterError
 
-from ..backend import backend_from_settings
-from ..data import dataset_info, load_dataset, make_split
-from ..kernel_estimators import check_kernel_rows
-from ..label_reach import UnreachedRowsWarning
-from ..labels import LabelConventionWarning, mask_labels
-from ..methods import METHODS, method
-from ..provenance import provenance
-from ..solvers import BiasedRows
-from ..solvers.info import SuspectSolutionWarning
-from .compilation import compile_kernel_method, compile_solvers
-from .jobkey import data_files
-from .settings import DATASET_SETTINGS, check_dataset_settings, check_settings, job_labels, job_split  # noqa: F401
+from ssl_repro.distributed.backend import backend_from_settings
+from ssl_repro.data import dataset_info, load_dataset, make_split
+from ssl_repro.estimators.kernel import check_kernel_rows
+from ssl_repro.estimators.label_reach import UnreachedRowsWarning
+from ssl_repro.labels import LabelConventionWarning, mask_labels
+from ssl_repro.harness.methods import METHODS, estimator_for, method
+from ssl_repro.utils.provenance import provenance
+from ssl_repro.solvers import BiasedRows
+from ssl_repro.solvers.info import SuspectSolutionWarning
+from ssl_repro.harness.compilation import compile_kernel_method, compile_solvers
+from ssl_repro.harness.jobkey import data_files
+from ssl_repro.harness.settings import DATASET_SETTINGS, check_dataset_settings, check_settings, job_labels, job_split  # noqa: F401  (the stages' checks, public here)
 
 log = logging.getLogger("ssl_repro")
-
-#: Keys of a method's configuration that are not estimator parameters.
-METHOD_META = ("name", "variant")
 
 def check_fraction_of_split(split, dataset, n_labeled):
     """Refuse a split whose unlabeled rows are all of one class: their true positive fraction r
@@ -84,39 +79,6 @@ def check_fraction_of_split(split, dataset, n_labeled):
             f"n_labeled={n_labeled} leaves {split.unlabeled.size} unlabeled row(s) of {dataset.name}, all of one "
             f"class, so their positive fraction r is {split.r:g}, outside the 0 < r < 1 a semi-supervised method "
             f"needs: label fewer rows (a smaller n_labeled), or set the method's r (method.r=0.5)")
-
-
-def estimator_for(method_cfg, lam, lam_u, r):
-    """The estimator of a method configuration (:data:`ssl_repro.methods.METHODS`).
-
-    Parameters the configuration does not set (or sets to null) take the
-    dataset's ``lam``, and for a semi-supervised method its ``lam_u`` and the
-    split's ``r``; every other parameter keeps the estimator's default.
-    """
-    name = method_cfg["name"]
-    if name not in METHODS:
-        raise ValueError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}")
-    entry = method(name)
-    params = {k: v for k, v in method_cfg.items() if k not in METHOD_META}
-    cls = entry.estimator_class
-    defaults = {"lam": lam, "lam_u": lam_u, "r": r} if entry.semi_supervised else {"lam": lam}
-    for key, value in defaults.items():
-        if params.get(key) is None and key in cls().get_params():
-            params[key] = value
-    unknown = sorted(set(params) - set(cls().get_params()))
-    if unknown:
-        raise ValueError(f"method {name!r}: unknown parameter(s) {', '.join(unknown)}; {cls.__name__} takes "
-                         f"{', '.join(sorted(cls().get_params()))}")
-    estimator = cls(**params)
-    try:
-        estimator._validate_params()        # what fit checks first, before the data are loaded
-    except InvalidParameterError as error:
-        source = "method.{0}=VALUE, or dataset.{0}=VALUE" if re.search(r"'(lam|lam_u)'", str(error)) else \
-            "method.{0}=VALUE (+method.{0}=VALUE where the method's config does not declare it)"
-        parameter = re.search(r"The '(\w+)' parameter", str(error))
-        raise ValueError(f"method {name!r}: {error}"
-                         + (f" Set it with {source.format(parameter.group(1))}" if parameter else "")) from None
-    return estimator
 
 
 def _linear_outputs(estimator, X, split):
@@ -142,7 +104,7 @@ def _kernel_outputs(estimator, X, split, all_rows):
 def _graph_outputs(estimator, X, split, all_rows):
     """As :func:`_kernel_outputs`, for label spreading, and the record's ``unreached_rows``: the unlabeled
     rows it gave no label (``no_path``: of those, the ones with no path to a labeled row), the test rows
-    none of whose neighbours got one, and the class they were all given (+1/-1; :mod:`ssl_repro.label_reach`)."""
+    none of whose neighbours got one, and the class they were all given (+1/-1; :mod:`ssl_repro.estimators.label_reach`)."""
     o_u = np.where(_of_unlabeled(estimator.transduction_ == 1, split, all_rows), 1.0, -1.0)
     o_t, reached = estimator.spread_outputs(X[split.test]) if split.test.size else (np.zeros(0), np.ones(0, bool))
     missed = _of_unlabeled(estimator.unreached_, split, all_rows)

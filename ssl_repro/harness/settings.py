@@ -23,10 +23,10 @@ import logging
 import numbers
 from pathlib import Path
 
-from ..data import dataset_info
-from ..data.splits import ALL, N_SPLITS
-from ..methods import METHODS, VARIANTS, method
-from . import timing_protocol
+from ssl_repro.data import dataset_info
+from ssl_repro.data.splits import ALL, N_SPLITS
+from ssl_repro.harness.methods import METHODS, VARIANTS, estimator_for, method
+from ssl_repro.harness import timing_protocol
 
 log = logging.getLogger("ssl_repro")
 
@@ -153,7 +153,6 @@ def check_count(cfg):
 def check_settings(cfg):
     """Check every setting of the job configuration ``cfg`` (a plain dict) that can be checked without its
     data; a refused one raises ValueError with a one-line message naming the fix."""
-    from .runner import estimator_for      # the estimator of a method configuration (runner imports this module)
     check_top_level(cfg)
     ds_cfg = cfg["dataset"]
     check_dataset_settings(ds_cfg)
@@ -175,7 +174,7 @@ def check_settings(cfg):
 
 def config_choices(group, conf_dir):
     """The names ``group=NAME`` may take: ``conf/<group>/*.yaml`` and, for methods, the configs stored from
-    :mod:`ssl_repro.methods` (:mod:`.resolvers`)."""
+    :mod:`ssl_repro.harness.methods` (:mod:`.resolvers`)."""
     names = {p.stem for p in (Path(conf_dir) / group).glob("*.yaml")}
     if group == "method":
         names |= set(METHODS) | set(VARIANTS)

@@ -27,9 +27,9 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from . import resolvers  # noqa: F401  (the recipes' registry and methods resolvers)
-from .aggregate import read_results
-from .timing_protocol import WINDOW
+from ssl_repro.harness import resolvers  # noqa: F401  (the recipes' registry and methods resolvers)
+from ssl_repro.harness.aggregate import read_results
+from ssl_repro.harness.timing_protocol import WINDOW
 
 #: The configuration folder (``conf/``: the recipes and the launchers).
 CONF = Path(__file__).resolve().parents[2] / "conf"

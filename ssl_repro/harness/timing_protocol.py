@@ -16,7 +16,7 @@ fits outside a sweep (002's Fig 3 and Fig 8, :func:`flat`), follow it):
    (``others_busy_during``, cores, over the job or over :data:`WINDOW` seconds from its start when it is
    shorter: ``/proc/stat`` counts 10 ms ticks, so one tick of a kernel thread during a 10 ms job would read
    as a whole core); a job above ``idle_cores`` there is marked ``disturbed`` and the timing verdicts leave
-   it out (:mod:`ssl_repro.harness.timing_claims`).  The job's own subprocesses (a peer's program) count as the
+   it out (:mod:`ssl_repro.claims.timing_rules`).  The job's own subprocesses (a peer's program) count as the
    job, not as other processes.
 3. **What is timed**: wall and CPU seconds of the fit alone (data loading and the numba compilation
    are before the timer: :mod:`ssl_repro.harness.compilation`), with the work counts (MFN calls, CG

@@ -19,13 +19,13 @@ every temperature ends on an f-step for the beliefs whose KL test passed.
 """
 import numpy as np
 
-from ..solvers.annealing import (ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE, anneal,
+from ssl_repro.solvers.annealing import (ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER, START_TEMPERATURE, anneal,
                                  annealing_cap_hints)
-from ..solvers.engine._threads import solver_threads
-from ..solvers.engine.problem import pseudo_rows
-from ..solvers.info import SolverInfo
-from ..solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
-from .fstep import FStep, loss_value
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.engine.problem import pseudo_rows
+from ssl_repro.solvers.info import SolverInfo
+from ssl_repro.solvers.validation import check_above_one, check_count, check_fraction, check_open_unit, check_positive
+from ssl_repro.kernel.fstep import FStep, loss_value
 
 
 def eqn1_objective(fstep, alpha, bias, labeled, y, unlabeled, lam_u):

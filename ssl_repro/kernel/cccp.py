@@ -40,9 +40,9 @@ import time
 
 import numpy as np
 
-from ..solvers.info import SolverInfo, fixed_cap, larger
-from .rows import CACHE_BYTES, RowCache, cache_rows_for
-from .smo import Dual, bias, smo
+from ssl_repro.solvers.info import SolverInfo, fixed_cap, larger
+from ssl_repro.kernel.rows import CACHE_BYTES, RowCache, cache_rows_for
+from ssl_repro.kernel.smo import Dual, bias, smo
 
 #: Cap on CCCP steps (002: "around five iteration steps are usually sufficient").
 MAX_CCCP_ITER = 50

@@ -38,10 +38,10 @@ import numba
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from ..solvers.engine.line_search import line_search
-from ..solvers.mfn import MAX_NEWTON_ITER
-from ..solvers.engine.loss import SquaredHingeLoss
-from .svc import weighted_svc
+from ssl_repro.solvers.engine.line_search import line_search
+from ssl_repro.solvers.mfn import MAX_NEWTON_ITER
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.kernel.svc import weighted_svc
 
 JITTER = 1e-10
 #: libsvm's stopping tolerance in the l1 f-step (its default; see the module doc).

@@ -21,12 +21,12 @@ no labeling recurs, and the loop ends.
 """
 import numpy as np
 
-from ..solvers.engine._threads import solver_threads
-from ..solvers.info import SolverInfo, larger
-from ..solvers.tsvm import MAX_SWITCH_ROUNDS, initial_labels, lam_u_levels, max_pairs_of, switch_labels
-from ..solvers.validation import check_count, check_fraction, check_positive
-from .annealing import eqn1_objective
-from .fstep import FStep
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import SolverInfo, larger
+from ssl_repro.solvers.tsvm import MAX_SWITCH_ROUNDS, initial_labels, lam_u_levels, max_pairs_of, switch_labels
+from ssl_repro.solvers.validation import check_count, check_fraction, check_positive
+from ssl_repro.kernel.annealing import eqn1_objective
+from ssl_repro.kernel.fstep import FStep
 
 
 class KernelRetraining:

@@ -33,12 +33,12 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..solvers.engine._threads import solver_threads
-from ..solvers.info import LBFGS_FAILED, fixed_cap
-from ..solvers.nabla import START_FRACTION, STEPS, nabla_tsvm
-from ..solvers.engine.biased_rows import BiasedRows
-from ..solvers.engine.problem import Problem
-from ..solvers.validation import check_fraction
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import LBFGS_FAILED, fixed_cap
+from ssl_repro.solvers.nabla import START_FRACTION, STEPS, nabla_tsvm
+from ssl_repro.solvers.engine.biased_rows import BiasedRows
+from ssl_repro.solvers.engine.problem import Problem
+from ssl_repro.solvers.validation import check_fraction
 
 #: Eigenvalues of K below this fraction of the largest are dropped from the map (module doc).
 EIGEN_RTOL = 1e-10

@@ -16,7 +16,7 @@ rows (one SMO step needs two) or that exceeds the memory available.
 import numba
 import numpy as np
 
-from ..solvers.engine.data_checks import available_memory_bytes
+from ssl_repro.solvers.engine.data_checks import available_memory_bytes
 
 LINEAR, RBF = 0, 1
 KERNELS = {"linear": LINEAR, "rbf": RBF}

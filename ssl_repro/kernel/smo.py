@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .rows import kernel_row
+from ssl_repro.kernel.rows import kernel_row
 
 #: eta used where Q_ii + Q_jj - 2 Q_ij <= 0 (libsvm's TAU).
 TAU = 1e-12

@@ -9,7 +9,7 @@ f-step), and DA calls the f-step hundreds of times per run; our inputs are
 already float64, C-ordered and checked.  :func:`weighted_svc` therefore makes
 SVC's libsvm call itself, with the arguments SVC passes, and returns what
 SVC exposes (``dual_coef_`` and ``intercept_`` with SVC's binary sign flip):
-bit for bit SVC's result, which ``tests/test_kernel_fstep.py`` checks
+bit for bit SVC's result, which ``tests/kernel/test_kernel_fstep.py`` checks
 against SVC so that a change of scikit-learn's private call shows there.
 """
 import numpy as np

@@ -29,10 +29,10 @@ import time
 
 import numpy as np
 
-from ..solvers.objective import transductive_objective
-from .annealing import kernel_da
-from .jtsvm import kernel_jtsvm
-from .nabla import kernel_nabla_tsvm
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.kernel.annealing import kernel_da
+from ssl_repro.kernel.jtsvm import kernel_jtsvm
+from ssl_repro.kernel.nabla import kernel_nabla_tsvm
 
 #: Kernel solver per method name.
 KERNEL_SOLVERS = {"da": kernel_da, "jtsvm": kernel_jtsvm, "nabla_tsvm": kernel_nabla_tsvm}

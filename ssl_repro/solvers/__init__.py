@@ -10,19 +10,19 @@ an unlabeled block)::
 (one matrix plus row-index arrays, see :mod:`.engine.problem`), which is what the
 estimators use to avoid copying large matrices.
 """
-from .annealing import deterministic_annealing
-from .engine.cgls import CGLSInfo, cgls
-from .info import SolverInfo, SuspectSolutionWarning
-from .engine.line_search import line_search
-from .engine.loss import SquaredHingeLoss
-from .mfn import MFNInfo, l2svm_mfn
-from .objective import objective_of_weights, transductive_objective
-from .engine.biased_rows import BiasedRows
-from .engine.problem import Problem, from_blocks, from_mask
-from .supervised import rls, svm
-from .tsvm import tsvm
-from .validation import check_positive
-from .warm_up import warm_up_kernels
+from ssl_repro.solvers.annealing import deterministic_annealing
+from ssl_repro.solvers.engine.cgls import CGLSInfo, cgls
+from ssl_repro.solvers.info import SolverInfo, SuspectSolutionWarning
+from ssl_repro.solvers.engine.line_search import line_search
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.solvers.mfn import MFNInfo, l2svm_mfn
+from ssl_repro.solvers.objective import objective_of_weights, transductive_objective
+from ssl_repro.solvers.engine.biased_rows import BiasedRows
+from ssl_repro.solvers.engine.problem import Problem, from_blocks, from_mask
+from ssl_repro.solvers.supervised import rls, svm
+from ssl_repro.solvers.tsvm import tsvm
+from ssl_repro.solvers.validation import check_positive
+from ssl_repro.solvers.warm_up import warm_up_kernels
 
 
 def train_svm(X_labeled, y_labeled, lam=1e-3, cost=None):

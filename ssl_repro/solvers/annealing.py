@@ -31,15 +31,15 @@ import time
 
 import numpy as np
 
-from .engine._threads import solver_threads
-from .balance import (Beliefs, beliefs_for_gaps, kl_divergence, unlabeled_loss_gap, unsettled_at_start,
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.balance import (Beliefs, beliefs_for_gaps, kl_divergence, unlabeled_loss_gap, unsettled_at_start,
                       unsettled_entropy)
-from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
-from .engine.loss import SquaredHingeLoss
-from .mfn import l2svm_mfn
-from .objective import transductive_objective
-from .engine.problem import pseudo_rows
-from .validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_open_unit, check_positive
+from ssl_repro.solvers.info import NEWTON_CAP, SolverInfo, fixed_cap, larger
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.solvers.mfn import l2svm_mfn
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.engine.problem import pseudo_rows
+from ssl_repro.solvers.validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_open_unit, check_positive
 
 #: Starting temperature, in units of lambda' (Table 5: T = 10).
 START_TEMPERATURE = 10.0

@@ -58,7 +58,7 @@ lambda = 0.001 the factor can be close to 1 and max_iter ends the run.
 With the project's normalization (cost 1/l per labeled row, lambda'/u per
 unlabeled pseudo-row), 002's heuristic UC* = LC is lambda' = 1.
 
-One-sided solutions with few labels (issue 43; not a bug, the algorithm
+One-sided solutions with few labels (not a bug, the algorithm
 under these settings).  CCCP descends from the supervised SVM, and with
 the regularized bias and a handful of labels that start puts almost every
 unlabeled output on one side: on 20ng-aut-avn-like split 0 (r = 0.668) at
@@ -91,14 +91,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine._threads import solver_threads
-from .info import NEWTON_CAP, SolverInfo, fixed_cap, larger
-from .engine.loss import SquaredHingeLoss
-from .mfn import l2svm_mfn
-from .objective import transductive_objective
-from .engine.problem import pseudo_rows
-from .supervised import svm
-from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import NEWTON_CAP, SolverInfo, fixed_cap, larger
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.solvers.mfn import l2svm_mfn
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.engine.problem import pseudo_rows
+from ssl_repro.solvers.supervised import svm
+from ssl_repro.solvers.validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: Plateau of the ramp: 0 for the squared hinge (002's -0.3 is for the hinge; see module doc).
 RAMP_S = 0.0

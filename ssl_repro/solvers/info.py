@@ -89,7 +89,7 @@ class SolverInfo:
         each also said by a :class:`SuspectSolutionWarning`.
     selected_lam : float
         a tuned baseline's lambda, chosen by cross-validation on the
-        labeled rows (:mod:`ssl_repro.baselines`); NaN for the others.
+        labeled rows (:mod:`ssl_repro.estimators.baselines`); NaN for the others.
     cv_errors : list of float
         that cross-validation's held-out error rate per grid value.
     """

@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine.cgls import cgls
-from .engine.line_search import line_search
+from ssl_repro.solvers.engine.cgls import cgls
+from ssl_repro.solvers.engine.line_search import line_search
 
 #: Cold start: first CGLS with a crude tolerance and few iterations (Table 1).
 COLD_TOL, COLD_MAX_ITER = 1e-2, 10

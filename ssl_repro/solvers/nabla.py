@@ -21,11 +21,11 @@ import time
 import numpy as np
 from scipy.optimize import minimize
 
-from .engine._threads import solver_threads
-from .info import LBFGS_FAILED, SolverInfo, larger
-from .objective import transductive_objective
-from .supervised import svm
-from .validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import LBFGS_FAILED, SolverInfo, larger
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.supervised import svm
+from ssl_repro.solvers.validation import check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: exp(-SHARPNESS t^2) is the unlabeled loss (Chapelle & Zien's choice, 3).
 SHARPNESS = 3.0

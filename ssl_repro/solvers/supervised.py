@@ -3,13 +3,13 @@ import time
 
 import numpy as np
 
-from .engine._threads import solver_threads
-from .engine.cgls import cgls
-from .info import NEWTON_CAP, SolverInfo, fixed_cap
-from .engine.loss import SquaredHingeLoss
-from .mfn import MAX_CG_ITER, TOL, l2svm_mfn
-from .objective import transductive_objective
-from .validation import check_lambda
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.engine.cgls import cgls
+from ssl_repro.solvers.info import NEWTON_CAP, SolverInfo, fixed_cap
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.solvers.mfn import MAX_CG_ITER, TOL, l2svm_mfn
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.validation import check_lambda
 
 #: The warnings' words for a cap hit (:meth:`.info.SolverInfo.warn_if_capped`).
 SVM_CAPS = {"max_newton_iter": NEWTON_CAP}

@@ -10,12 +10,12 @@ import time
 
 import numpy as np
 
-from .engine._threads import solver_threads
-from .info import NEWTON_CAP, TOLERANCE, SolverInfo, larger
-from .engine.loss import SquaredHingeLoss
-from .mfn import l2svm_mfn
-from .objective import transductive_objective
-from .validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import NEWTON_CAP, TOLERANCE, SolverInfo, larger
+from ssl_repro.solvers.engine.loss import SquaredHingeLoss
+from ssl_repro.solvers.mfn import l2svm_mfn
+from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.validation import check_above_one, check_count, check_fraction, check_has_unlabeled, check_lambda, check_positive
 
 #: lambda' of the first level (Table 4); when lambda' itself is smaller, the schedule is lambda' alone.
 LAM_U_START = 1e-5

@@ -9,13 +9,13 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from .annealing import deterministic_annealing
-from .engine.cgls import cgls
-from .engine.biased_rows import BiasedRows
-from .engine.cg_layout import COMPACT_FEATURES
-from .engine.problem import from_mask
-from .tsvm import tsvm
-from .engine.data_checks import DATA_DTYPES
+from ssl_repro.solvers.annealing import deterministic_annealing
+from ssl_repro.solvers.engine.cgls import cgls
+from ssl_repro.solvers.engine.biased_rows import BiasedRows
+from ssl_repro.solvers.engine.cg_layout import COMPACT_FEATURES
+from ssl_repro.solvers.engine.problem import from_mask
+from ssl_repro.solvers.tsvm import tsvm
+from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
 
 
 #: The index types of scipy's CSR matrices (``indices``, ``indptr``): int32 where they fit, int64 where

@@ -34,7 +34,7 @@ import types
 import numba
 import numpy as np
 
-from ._row_products import ONE, row_axpy, row_bounds, row_dot
+from ssl_repro.solvers.engine._row_products import ONE, row_axpy, row_bounds, row_dot
 
 
 @numba.njit(inline="always", nogil=True)

@@ -9,10 +9,10 @@ vector has ``n_features + 1`` entries, the last one being the bias.
 import numpy as np
 import scipy.sparse as sp
 
-from .cg_layout import make_layout, plain_layout
-from .cgls import CGSteps
-from ._row_products import N_CHUNKS, renumber, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
-from .data_checks import check_feature_memory, data_dtype, largest_magnitude
+from ssl_repro.solvers.engine.cg_layout import make_layout, plain_layout
+from ssl_repro.solvers.engine.cgls import CGSteps
+from ssl_repro.solvers.engine._row_products import N_CHUNKS, renumber, rows_matvec, rows_matvec_beside, rows_rmatvec, unsigned_indices
+from ssl_repro.solvers.engine.data_checks import check_feature_memory, data_dtype, largest_magnitude
 
 
 class BiasedRows:

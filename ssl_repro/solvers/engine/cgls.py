@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
-from .cg_layout import group_rows
-from ._row_products import N_CHUNKS
-from ._threads import refresh_threads
+from ssl_repro.solvers.engine._cg_pass import cg_steps_parallel, cg_steps_serial, chunk_bounds
+from ssl_repro.solvers.engine.cg_layout import group_rows
+from ssl_repro.solvers.engine._row_products import N_CHUNKS
+from ssl_repro.solvers.engine._threads import refresh_threads
 
 #: CG iterations per call of the compiled loop; between calls the idle
 #: cores are re-evaluated (:func:`._threads.refresh_threads`).

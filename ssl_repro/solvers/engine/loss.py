@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ._row_products import N_CHUNKS
+from ssl_repro.solvers.engine._row_products import N_CHUNKS
 
 
 class ActiveSystem(NamedTuple):

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .biased_rows import BiasedRows
-from .data_checks import check_labels_pm1, check_matrix
+from ssl_repro.solvers.engine.biased_rows import BiasedRows
+from ssl_repro.solvers.engine.data_checks import check_labels_pm1, check_matrix
 
 
 @dataclass

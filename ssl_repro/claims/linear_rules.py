@@ -1,0 +1,82 @@
+"""The ``compare`` test: the linear papers' claims (000, 003, 004) judged on paired comparisons per cell.
+
+A cell is one (labels, unlabeled rows) point of a sweep; each check ``{metric, a, b, expect}`` of the test
+is a :func:`~ssl_repro.claims.rules.compare` in every cell, met or not by
+:func:`~ssl_repro.claims.rules.meets`; cells whose outcome turns on non-converged runs are left out and
+counted; ``"per": "dataset"`` judges a sentence about each dataset per dataset (the rules:
+:mod:`ssl_repro.claims.rules`).  Which data a paper set's verdict rests on is
+:mod:`ssl_repro.claims.verdicts`'s.
+"""
+from ssl_repro.claims.registry import register
+from ssl_repro.claims.rules import compare, meets, reversed_
+from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combined, frames, judge_set, tally_word
+
+
+def _converged(rows):
+    """The rows of runs that converged (all rows when the column is absent)."""
+    return rows[rows["converged"].astype(bool)] if "converged" in rows else rows
+
+
+def judge_cells(frame, test, set_expect, dataset):
+    """The verdict of one dataset's records on a ``compare`` test (module doc: cells, non-converged runs,
+    per-dataset sentences)."""
+    checks = test["checks"]
+    per_dataset = test.get("per") == "dataset"
+    words = [{} for _ in checks]
+    met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
+    met = total = undecided = 0
+    runs = frame[frame["method"].isin({m for c in checks for m in (c["a"], c["b"])})]
+    unconverged = len(runs) - len(_converged(runs))
+    for _, cell in frame.groupby(["n_labeled", "n_unlabeled"]):
+        settled = _converged(cell) if unconverged else None
+        outcomes, doubtful = [], False
+        for k, check in enumerate(checks):
+            expect = check.get("expect", set_expect)
+            c = compare(cell, check["a"], check["b"], check["metric"])
+            if c is None:
+                continue
+            ok = meets(c, expect)
+            words[k][c.evidence_word] = words[k].get(c.evidence_word, 0) + 1
+            if settled is not None and len(settled) < len(cell):
+                again = compare(settled, check["a"], check["b"], check["metric"])
+                doubtful |= again is None or meets(again, expect) != ok
+            outcomes.append((k, ok, reversed_(c)))
+        if not outcomes:
+            continue
+        if doubtful:
+            undecided += 1
+            continue
+        total += 1
+        met += all(ok for _, ok, _ in outcomes)
+        for k, ok, against in outcomes:
+            cells_k[k] += 1
+            met_k[k] += ok
+            against_k[k] += against
+    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+                       for k, c in enumerate(checks) if words[k])
+    notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
+        f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
+        if undecided else "")
+    if total == 0:
+        return Verdict(UNTESTABLE, "", f"{dataset}: no cell with both methods{notes}")
+    if per_dataset:
+        ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
+        tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
+                            for k in range(len(checks)) if cells_k[k])
+        return Verdict(HOLDS if ok else FAILS, "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
+                                                    f"{counts}){notes}")
+    return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
+
+
+def compare_sets(records, test):
+    """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
+    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) must be
+    met in a cell for the cell to count; ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+    found = frames(records, test["folder"] + "_")
+    return [(name, judge_set(name, found.get(name, []), True,
+                             lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset)))
+            for name, set_expect in test["expect"].items()]
+
+
+#: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.
+check_compare = register("compare", by_set=compare_sets)(combined(compare_sets))

@@ -1,0 +1,72 @@
+"""The records a verdict is judged on: the records under results/ and the papers' numbers and claims.
+
+One :class:`Records` is made per render (the report's) or per check: each sweep's results.csv is read once
+and each claim judged once for the life of the object, so the next one reads changed records anew.
+"""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ssl_repro.claims.registry import evaluate_by_set
+from ssl_repro.harness.aggregate import read_results
+
+
+class Records:
+    """The records under ``results`` and the repository ``repo`` they are committed in, as one render reads
+    them: each sweep's results.csv is read once (:meth:`runs`) and each claim judged once (:meth:`verdict`)
+    for the life of the object, so each render makes its own (the next one reads changed records anew)."""
+
+    def __init__(self, results, repo):
+        self.results, self.repo = Path(results), Path(repo)
+        self._runs, self._verdicts = {}, {}
+        self.papers = json.loads((self.repo / "experiments" / "paper_numbers.json").read_text())
+
+    def runs(self, folder):
+        """``folder``'s results.csv, or None when absent (read once per render)."""
+        if folder not in self._runs:
+            f = self.results / folder / "results.csv"
+            self._runs[folder] = read_results(f) if f.exists() else None
+        return self._runs[folder]
+
+    def verdict(self, claim):
+        """The :class:`~ssl_repro.claims.verdicts.Verdict` of ``claim`` on these records, as
+        :func:`ssl_repro.claims.registry.evaluate` gives it."""
+        return self._judged(claim)[0]
+
+    def named_verdicts(self, claim):
+        """[(paper set, Verdict)] of ``claim`` per paper set its test names (compare and ratio tests), else
+        [("-", its one verdict)] (:func:`ssl_repro.claims.registry.evaluate_by_set`)."""
+        return self._judged(claim)[1]
+
+    def _judged(self, claim):
+        """:func:`~ssl_repro.claims.registry.evaluate_by_set` of ``claim``, evaluated once per claim id and
+        test: the same claim with another test (``dict(claim, test=...)``) is evaluated anew."""
+        key = (claim.get("id"), json.dumps(claim["test"]))
+        if key not in self._verdicts:
+            self._verdicts[key] = evaluate_by_set(claim, self)
+        return self._verdicts[key]
+
+    def json(self, relative):
+        f = self.results / relative
+        return json.loads(f.read_text()) if f.exists() else None
+
+    def csv(self, relative):
+        f = self.results / relative
+        return pd.read_csv(f) if f.exists() else None
+
+    def folders(self, prefix):
+        """The sweep folders under results/ whose name starts with ``prefix``, sorted."""
+        return sorted(p.name for p in self.results.glob(f"{prefix}*") if (p / "results.csv").exists())
+
+
+    def paper_numbers(self, **match):
+        """The paper_numbers.json entries whose fields equal ``match``."""
+        return [n for n in self.papers["numbers"] if all(n.get(k) == v for k, v in match.items())]
+
+    def paper_value(self, **match):
+        found = self.paper_numbers(**match)
+        return found[0]["value"] if found else None
+
+    def claims(self, artifact):
+        return [c for c in self.papers["claims"] if c["artifact"] == artifact]

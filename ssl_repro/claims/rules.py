@@ -1,0 +1,292 @@
+"""The rules that turn records into verdicts on the papers' claims: thresholds, the paired test, flags.
+
+Everything a verdict on one dataset's records depends on is stated here; the tests that apply these rules
+to a claim register themselves in :mod:`ssl_repro.claims.registry` (the linear papers' paired comparisons
+:mod:`ssl_repro.claims.linear_rules`, the timing claims :mod:`ssl_repro.claims.timing_rules`, 001's kernel
+claims :mod:`ssl_repro.claims.kernel_001_rules`, 002's :mod:`ssl_repro.claims.cccp_002_rules`), and which
+data a paper set's verdict rests on and how the datasets' verdicts combine (data kinds, an analog's
+constructions) is :mod:`ssl_repro.claims.verdicts`'s.  Nothing here renders (:mod:`ssl_repro.report`).
+
+**Thresholds** (stated once, applied to every comparison of the report and the claims table).
+Two objective minima (J, Eqn 18 of Sindhwani & Keerthi, *Large Scale Semi-supervised Linear SVMs*,
+tech report 2006, "000") are **equal** when their mean paired difference is below
+:data:`J_EQUAL` (0.05%) of the second one's mean.  The papers' words are mapped to bands read off
+the only minima they print as numbers, Table 1.2 of the book chapter (Sindhwani & Keerthi, *Newton
+Methods for Fast Solution of Semi-supervised Linear SVMs*, 2006, "004"): it calls DA's optimization
+"slightly, but consistently" better on full-gcat, where its four-digit minima differ by 0 to 0.07%,
+and says the "significantly better" of ccat "continues to hold" on full-ccat, where they differ by
+0.08% to 0.36% (0.26% and 0.36% at 100 labels).  Hence: **slightly** better is a relative gap from
+:data:`J_EQUAL` up to :data:`J_SIGNIFICANT` (0.25%), **significantly** better a gap of at least
+:data:`J_SIGNIFICANT` (a reading of four-digit numbers: 0.05% is about the rounding step of 0.15).
+Two error rates are **equal** when their mean paired difference is below :data:`ERROR_EQUAL_POINTS`
+(0.5 points) *and* below :data:`ERROR_EQUAL_SHARE` (10%) of the larger mean error: half a point is
+what a reader of 10-split learning curves would not act on, and the relative part keeps differences
+such as kdd99's 0.22% vs 0.29% (004 Table 1.5) from being "equal" merely because errors are small.
+Seconds are compared as ratios against the factor a claim states (no threshold).
+
+**Better** means: the paired two-sided Wilcoxon signed-rank test (:func:`signed_rank_p`) gives
+p < :data:`ALPHA` *and* the mean difference is beyond the threshold; below the threshold the two
+are "equal" however small p is; beyond it with p >= :data:`ALPHA`, "not significant".  One split
+(or one run, as 004's large sets) gets no test: "lower (1 run)".
+
+**Ties** in the signed-rank test: differences whose size is at most :data:`TIE_RTOL` times the
+largest compared value are zeros (dropped, as ``scipy.stats.wilcoxon``'s default
+``zero_method="wilcox"``), and sizes that differ by at most that much are one tied size (average
+ranks): differences equal up to float noise (0.0137 and 0.013699999999999999) are ties.  The p is
+exact over the 2^n sign flips of the tied ranks: ``scipy.stats.wilcoxon``'s p on tied data up to 13
+differences (its default there, a permutation test over all sign flips; its ``method="exact"`` uses
+the table of untied ranks, which is not exact with ties).
+
+**Degenerate solutions.**  A run is *one-class* when the class it predicts least on its unlabeled
+rows makes up less than :data:`ONE_CLASS_SHARE` (10%) of the share that class would have at the
+ratio r (``min(p, 1 - p) < 0.1 min(r, 1 - r)``, p the predicted positive share), while r is well
+inside (0, 1) (``min(r, 1 - r) >= R_INSIDE``, 5%).  Records with the column
+``unlabeled_positive_fraction`` (new runs) give p; older records do not, and the flag is derived
+from the transductive error e and r: a prediction with positive share p has e >= |p - r|, so the
+one-class shares are possible only when e > (1 - :data:`ONE_CLASS_SHARE`) min(r, 1 - r) -- an
+error no better than 90% of labelling every row the majority class.  The derived flag can also
+catch a run of two classes that is as bad as that; neither kind counts as better.  A comparison
+whose winner is one-class on any split is "one-class", never "lower": it is shown with how many
+splits, and never counts as better optimization or better error.
+
+**Rules that read the whole sentence** (:data:`SENTENCE_RULES` says them in the report's words).
+
+- *Bands of an error gap*, as of a J gap: **slightly** lower is beyond the equal threshold and below
+  :data:`ERROR_SLIGHT_POINTS` (1.5 points) *and* :data:`ERROR_SLIGHT_SHARE` (20%) of the larger
+  mean error -- three times the equal band's points, twice its share; **markedly** lower is beyond
+  either.  Every "lower" in the evidence carries its band ("significantly lower" J, "slightly lower"
+  error), so the evidence's words are the band's, not the claim's.
+- *"Only slight"* (000 on ccat: better optimization "only translates into slight error rate
+  improvements") is met when the error is not higher and its gain is not markedly lower: a gain
+  beyond the slight band fails it, whatever its p.  *"Slightly"* better optimization (000 Fig 4,
+  004 Fig 1.3) is met only by a slightly-lower J: a significantly lower J does not read as
+  "slightly".
+- *A per-dataset sentence* ("the benefit of unlabeled data is evident on all datasets": the test's
+  ``"per": "dataset"``) is judged per dataset, not per cell: a dataset meets it when each check is
+  met in more than half of its cells and reversed (significantly higher) in none.
+- *One run*: every word that rests on one split says "(1 run)", "equal (1 run)" included.
+- *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
+  converged"), and never decide a cell silently: a cell whose outcome changes when its
+  non-converged splits are left out is not counted, and the evidence says how many such cells.
+- *The verdict per data kind* and *an analog's constructions*: stated in :mod:`ssl_repro.claims.verdicts`.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import wilcoxon
+
+
+#: Significance level of the paired test.
+ALPHA = 0.05
+#: Relative J gap below which two objective minima are equal (0.05%).
+J_EQUAL = 5e-4
+#: Relative J gap from which an optimization is "significantly" better (0.25%); below it, "slightly".
+J_SIGNIFICANT = 2.5e-3
+#: Error gap (fraction) below which two error rates are equal: 0.5 points ...
+ERROR_EQUAL_POINTS = 0.005
+#: ... and 10% of the larger of the two errors.
+ERROR_EQUAL_SHARE = 0.10
+#: An error gap beyond equal is "slightly" lower below 1.5 points ...
+ERROR_SLIGHT_POINTS = 0.015
+#: ... and below 20% of the larger of the two errors; beyond either, "markedly".
+ERROR_SLIGHT_SHARE = 0.20
+#: Differences (and gaps between |differences|) up to this share of the largest value compared are float noise.
+TIE_RTOL = 1e-12
+#: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
+EXACT_UP_TO = 16
+#: A run is one-class when its predicted minority share is below this share of r's minority share ...
+ONE_CLASS_SHARE = 0.10
+#: ... and r's minority share is at least this.
+R_INSIDE = 0.05
+#: The record column of the predicted positive share on the unlabeled rows (runs made after it existed).
+POSITIVE_FRACTION = "unlabeled_positive_fraction"
+
+
+def signed_rank_p(diff, tol=0.0):
+    """Two-sided p of the Wilcoxon signed-rank test of the paired differences ``diff``.
+
+    Differences with ``|d| <= tol`` are zeros and dropped; sizes within ``tol`` of each other are
+    one tied size with the average rank.  Exact over all 2^n sign flips up to :data:`EXACT_UP_TO`
+    nonzero differences (the sign flips of the tied ranks themselves, as scipy's permutation test);
+    ``scipy.stats.wilcoxon``'s normal approximation beyond.  1 without a difference."""
+    diff = np.asarray(diff, float)
+    diff = diff[np.abs(diff) > tol]
+    n = len(diff)
+    if n == 0:
+        return 1.0
+    ranks = tied_ranks(np.abs(diff), tol)
+    if n > EXACT_UP_TO:
+        return float(wilcoxon(np.sign(diff) * ranks, method="approx").pvalue)
+    observed = ranks[diff > 0].sum()
+    signs = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
+    null = signs @ ranks
+    centre = ranks.sum() / 2
+    return float(np.mean(np.abs(null - centre) >= abs(observed - centre) - 1e-9))
+
+
+def tied_ranks(sizes, tol):
+    """Ranks of ``sizes`` (1 = smallest) with every run of sizes within ``tol`` of its neighbour given
+    the run's average rank."""
+    order = np.argsort(sizes, kind="stable")
+    sorted_sizes = sizes[order]
+    group = np.concatenate([[0], np.cumsum(np.diff(sorted_sizes) > tol)])
+    positions = np.arange(1, len(sizes) + 1, dtype=float)
+    average = np.array([positions[group == g].mean() for g in group])
+    ranks = np.empty(len(sizes))
+    ranks[order] = average
+    return ranks
+
+
+# ---------------------------------------------------------------- degenerate runs
+
+def one_class(rows):
+    """Boolean Series over ``rows`` (records of runs): whether each run is one-class (module doc),
+    from ``unlabeled_positive_fraction`` where recorded, else derived from the transductive error and r."""
+    r = rows["r"].astype(float)
+    minority = np.minimum(r, 1 - r)
+    inside = minority >= R_INSIDE
+    derived = rows["transductive_error"].astype(float) > (1 - ONE_CLASS_SHARE) * minority
+    if POSITIVE_FRACTION in rows:
+        p = rows[POSITIVE_FRACTION].astype(float)
+        exact = np.minimum(p, 1 - p) < ONE_CLASS_SHARE * minority
+        derived = exact.where(p.notna(), derived)
+    return (inside & derived.fillna(False)).astype(bool)
+
+
+# ---------------------------------------------------------------- paired comparisons
+
+def is_objective(metric):
+    return metric.startswith("objective")
+
+
+def equal_within(metric, mean_diff, a_mean, b_mean):
+    """Whether a mean difference is below the threshold of ``metric`` (module doc)."""
+    if is_objective(metric):
+        return abs(mean_diff) < J_EQUAL * abs(b_mean)
+    if metric == "seconds":
+        return mean_diff == 0
+    return abs(mean_diff) < min(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE * max(abs(a_mean), abs(b_mean)))
+
+
+@dataclass
+class Comparison:
+    """``a`` vs ``b`` on ``metric`` paired over the splits both ran.
+
+    n splits; ``wins`` (a below b) and ``ties`` (equal up to float noise); mean and std of a - b;
+    ``relative``: the mean difference over b's mean; the Wilcoxon p (None for one split);
+    ``one_class_a`` / ``one_class_b``: splits on which each is one-class."""
+
+    metric: str
+    n: int
+    wins: int
+    ties: int
+    mean: float
+    std: float
+    a_mean: float
+    b_mean: float
+    p: float | None
+    one_class_a: int
+    one_class_b: int
+
+    @property
+    def relative(self):
+        return self.mean / abs(self.b_mean) if self.b_mean else float("nan")
+
+    @property
+    def equal(self):
+        return self.ties == self.n or equal_within(self.metric, self.mean, self.a_mean, self.b_mean)
+
+    @property
+    def outcome(self):
+        """``lower`` / ``higher`` (p < ALPHA, beyond the threshold; one split: no test), ``equal``,
+        ``not significant``, ``one-class`` (the lower one is one-class on some split)."""
+        if self.equal:
+            return "equal"
+        lower = self.mean < 0
+        if (self.one_class_a if lower else self.one_class_b):
+            return "one-class"
+        if self.n > 1 and self.p >= ALPHA:
+            return "not significant"
+        return "lower" if lower else "higher"
+
+    @property
+    def word(self):
+        """:attr:`outcome`, with `` (1 run)`` when it rests on one split (``equal (1 run)`` too)."""
+        return self.outcome + (" (1 run)" if self.n == 1 else "")
+
+    @property
+    def band(self):
+        """The size of the gap: for J ``significantly`` (>= J_SIGNIFICANT), ``slightly`` or ``equal``; for
+        errors ``markedly`` (beyond ERROR_SLIGHT_*), ``slightly`` or ``equal``; None for seconds."""
+        if is_objective(self.metric):
+            gap = abs(self.relative)
+            return "equal" if gap < J_EQUAL else "significantly" if gap >= J_SIGNIFICANT else "slightly"
+        if self.metric == "seconds":
+            return None
+        if self.equal:
+            return "equal"
+        slight = min(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE * max(abs(self.a_mean), abs(self.b_mean)))
+        return "slightly" if abs(self.mean) < slight else "markedly"
+
+    @property
+    def evidence_word(self):
+        """:attr:`word` with the band of a lower or higher gap: ``significantly lower``, ``slightly
+        higher (1 run)``, ``equal``, ``not significant``."""
+        if self.outcome in ("lower", "higher") and self.band:
+            return f"{self.band} {self.word}"
+        return self.word
+
+
+def compare(rows, a, b, metric):
+    """:class:`Comparison` of methods ``a`` and ``b`` on ``metric`` over the splits both ran in
+    ``rows`` (one cell: dataset, labels, unlabeled rows); None when they share no split."""
+    by = {m: rows[rows["method"] == m].drop_duplicates("split").set_index("split") for m in (a, b)}
+    common = by[a].index.intersection(by[b].index)
+    common = [s for s in common if np.isfinite(by[a].at[s, metric]) and np.isfinite(by[b].at[s, metric])]
+    if not common:
+        return None
+    left, right = by[a].loc[common], by[b].loc[common]
+    x, y = left[metric].to_numpy(float), right[metric].to_numpy(float)
+    diff = x - y
+    tol = TIE_RTOL * max(np.max(np.abs(x)), np.max(np.abs(y)), 1e-300)
+    tie = np.abs(diff) <= tol
+    flags = {m: int(one_class(part).sum()) if {"r", "transductive_error"} <= set(part) else 0
+             for m, part in ((a, left), (b, right))}
+    return Comparison(metric, len(diff), int(((diff < 0) & ~tie).sum()), int(tie.sum()), float(diff.mean()),
+                      float(diff.std(ddof=1)) if len(diff) > 1 else float("nan"), float(x.mean()), float(y.mean()),
+                      signed_rank_p(diff, tol) if len(diff) >= 2 else None, flags[a], flags[b])
+
+
+def meets(c, expect):
+    """Whether :class:`Comparison` ``c`` meets an expectation of a claim (module doc: the whole sentence):
+    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal``,
+    ``not higher`` and ``only slightly lower`` (not higher, and no gain beyond the slight band)."""
+    if c is None:
+        return None
+    lower = c.outcome == "lower"
+    return {"lower": lower, "slightly lower": lower and c.band == "slightly",
+            "significantly lower": lower and c.band in (None, "significantly", "markedly"),
+            "equal": c.outcome == "equal",
+            "not higher": c.outcome in ("lower", "equal", "not significant"),
+            "only slightly lower": c.outcome in ("lower", "equal", "not significant")
+            and not (c.mean < 0 and c.band == "markedly")}[expect]
+
+
+def reversed_(c):
+    """Whether ``c`` says the opposite of "a below b": a significantly (or, on one run, plainly) higher."""
+    return c is not None and c.outcome == "higher"
+
+
+#: The whole-sentence rules of the module doc, as the report states them under its comparison rules.
+SENTENCE_RULES = (
+    "Rules that read the whole sentence: an error gap beyond equal is \"slightly\" lower below {e_slight_pts:g} "
+    "points and {e_slight_share:g}% of the larger error, \"markedly\" beyond; every lower or higher in the "
+    "evidence carries its band (J: significantly / slightly; errors: markedly / slightly). \"Slightly\" better "
+    "optimization needs a J gap in the slight band; \"only slight\" error improvements fail on a markedly "
+    "lower error. A sentence about each dataset (\"evident on all datasets\") is judged per dataset: met in "
+    "more than half of its cells and reversed in none. A word resting on one split says \"(1 run)\", "
+    "\"equal\" included. Runs stopped on an iteration cap are counted (\"k of n runs not converged\"), and a "
+    "cell whose outcome turns on them is left out and counted. A claim whose sets disagree gives its verdict "
+    "per data kind (real first); an analog's verdict is robust (\"both constructions\") when its two "
+    "constructions (ssl_repro/data/registry.py) agree, construction-dependent (which gives which) when not."
+).format(e_slight_pts=100 * ERROR_SLIGHT_POINTS, e_slight_share=100 * ERROR_SLIGHT_SHARE)

@@ -1,0 +1,209 @@
+"""Verdicts on the papers' timing claims, from records measured by the timing protocol.
+
+A timing verdict rests only on runs of the timing protocol (:mod:`ssl_repro.harness.timing_protocol`:
+one job at a time on an idle machine, 3 repeats on 3 splits); a record without it (one run per cell,
+jobs in parallel: a learning curve's sweep throughput, or a timing record made before the protocol)
+is "not testable here" with the command that re-records it.  Runs that other processes disturbed
+are left out.  A cell's seconds are the **median** over its runs; each ratio of median seconds
+stands beside the ratio of median CG iterations (the work the papers' arguments are about), and
+where the two differ by more than the factor :data:`WORK_DISAGREEMENT` the evidence says so: the
+seconds then answer for per-iteration cost (or noise), not for the work.  The verdict follows the
+seconds (the claims are about time).  A cell resting on one run says "(1 run)".  Each paper set is
+judged as every claim's (:func:`ssl_repro.claims.verdicts.judge_set`: an analog's constructions merged).
+"""
+import numpy as np
+
+from ssl_repro.claims.registry import register
+from ssl_repro.claims.verdicts import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, combined, data_kind, frames, judge_set,
+                     paper_set, tally_word)
+
+#: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
+#: before the evidence says that time and work part ways (1.5: half again).
+WORK_DISAGREEMENT = 1.5
+
+
+def protocol_runs(frame):
+    """The undisturbed timing-protocol runs of ``frame``, or None when it was not timed by the protocol."""
+    if "repeat" not in frame or frame["repeat"].isna().all():
+        return None
+    return frame[~frame["disturbed"].astype(bool)]
+
+
+def not_by_protocol(dataset, experiment):
+    """The verdict of a set whose records were not timed by the protocol (``experiment``: the one
+    that times them by it)."""
+    return Verdict(UNTESTABLE, "", f"{dataset}: not timed by the protocol (one run a cell, jobs in parallel): "
+                                   f"re-record with `python run.py +experiment={experiment} dataset={dataset}`")
+
+
+def medians(runs, by):
+    """Median seconds and CG iterations, and the number of runs, per ``by`` x method (methods as columns)."""
+    grouped = runs.groupby([by, "method"])
+    return (grouped["seconds"].median().unstack(), grouped["cg_iterations"].median().unstack(),
+            grouped.size().unstack())
+
+
+def work_note(seconds_ratio, work_ratio, name):
+    """Where the seconds ratio and the CG-iteration ratio part ways past :data:`WORK_DISAGREEMENT`."""
+    apart = [(k, s, w) for k, s, w in zip(seconds_ratio.index, seconds_ratio, work_ratio)
+             if w > 0 and not 1 / WORK_DISAGREEMENT <= s / w <= WORK_DISAGREEMENT]
+    return "".join(f"; seconds and CG iterations part ways at {name} = {k} ({s:.3g} vs {w:.3g})" for k, s, w in apart)
+
+
+def runs_note(counts):
+    """'(1 run)' where a cell rests on one run, else the fewest runs of a cell."""
+    fewest = int(counts.min()) if len(counts) else 0
+    return " (1 run)" if fewest == 1 else f" (medians of {fewest}+ runs a cell)"
+
+
+def capped_note(runs, methods):
+    """'; k of n runs of ``methods`` stopped on a cap' where any did (their seconds are those of a capped run)."""
+    if "converged" not in runs:
+        return ""
+    part = runs[runs["method"].isin(methods)]
+    stopped = int((~part["converged"].astype(bool)).sum())
+    return f"; {stopped} of {len(part)} runs stopped on an iteration cap (timed as they ran)" if stopped else ""
+
+
+def by_protocol(experiment, judge):
+    """``judge(dataset, runs)`` on a dataset's protocol runs, for :func:`~ssl_repro.claims.verdicts.judge_set`;
+    a dataset without them is not testable (:func:`not_by_protocol`)."""
+    def judged(kind, dataset, frame):
+        runs = protocol_runs(frame)
+        return not_by_protocol(dataset, experiment) if runs is None else judge(dataset, runs)
+    return judged
+
+
+def largest_u(runs):
+    """The runs at each label count's largest u (a doubling record's whole u, not its half; a medium set's
+    timing record has one u per label count)."""
+    if "n_unlabeled" not in runs:
+        return runs
+    return runs[runs["n_unlabeled"] == runs.groupby("n_labeled")["n_unlabeled"].transform("max")]
+
+
+def _ratio(test, dataset, runs):
+    runs = largest_u(runs)
+    seconds, work, counts = medians(runs, "n_labeled")
+    texts, oks = [], []
+    for check in test["checks"]:
+        num, den = check["num"], check["den"]
+        if num not in seconds or den not in seconds:
+            continue
+        ratio = (seconds[num] / seconds[den]).dropna()
+        work_ratio = (work[num] / work[den]).reindex(ratio.index)
+        if check.get("at") == "lowest":
+            ratio, work_ratio = ratio.iloc[:1], work_ratio.iloc[:1]
+        ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
+        oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
+        texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
+                     f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
+                     + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1))
+                     + capped_note(runs, (num, den)))
+    if not oks:
+        return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
+    return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
+
+
+def ratio_sets(records, test):
+    """[(paper set, Verdict)] of a ``ratio`` test on each of ``test["sets"]`` (default: every set with
+    records): median seconds of ``num`` over ``den`` per label count against ``min`` (and ``max``) at
+    ``at``: every label count (``all``), most of them (``most``) or the lowest one (``lowest``); the
+    CG-iteration ratio beside it."""
+    found = frames(records, test["folder"] + "_")
+    judge = by_protocol(test["folder"], lambda dataset, runs: _ratio(test, dataset, runs))
+    return [(name, judge_set(name, found.get(name, []), False, judge)) for name in test.get("sets") or sorted(found)]
+
+
+#: The verdict of a ``ratio`` test: its sets' (:func:`ratio_sets`) combined.
+check_ratio = register("ratio", by_set=ratio_sets)(combined(ratio_sets))
+
+
+def _label_dependence(test, dataset, runs):
+    seconds, work, counts = medians(runs, "n_labeled")
+    methods = (test["stronger"], test["weaker"])
+    if not all(m in seconds for m in methods):
+        return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
+    spread = {m: seconds[m].max() / seconds[m].min() for m in methods}
+    work_spread = {m: work[m].max() / work[m].min() for m in methods}
+    return Verdict(HOLDS if spread[methods[0]] > spread[methods[1]] else FAILS, "",
+                   f"{dataset}: largest/smallest median seconds {spread[methods[0]]:.3g} vs {spread[methods[1]]:.3g} "
+                   f"(CG iterations {work_spread[methods[0]]:.3g} vs {work_spread[methods[1]]:.3g})"
+                   + runs_note(counts[list(methods)].min(axis=1)))
+
+
+@register("label_dependence")
+def check_label_dependence(records, test):
+    """Whether ``stronger``'s median seconds vary more over the label counts (largest / smallest) than
+    ``weaker``'s; the same for CG iterations beside it."""
+    found = frames(records, test["folder"] + "_")
+    judge = by_protocol(test["folder"], lambda dataset, runs: _label_dependence(test, dataset, runs))
+    return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
+
+
+def doubling_ratios(runs):
+    """Per labeled count and method timed at two u: ``(l, method, u ratio, ratio of median seconds, ratio of
+    median CG iterations, fewest runs of the two cells)`` (004 Table 1.6's doubling)."""
+    out = []
+    for (l, m), part in runs.groupby(["n_labeled", "method"]):
+        grouped = part.groupby("n_unlabeled")
+        cells = grouped[["seconds", "cg_iterations"]].median().sort_index()
+        if len(cells) == 2:
+            out.append((l, m, cells.index[1] / cells.index[0], cells["seconds"].iloc[1] / cells["seconds"].iloc[0],
+                        cells["cg_iterations"].iloc[1] / cells["cg_iterations"].iloc[0], int(grouped.size().min())))
+    return out
+
+
+def _doubling(test, dataset, runs):
+    found = [r for r in doubling_ratios(runs) if r[1] in test["methods"]]
+    if not found:
+        return Verdict(UNTESTABLE, "", f"{dataset}: u was not doubled")
+    ratios = [s / u for _, _, u, s, _, _ in found]
+    work = [w for _, _, _, _, w, _ in found]
+    ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
+    return Verdict(tally_word(ok, len(ratios)), "",
+                   f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG "
+                   f"iterations' ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a "
+                   f"factor {test['tolerance']:g} in {ok} of {len(ratios)}"
+                   + runs_note(np.array([r[5] for r in found])) + capped_note(runs, test["methods"]))
+
+
+@register("doubling")
+def check_doubling(records, test):
+    """004 Table 1.6: median seconds when u doubles, within a factor ``tolerance`` of the u ratio; the
+    CG-iteration ratio beside it."""
+    found = frames(records, "scale_timing_")
+    if not found:
+        return Verdict(UNTESTABLE, "-", "no run timed by the protocol: `python run.py +experiment=scale_timing "
+                                        "dataset=kdd99-10` (minutes a job)")
+    judge = by_protocol("scale_timing", lambda dataset, runs: _doubling(test, dataset, runs))
+    return combine([judge_set(name, found[name], False, judge) for name in sorted(found)])
+
+
+@register("svmlight")
+def check_svmlight(records, test):
+    """000 Table 9: SVM-light's seconds over ours (TSVM S=max's median over the protocol's runs of the
+    first split at the fewest labels) at least ``min`` (SVM-light killed at its cap: at least the cap)."""
+    peers = records.csv("peers/table9.csv")
+    if peers is None:
+        return Verdict(UNTESTABLE, "-", "peers/table9.csv absent (SVM-light was not run)")
+    found = frames(records, "timing_")
+    parts = []
+    for _, row in peers[peers["method"] == "svmlight-tsvm"].iterrows():
+        ours = [f for k, d, f in found.get(paper_set(row["dataset"]), []) if d == row["dataset"]]
+        if not ours:
+            continue
+        frame = protocol_runs(ours[0])
+        if frame is None:
+            parts.append(not_by_protocol(row["dataset"], "timing"))
+            continue
+        first = frame[(frame["split"] == frame["split"].min()) & (frame["n_labeled"] == frame["n_labeled"].min())
+                      & (frame["method"] == "tsvm-Smax")]
+        if first.empty:
+            continue
+        ratio = row["seconds"] / first["seconds"].median()
+        capped = bool(row.get("capped", False))
+        parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
+                             f"{row['dataset']} ({SHORT_KIND[data_kind(row['dataset'])]})",
+                             f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
+    return combine(parts)

@@ -1,0 +1,121 @@
+"""The claims: an overview of one short row per claim, and each claim in full on its own page (docs) or
+under its own anchor (results/README.md).
+
+The verdicts are :mod:`ssl_repro.claims.rules`'s, asked of the render's :class:`~ssl_repro.claims.records.Records`
+(each claim judged once per render, however many pages show it): :func:`set_verdicts` gives one per paper
+set (the claim's test restricted to that set) and :func:`kind_words` combines them per data kind with
+:func:`ssl_repro.claims.verdicts.combine`, so the overview can say "real: holds, analog: mixed" where the
+combined verdict says "mixed".
+"""
+import re
+
+import numpy as np
+
+from ssl_repro.claims import verdicts
+from ssl_repro.report.claim_words import CLAIM_WORDS
+from ssl_repro.report.tables import figure_caption, table
+from ssl_repro.report.words import KIND_SHORT, WORD_SHORT, evidence_words, glossary, plain, unbreak
+
+#: The figure file of each metric a claim compares (``<dataset>_*<suffix>.png`` in its sweep folders).
+FIGURE_SUFFIX = {"objective_eqn18": "objective", "test_error": "test_error",
+                 "transductive_error": "transductive_error", "seconds": "seconds"}
+
+
+def tested(records):
+    """[(number, claim)] of the claims with a test, numbered from 1 in the order of paper_numbers.json."""
+    return list(enumerate((c for c in records.papers["claims"] if "test" in c), 1))
+
+
+def set_verdicts(claim, records):
+    """[Verdict] of ``claim`` per paper set (:meth:`~ssl_repro.claims.records.Records.named_verdicts`)."""
+    return [v for _, v in records.named_verdicts(claim)]
+
+
+def kind_of(verdict):
+    """The data kind a verdict rests on, from its ``data`` ("pcmac (real)" -> real); None when untested."""
+    kinds = re.findall(r"\(([^)]*)\)", verdict.data)
+    return re.split(r"[,:]", kinds[0])[0] if kinds and verdict.word != verdicts.UNTESTABLE else None
+
+
+def kind_words(parts):
+    """{data kind: combined verdict} over the tested ``parts``, kinds in :data:`verdicts.KIND_ORDER`."""
+    grouped = {}
+    for p in parts:
+        if kind_of(p) is not None:
+            grouped.setdefault(kind_of(p), []).append(p)
+    order = lambda k: verdicts.KIND_ORDER.index(k) if k in verdicts.KIND_ORDER else len(verdicts.KIND_ORDER)  # noqa: E731
+    return {k: verdicts.combine(grouped[k]).category for k in sorted(grouped, key=order)}
+
+
+def verdict_label(parts):
+    """The overview's verdict cell: ``real: holds, analog: mixed``; ``not testable`` when no set is."""
+    words = kind_words(parts)
+    if not words:
+        return WORD_SHORT[verdicts.UNTESTABLE]
+    return ", ".join(f"{KIND_SHORT.get(k, k)}: **{WORD_SHORT[w]}**" for k, w in words.items())
+
+
+def claim_title(number, claim):
+    return f"Claim {number}: {CLAIM_WORDS.get(claim['id'], unbreak(claim['quote']))}"
+
+
+def overview(records, link):
+    """The claims overview: one row per claim (number, the claim in plain words linked by ``link(number,
+    claim)`` to its page or anchor, the paper and place, the verdict per data kind)."""
+    rows, counts = [], {}
+    for number, claim in tested(records):
+        word = records.verdict(claim).category
+        counts[WORD_SHORT[word]] = counts.get(WORD_SHORT[word], 0) + 1
+        rows.append([number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
+                     f"{claim['paper']} {claim['where']}", verdict_label(set_verdicts(claim, records))])
+    summary = ", ".join(f"{w} {n}" for w, n in counts.items())
+    return [table(["#", "the claim (its page: the paper's words, test, evidence, figures)", "paper, place",
+                   "verdict by data"], rows), "",
+            f"Every claim the papers make about their experiments, tested on our records ({summary}; a claim "
+            "on several sets is mixed when it holds on some and not on others). Data: real is the paper's set, "
+            "analog a 20 Newsgroups set standing for it, stand-in a generated set of its shape (rules below)."]
+
+
+def claim_figures(claim, parts, records):
+    """The sweep figures of the metrics ``claim`` compares, for the datasets its verdict rests on."""
+    test = claim["test"]
+    folder = test.get("folder")
+    if folder is None:
+        return []
+    metrics = [c.get("metric", "seconds") for c in test.get("checks", [])] or ["seconds"]
+    suffixes = list(dict.fromkeys(FIGURE_SUFFIX.get(m, "seconds") for m in metrics))
+    datasets = [d for p in parts for d in re.findall(r"([\w.-]+) \(", p.data)]
+    return sorted({f.relative_to(records.results).as_posix() for d in datasets for s in suffixes
+                   for f in records.results.glob(f"{folder}_*/figures/{d}_*{s}.png")})
+
+
+def describe(test):
+    """The test applied, in words, for the claims table."""
+    kind = test["kind"]
+    if kind == "compare":
+        checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
+                           for c in test["checks"])
+        sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
+        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
+        return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
+    if kind == "ratio":
+        return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
+                         f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
+    return test.get("says", kind)
+
+
+def claim_body(records, number, claim, section_link, figure_link):
+    """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
+    words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
+    quote = unbreak(claim["quote"])
+    verdict = records.verdict(claim)
+    named = records.named_verdicts(claim)
+    parts = [p for _, p in named]
+    rows = [[name, p.data or "-", f"**{WORD_SHORT[p.category]}**", evidence_words(p.evidence)] for name, p in named]
+    lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
+    lines += [f"({note}.)" for note in glossary(quote)]
+    lines += ["", f"**Verdict: {WORD_SHORT[verdict.category]}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
+              "", f"Test: {plain(describe(claim['test']))}.", "",
+              table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
+    lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
+    return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]

@@ -1,0 +1,168 @@
+"""The peer comparisons' scripts (SVM-light, UniverSVM) without the binaries, and the calibration record."""
+import importlib.util
+import json
+import stat
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def script(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_binary(path, body):
+    path.write_text(f"#!{sys.executable}\n{body}")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_the_calibration_record_is_of_the_registry_parameters_and_meets_the_tolerance():
+    from ssl_repro.data.registry import standin_parameters
+    calibrate = script("calibrate_standins")
+    record = json.loads((ROOT / "results" / "calibration" / "calibration.json").read_text())
+    assert {"command", "date", "git_commit", "machine"} <= set(record["provenance"])
+    rows = {row["dataset"]: row for row in record["rows"]}
+    assert set(rows) == {f"synthetic-{name}" for name in calibrate.TARGETS}
+    for name, target in calibrate.TARGETS.items():
+        row = rows[f"synthetic-{name}"]
+        assert row["generator"] == standin_parameters(name)      # no stale record
+        assert row["paper_error"] == target and row["matched"] == "transductive error"
+        assert abs(row["reached_error"] - target) <= calibrate.TOLERANCE
+
+
+def test_svmlight_files_round_trip_and_the_transduction_file_is_read(tmp_path):
+    from sklearn.datasets import load_svmlight_file
+    from ssl_repro.harness.external import cpu_seconds, read_transduction, write_svmlight
+    X = sp.csr_matrix(np.array([[0.5, 0, 1.25], [0, 0, 0.1], [2, 3, 0]]))
+    path = tmp_path / "rows.svm"
+    write_svmlight(path, X, np.array([1, 0, -1]))
+    X_read, y_read = load_svmlight_file(str(path), n_features=3, zero_based=False)
+    assert np.allclose(X_read.toarray(), X.toarray()) and y_read.tolist() == [1, 0, -1]
+    path.write_text("1.73:-1 -1.73:+1\n0.2:+1 -0.2:-1\n")
+    assert read_transduction(path).tolist() == [-1, 1]
+    assert cpu_seconds("...\nRuntime in cpu-seconds: 12.34\nNumber of SV: 3") == 12.34
+
+
+def test_svmlin_pairs_round_trip_through_the_reference_format_reader(tmp_path):
+    from ssl_repro.data.files import read_svmlin_pair
+    from ssl_repro.harness.external import write_svmlin_pair
+    X = sp.csr_matrix(np.array([[0.5, 0, 1.25], [0, 0, 0.1], [2, 3, 0]]))
+    write_svmlin_pair(tmp_path / "examples", tmp_path / "labels", X, np.array([1, 0, -1]))
+    X_read, labels = read_svmlin_pair(tmp_path / "examples", tmp_path / "labels")
+    assert np.allclose(X_read[:, :3].toarray(), X.toarray()) and labels.tolist() == [1, 0, -1]
+
+
+def test_svmlin_agreement_reads_the_objective_it_prints_last():
+    agreement = script("svmlin_agreement")
+    log = "L2_SVM_MFN Iteration# 1 (9 active examples,  objective_value = 0.5)\nObjective Value = 0.15932\n"
+    assert float(agreement.OBJECTIVE.findall(log)[-1]) == 0.15932
+    assert float(agreement.OBJECTIVE.findall("(min) Objective Value = 0.299799\n")[-1]) == 0.299799
+
+def small_problem():
+    from ssl_repro.data import DATASETS, Dataset, make_split
+    from ssl_repro.data.embedded import text_like
+    X, y = text_like(n_rows=400, n_features=300, seed=3)
+    dataset = Dataset("text-like", X, y, "test", DATASETS["text-like"])
+    return dataset, make_split(dataset, 0, 16)
+
+
+def test_an_svm_light_run_past_the_cap_is_killed_and_recorded_as_capped(tmp_path):
+    table9 = script("svmlight_table9")
+    dataset, split = small_problem()
+    spinner = fake_binary(tmp_path / "svm_learn", "while True:\n    pass\n")
+    row = table9.svmlight_row(dataset, split, spinner, 1.0, tmp_path)
+    assert row["capped"] and row["seconds"] == 1.0 and row["cap_seconds"] == 1.0
+    assert 0.9 <= row["cpu_seconds"] < 3 and np.isnan(row["transductive_error"])
+
+
+def test_the_cap_is_cpu_time_and_a_child_that_spends_none_meets_the_wall_guard(tmp_path):
+    """A spinning child is stopped by its CPU limit, with about ``cap`` CPU seconds; a sleeping one
+    spends no CPU and is killed by the wall guard; an exit code is passed on, not called capped."""
+    import time
+    from ssl_repro.harness.external import run_capped
+    cpu, capped, code = run_capped([sys.executable, "-c", "while True: pass"], 1.0, tmp_path / "log")
+    assert capped and code is None and 0.9 <= cpu < 2.5
+    start = time.perf_counter()
+    cpu, capped, code = run_capped([sys.executable, "-c", "import time; time.sleep(60)"], 0.5, tmp_path / "log")
+    assert capped and code is None and cpu < 0.5 and time.perf_counter() - start < 10
+    cpu, capped, code = run_capped([sys.executable, "-c", "import sys; sys.exit(3)"], 5.0, tmp_path / "log")
+    assert not capped and code == 3
+
+
+def test_an_svm_light_run_is_scored_on_its_transductive_labels(tmp_path):
+    """A fake svm_learn that labels the unlabeled rows (label 0 in its input) all +1: its
+    transductive error is the unlabeled rows' negative fraction."""
+    table9 = script("svmlight_table9")
+    dataset, split = small_problem()
+    body = ("import sys\nrows = [l for l in open(sys.argv[-2]) if l.startswith('0 ')]\n"
+            "open(sys.argv[sys.argv.index('-l') + 1], 'w').write(''.join('1.0:+1 -1.0:-1\\n' for _ in rows))\n"
+            "print('Runtime in cpu-seconds: 0.25')\n")
+    row = table9.svmlight_row(dataset, split, fake_binary(tmp_path / "svm_learn", body), 30.0, tmp_path)
+    assert not row["capped"] and row["seconds"] == 0.25
+    assert row["transductive_error"] == pytest.approx(np.mean(dataset.y[split.unlabeled] < 0))
+    failing = fake_binary(tmp_path / "svm_learn", "import sys\nprint('bad input')\nsys.exit(3)\n")
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        table9.svmlight_row(dataset, split, failing, 30.0, tmp_path)
+
+
+def test_svmlight_table9_refuses_a_missing_binary_and_a_bad_cap(tmp_path, capsys):
+    table9 = script("svmlight_table9")
+    with pytest.raises(SystemExit):
+        table9.main(["--svm-learn", str(tmp_path / "nothing"), "--out", str(tmp_path / "t")])
+    assert "not an executable file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        table9.main(["--cap", "0", "--out", str(tmp_path / "t")])
+    assert "must be positive" in capsys.readouterr().err
+
+
+def test_merge_keeps_earlier_rows_of_other_pairs():
+    from ssl_repro.harness.external import merge
+    old = [{"dataset": "a", "method": "da", "seconds": 1}, {"dataset": "a", "method": "tsvm-S1", "seconds": 2}]
+    new = [{"dataset": "a", "method": "da", "seconds": 3}]
+    assert merge(old, new, ("dataset", "method")) == [old[1], new[0]]
+
+
+def test_universvm_cost_maps_the_projects_lambda():
+    """J/lambda = 1/2 ||w||^2 + 1/(2 l lambda) sum H: C = 1/(2 l lambda); with UniverSVM's default
+    C* = (l/u) C = 1/(2 u lambda), the project's lambda' = 1."""
+    compare = script("universvm_compare")
+    assert compare.universvm_cost(2, 1e-3) == pytest.approx(250.0)
+    assert compare.universvm_cost(584, 1e-3) * 584 / 1000 == pytest.approx(1 / (2 * 1000 * 1e-3))
+
+
+def test_universvm_values_are_read_and_scored_on_unlabeled_then_test_rows(tmp_path):
+    """A fake universvm that writes -D values +1 for the first half of its -T rows, -1 after."""
+    compare = script("universvm_compare")
+    (tmp_path / "v.txt").write_text("# function values\nf{1} = [ -3.01 ,2.96 ,1e-2 ,-0.5];\n")
+    assert compare.read_function_values(tmp_path / "v.txt").tolist() == [-3.01, 2.96, 0.01, -0.5]
+    dataset, split = small_problem()
+    problem = compare.Problem("text-like", 0, dataset.X, dataset.y, split.labeled, split.unlabeled, split.test)
+    body = ("import sys\nargs = sys.argv\nn = sum(1 for _ in open(args[args.index('-T') + 1]))\n"
+            "values = ['1' if i < n // 2 else '-1' for i in range(n)]\n"
+            "open(args[args.index('-D') + 1], 'w').write('f{1} = [ ' + ' ,'.join(values) + '];\\n')\n")
+    row = compare.universvm_row(problem, fake_binary(tmp_path / "universvm", body), 30.0, tmp_path)
+    n = split.unlabeled.size + split.test.size
+    predicted = np.where(np.arange(n) < n // 2, 1, -1)
+    truth = dataset.y[np.concatenate([split.unlabeled, split.test])]
+    assert row["transductive_error"] == pytest.approx(np.mean(predicted[:split.unlabeled.size] != truth[:split.unlabeled.size]))
+    assert row["test_error"] == pytest.approx(np.mean(predicted[split.unlabeled.size:] != truth[split.unlabeled.size:]))
+    assert json.loads(row["parameters"])["-c"] == compare.universvm_cost(split.labeled.size)
+    capped = compare.universvm_row(problem, fake_binary(tmp_path / "slow", "while True:\n    pass\n"),
+                                   1.0, tmp_path)
+    assert capped["capped"] and capped["seconds"] == 1.0 and np.isnan(capped["transductive_error"])
+
+
+def test_the_version_line_survives_bytes_that_are_not_utf8(tmp_path):
+    from ssl_repro.harness.external import version_line
+    binary = fake_binary(tmp_path / "svm_learn",
+                         "import sys\nsys.stdout.buffer.write(b'\\nSVM-light V6.02: learning module\\nJoachims \\xf6\\n')\n")
+    assert version_line(binary) == "SVM-light V6.02: learning module"

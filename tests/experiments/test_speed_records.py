@@ -1,0 +1,38 @@
+"""README.md's speed list is rendered from the side-by-side records, never typed."""
+import copy
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "results" / "benchmarks" / "side_by_side.json"
+
+
+def recorder():
+    spec = importlib.util.spec_from_file_location("record_side_by_side",
+                                                  ROOT / "benchmarks" / "record_side_by_side.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_speed_list_is_what_the_records_give():
+    proc = subprocess.run([sys.executable, "benchmarks/record_side_by_side.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_each_record_gives_one_line_with_its_ratios_pairs_and_code():
+    module = recorder()
+    records = json.loads(RECORDS.read_text())
+    lines = module.readme_speed(records)
+    assert len(lines) == len(records)
+    text20k = next(r for r in records if r["label"] == "text20k")
+    line = next(x for x in lines if x.startswith("- text20k:"))
+    assert f"**{text20k['methods']['da']['ratio']:.2f}x**" in line and text20k["code"][:7] in line
+    changed = copy.deepcopy(records)
+    next(r for r in changed if r["label"] == "text20k")["methods"]["da"]["ratio"] += 0.5
+    readme = (ROOT / "README.md").read_text()
+    assert module.readme_with_speed(readme, changed) != readme
