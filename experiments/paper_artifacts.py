@@ -48,7 +48,10 @@ from pathlib import Path
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
-from ssl_repro import report
+from ssl_repro.claims.records import Records
+from ssl_repro.report.docs import docs_pages
+from ssl_repro.report.page import render, render_sections
+from ssl_repro.report.record_text import commit_note
 from ssl_repro.claims import verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
@@ -151,7 +154,7 @@ def render_folder(folder):
     figures = folder / "figures"
     for old in list(figures.glob("*.png")) + list(figures.glob("*.pdf")):
         old.unlink()
-    note = report.commit_note(table)
+    note = commit_note(table)
     drawn = 0
     for dataset in sorted(summary["dataset"].unique()):
         for stem, fig in plots.dataset_figures(summary, dataset, note=note).items():
@@ -237,13 +240,13 @@ def report_text(results):
 def rendered_files(results):
     """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
     results folder, the documentation's Results pages (``docs/results/*.md``).  One render: the files share
-    one :class:`~ssl_repro.report.Records` of ``results`` and its sections, so each record is read,
+    one :class:`~ssl_repro.Records` of ``results`` and its sections, so each record is read,
     each claim's verdict evaluated and each section rendered once; the next render reads everything anew."""
-    records, listing = report.Records(results, ROOT), markdown_listing(results)
-    sections = report.render_sections(records)
-    files = {Path(results) / "README.md": report.render(records, listing, sections)}
+    records, listing = Records(results, ROOT), markdown_listing(results)
+    sections = render_sections(records)
+    files = {Path(results) / "README.md": render(records, listing, sections)}
     if Path(results).resolve() == (ROOT / "results").resolve():
-        pages = report.docs_pages(records, listing, sections)
+        pages = docs_pages(records, listing, sections)
         files.update({DOCS_RESULTS / name: text for name, text in pages.items()})
     return files
 

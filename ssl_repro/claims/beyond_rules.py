@@ -32,7 +32,7 @@ def question(method, baseline, sets, folder="learning_curve", metrics=SWEEPS[0][
 def verdicts(records):
     """[(method, baseline, folder, :class:`~ssl_repro.claims.verdicts.Verdict`)] over every paper set with
     a learning curve, then over every set of the large transductive table; each question judged as a claim
-    without an id, once per render (:meth:`ssl_repro.report.Records.verdict`)."""
+    without an id, once per render (:meth:`ssl_repro.claims.records.Records.verdict`)."""
     found = []
     for folder, baselines, metrics in SWEEPS:
         sets = sorted(frames(records, folder + "_"))

@@ -47,7 +47,7 @@ def paper_set(dataset):
 
 def frames(records, prefix):
     """{paper set: [(data kind, dataset, frame)] in :data:`KIND_ORDER`} of the sweep folders starting
-    with ``prefix`` (``records``: :class:`ssl_repro.report.Records`)."""
+    with ``prefix`` (``records``: :class:`ssl_repro.claims.records.Records`)."""
     found = {}
     for folder in records.folders(prefix):
         frame = records.runs(folder)

@@ -31,14 +31,3 @@ words (provenance, commits) in :mod:`.record_text`, the learning-curve figures i
 pages assembled in :mod:`.page` (results/README.md) and :mod:`.docs` (the docs' Results pages), plain
 words for the records' names in :mod:`.words`.
 """
-from ssl_repro.claims.records import Records
-from ssl_repro.report.figures import lowest_curve
-from ssl_repro.report.sections.objective_minima import svmlin_agreement_lines
-from ssl_repro.report.docs import docs_pages
-from ssl_repro.report.page import render, render_sections
-from ssl_repro.report.record_text import commit_note
-from ssl_repro.report.tables import cell_text, convergence_line, not_converged, num, paired, pct, stopped, verdict
-
-__all__ = ["lowest_curve", "svmlin_agreement_lines", "docs_pages", "render", "render_sections", "Records",
-           "commit_note", "cell_text", "convergence_line", "not_converged", "num", "paired", "pct", "stopped",
-           "verdict"]

@@ -12,7 +12,8 @@ from scipy.stats import PermutationMethod, wilcoxon
 
 from ssl_repro.data import registry
 from ssl_repro import claims
-from ssl_repro import report
+from ssl_repro.claims.records import Records
+from ssl_repro.report.tables import cell_text, num, verdict
 from ssl_repro.claims import verdicts
 from ssl_repro.report import claim_pages
 
@@ -52,7 +53,7 @@ def test_a_difference_below_the_thresholds_is_equal_however_small_its_p():
     j = cell({"da": [t * (1 - 2e-4) for t in tsvm], "tsvm-Smax": tsvm})          # 0.02% lower on 10 of 10
     c = claims.compare(j, "da", "tsvm-Smax", "objective_eqn18")
     assert c.p < 0.01 and c.wins == 10 and c.word == "equal" and c.band == "equal"
-    assert report.verdict(c)[1] == "equal"
+    assert verdict(c)[1] == "equal"
     e = cell({"da": [t - 0.003 for t in tsvm], "tsvm-Smax": tsvm}, metric="test_error")   # 0.3 points
     assert claims.compare(e, "da", "tsvm-Smax", "test_error").word == "equal"
     slight = cell({"da": [t * (1 - 1e-3) for t in tsvm], "tsvm-Smax": tsvm})
@@ -69,9 +70,9 @@ def test_a_one_class_solution_is_flagged_and_never_counts_as_better():
     c = claims.compare(frame, "da", "tsvm-Smax", "objective_eqn18")
     assert c.one_class_a == 10 and c.one_class_b == 0 and c.p < 0.01
     assert c.word == "one-class" and not claims.meets(c, "lower")
-    text, word = report.verdict(c)
+    text, word = verdict(c)
     assert word == "one-class: not counted" and "A one-class on 10 of 10" in text
-    assert report.cell_text(frame, "da", "objective_eqn18", report.num).endswith("(one-class on 10 of 10)")
+    assert cell_text(frame, "da", "objective_eqn18", num).endswith("(one-class on 10 of 10)")
     # the recorded predicted share, where present, decides: 2% positive at r = 0.3 is one-class, 25% is not
     shares = frame.assign(unlabeled_positive_fraction=np.where(frame["method"] == "da", 0.02, 0.25))
     assert claims.one_class(shares).tolist() == [True] * 10 + [False] * 10
@@ -93,7 +94,7 @@ def test_a_claim_rests_on_the_analog_before_the_stand_in_and_never_on_a_stand_in
     stand_in = cell({"da": [t * 0.9 for t in tsvm], "tsvm-Smax": tsvm}, dataset="synthetic-ccat")
     (tmp_path / "results" / "learning_curve_synthetic_ccat").mkdir(parents=True)
     stand_in.to_csv(tmp_path / "results" / "learning_curve_synthetic_ccat" / "results.csv", index=False)
-    records = report.Records(tmp_path / "results", tmp_path)
+    records = Records(tmp_path / "results", tmp_path)
     claim = next(c for c in records.papers["claims"] if c["id"] == "001-fig5-top")   # aut-avn only
     ccat = dict(claim, test=dict(claim["test"], expect={"ccat": "significantly lower"}))
     v = claims.evaluate(ccat, records)
@@ -139,7 +140,7 @@ def curve(tmp_path, frames, folder="learning_curve"):
         where = tmp_path / "results" / f"{folder}_{registry.DATASETS[dataset].folder}"
         where.mkdir(parents=True, exist_ok=True)
         frame.to_csv(where / "results.csv", index=False)
-    return report.Records(tmp_path / "results", tmp_path)
+    return Records(tmp_path / "results", tmp_path)
 
 
 def test_a_large_error_gain_fails_only_slight():
@@ -160,7 +161,7 @@ def test_a_large_error_gain_fails_only_slight():
 def test_a_single_run_equal_says_one_run():
     c = claims.compare(cell({"tsvm-Smax": [0.2], "tsvm-S1": [0.2]}, metric="transductive_error"),
                        "tsvm-Smax", "tsvm-S1", "transductive_error")
-    assert c.word == "equal (1 run)" and claims.meets(c, "equal") and report.verdict(c)[1] == "equal"
+    assert c.word == "equal (1 run)" and claims.meets(c, "equal") and verdict(c)[1] == "equal"
     lower = claims.compare(cell({"da": [0.1], "tsvm-Smax": [0.2]}, metric="transductive_error"),
                            "da", "tsvm-Smax", "transductive_error")
     assert lower.word == "lower (1 run)" and lower.evidence_word == "markedly lower (1 run)"

@@ -141,3 +141,13 @@ def test_the_legend_is_outside_the_axes_and_timing_titles_carry_the_note():
     assert legend.x0 >= axes.x1
     assert "code commit abc1234" in fig.axes[0].get_title().replace("\n", " ")
     assert "abc1234" not in figures["toy_test_error"].axes[0].get_title()
+
+
+def test_the_plots_command_runs_as_a_module_without_a_warning():
+    """``python -m ssl_repro.report.plots`` (the README's command): the report package imports none of its
+    modules on its own, so runpy meets no half-imported ``plots`` (a RuntimeWarning, an error here)."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-W", "error", "-m", "ssl_repro.report.plots", "--help"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage:"), proc.stderr[-2000:]

@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ssl_repro import report
+from ssl_repro.claims.records import Records
+from ssl_repro.report.figures import lowest_curve
+from ssl_repro.report.record_text import commit_note
+from ssl_repro.report.sections.objective_minima import svmlin_agreement_lines
+from ssl_repro.report.tables import cell_text, convergence_line, not_converged, paired, pct, stopped, verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a folder holding the papers' plain texts, the files named in experiments/paper_numbers.json (CI sets it)
@@ -55,53 +59,53 @@ def test_a_paired_verdict_counts_wins_and_says_not_significant_as_pcmac_at_37_la
     da = [0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.30, 0.31, 0.32]
     tsvm = [0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.20, 0.21, 0.22]
     frame = jobs({(37, "da"): da, (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
-    c = report.paired(frame, "da", "tsvm-Smax", "test_error")
+    c = paired(frame, "da", "tsvm-Smax", "test_error")
     assert (c.n, c.wins, c.ties) == (10, 7, 0)
     assert c.mean == pytest.approx(np.mean(np.subtract(da, tsvm)))
-    text, word = report.verdict(c)
+    text, word = verdict(c)
     assert word == "no" and "lower on 7/10" in text
     better = jobs({(37, "da"): [t - 0.01 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
-    assert report.verdict(report.paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes (slightly)"      # 1 pt, p = 0.002: within the slight band
+    assert verdict(paired(better, "da", "tsvm-Smax", "test_error"))[1] == "yes (slightly)"      # 1 pt, p = 0.002: within the slight band
     close = jobs({(37, "da"): [t - 0.002 for t in tsvm], (37, "tsvm-Smax"): tsvm}, dataset="pcmac")
-    assert report.verdict(report.paired(close, "da", "tsvm-Smax", "test_error"))[1] == "equal"     # 0.2 pt, p = 0.002
+    assert verdict(paired(close, "da", "tsvm-Smax", "test_error"))[1] == "equal"     # 0.2 pt, p = 0.002
 
 
 def test_one_split_gets_no_test_and_equal_values_are_a_tie():
     frame = jobs({(827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2033], (827, "da"): [0.2801]})
-    assert report.verdict(report.paired(frame, "tsvm-Smax", "svm", "test_error")) == (
+    assert verdict(paired(frame, "tsvm-Smax", "svm", "test_error")) == (
         "-0.0103 (1 split, no test)", "yes (1 split) (slightly)")
-    assert report.verdict(report.paired(frame, "da", "tsvm-Smax", "test_error"))[1] == "no (1 split)"
+    assert verdict(paired(frame, "da", "tsvm-Smax", "test_error"))[1] == "no (1 split)"
     same = jobs({(44, "da"): [0.1958, 0.2], (44, "da-T1"): [0.1958, 0.2]})
-    assert report.verdict(report.paired(same, "da", "da-T1", "test_error"))[1] == "equal"
+    assert verdict(paired(same, "da", "da-T1", "test_error"))[1] == "equal"
 
 
 def test_not_converged_runs_are_counted_in_their_cell():
     frame = jobs({(2, "da"): [(0.2, False), (0.3, True), (0.25, False)]})
-    assert report.stopped(frame, ["svm", "da"]) == "DA 2 of 3"          # the not-converged column, per method
-    assert "converged" not in report.cell_text(frame, "da", "test_error", report.pct)
-    assert report.stopped(frame.assign(converged=True), ["da"]) == "none"
-    assert report.stopped(frame.drop(columns="converged"), ["da"]) == "not recorded"
-    assert report.not_converged(frame.drop(columns="converged")) == ""
+    assert stopped(frame, ["svm", "da"]) == "DA 2 of 3"          # the not-converged column, per method
+    assert "converged" not in cell_text(frame, "da", "test_error", pct)
+    assert stopped(frame.assign(converged=True), ["da"]) == "none"
+    assert stopped(frame.drop(columns="converged"), ["da"]) == "not recorded"
+    assert not_converged(frame.drop(columns="converged")) == ""
     partial = jobs({(2, "da"): [0.2, 0.3, 0.25], (2, "tsvm-S1"): [0.4]})
-    assert report.cell_text(partial, "tsvm-S1", "test_error", report.pct) == "40.00% (1 of 3 splits)"
-    assert "not recorded" in report.convergence_line(frame.drop(columns="converged"))
+    assert cell_text(partial, "tsvm-S1", "test_error", pct) == "40.00% (1 of 3 splits)"
+    assert "not recorded" in convergence_line(frame.drop(columns="converged"))
 
 
 def test_timing_records_name_their_code_commit_or_say_it_was_not_recorded(tmp_path):
     frame = jobs({(2, "da"): [0.2]}).assign(git_commit="abc1234def", date="2026-11-24T10:00:00")
-    assert report.commit_note(frame) == "code commit abc1234 (2026-11-24)"
-    assert report.commit_note(frame.drop(columns="git_commit")) == "code commit not recorded"
+    assert commit_note(frame) == "code commit abc1234 (2026-11-24)"
+    assert commit_note(frame.drop(columns="git_commit")) == "code commit not recorded"
     some = pd.concat([frame, frame.assign(git_commit=None)], ignore_index=True)
-    assert report.commit_note(some) == "code commit abc1234 (2026-11-24); 1 jobs: code commit not recorded"
+    assert commit_note(some) == "code commit abc1234 (2026-11-24); 1 jobs: code commit not recorded"
 
 
 def test_a_figure_note_names_the_method_lowest_at_most_label_counts_and_ties_are_no_wins():
     curves = {"svm": ([2, 4, 8], np.array([0.5, 0.4, 0.3])), "da": ([2, 4, 8], np.array([0.3, 0.2, 0.35]))}
-    assert report.lowest_curve(curves, "test_error") == "lowest: DA at 2 of 3 label counts"
+    assert lowest_curve(curves, "test_error") == "lowest: DA at 2 of 3 label counts"
     tied = {"svm": ([2, 4], np.array([0.5, 0.4])), "rls": ([2, 4], np.array([0.5, 0.4]))}
-    assert report.lowest_curve(tied, "test_error") == "no single lowest at any of 2 label counts"
+    assert lowest_curve(tied, "test_error") == "no single lowest at any of 2 label counts"
     close = {"svm": ([2, 4, 8], np.array([0.5, 0.4, 0.3])), "da": ([2, 4, 8], np.array([0.3, 0.2, 0.298]))}
-    assert report.lowest_curve(close, "test_error") == ("lowest: DA at 2 of 3 label counts; no single lowest "
+    assert lowest_curve(close, "test_error") == ("lowest: DA at 2 of 3 label counts; no single lowest "
                                                         "(within the thresholds) at 1")
 
 
@@ -209,10 +213,10 @@ def test_svmlin_agreement_counts_the_jobs_where_each_side_has_da_above_tsvm(tmp_
                    "objective_record": j_rec, "objective_relative_difference": j_rec / j_ref - 1}
                   for s, m, j_ref, j_rec in rows]).to_csv(folder / "svmlin_x.csv", index=False)
     shutil.copytree(ROOT / "experiments", tmp_path / "experiments")
-    lines = report.svmlin_agreement_lines(report.Records(tmp_path / "results", tmp_path))
+    lines = svmlin_agreement_lines(Records(tmp_path / "results", tmp_path))
     assert "DA's J above TSVM S=max's on 1 of 2 jobs for SVMlin, 2 of 2 in the record" in lines[-1]
     assert "within 9.8% of SVMlin's" in lines[-1] and "4 of the same jobs" in lines[-1]
-    assert report.svmlin_agreement_lines(report.Records(tmp_path / "none", tmp_path)) == []
+    assert svmlin_agreement_lines(Records(tmp_path / "none", tmp_path)) == []
 
 
 def test_an_analogs_records_are_labelled_as_such_and_judged_by_their_paper_sets_claim(artifacts, tmp_path):

@@ -9,7 +9,7 @@ from ssl_repro.claims.verdicts import BY_DATA, FAILS, HOLDS, MIXED, UNTESTABLE
 
 
 class Stub:
-    """What the checks read of :class:`ssl_repro.report.Records`: csv files by name."""
+    """What the checks read of :class:`ssl_repro.claims.records.Records`: csv files by name."""
 
     def __init__(self, **frames):
         self.frames = frames
