@@ -70,7 +70,7 @@ class ProgressSweeper(BasicSweeper):
         problem = unwritable_folder(sweep_dir)
         if problem:
             raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
-                             "set results_dir=DIR to a folder you can write")
+                             "set results_dir=DIR to a folder you can write (or a shorter sweep_name=NAME)")
         log.info("sweep %s: composing its jobs, checking their settings and data", sweep_dir)
         created = next((folder for folder in reversed([sweep_dir, *sweep_dir.parents]) if not folder.exists()), None)
         had_multirun = (sweep_dir / "multirun.yaml").exists()
