@@ -16,9 +16,12 @@ summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit al
 ``date`` and ``command`` come from the record's ``provenance`` (empty for records written
 without one), so each row names the code it was measured on and the command that ran it.
 
-A ``result.json`` that is not a complete record (truncated, not JSON, ``{}``: the rule of
+A ``result.json`` that is not a complete record (truncated, not JSON, ``{}``, a ``NaN`` or ``Infinity``
+written by hand: the rule of
 :func:`~ssl_repro.harness.result_files.read_result`, by which ``run.py`` computes such a job
-again) is skipped with a warning naming the file, and counted; the command fails (exit 1, no
+again) is skipped with a warning naming the file, and counted (decision: named and left out, not
+refused, as an incomplete record is: the other records' summary stands, ``n_splits`` counts what was
+averaged, and the same command after the job is run again counts it too); the command fails (exit 1, no
 ``--out`` folder created) only when no record is readable, and names a DIR that does not exist.
 """
 import argparse
@@ -133,8 +136,14 @@ RENAMED_COLUMNS = {"objective": "objective_own"}
 
 def read_results(csv):
     """A results.csv as a table with today's column names (older records wrote ``objective``
-    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded)."""
-    return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
+    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded).  A CSV
+    without the columns that name a job (``path`` and :data:`GROUP`) is refused (ValueError)."""
+    table = pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
+    missing = [c for c in ["path", *GROUP, "split"] if c not in table]
+    if missing:
+        raise ValueError(f"--keep {csv} has no column {', '.join(missing)}: it is not a results.csv this command "
+                         "wrote; give the results.csv of an earlier aggregation, or drop --keep")
+    return table
 
 
 #: The columns that tell one job of a sweep from another (its settings that change the result).
@@ -245,7 +254,7 @@ def main(argv=None):
         warnings.simplefilter("always", SkippedResult)
         try:
             table, summary = write_tables(args.dirs, args.out, args.keep)
-        except OSError as error:
+        except (OSError, ValueError) as error:         # a missing DIR, a --keep that is not a results.csv
             raise SystemExit(f"Error: {error}") from None
         finally:
             for w in caught:
