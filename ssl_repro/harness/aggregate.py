@@ -136,14 +136,8 @@ RENAMED_COLUMNS = {"objective": "objective_own"}
 
 def read_results(csv):
     """A results.csv as a table with today's column names (older records wrote ``objective``
-    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded).  A CSV
-    without the columns that name a job (``path`` and :data:`GROUP`) is refused (ValueError)."""
-    table = pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
-    missing = [c for c in ["path", *GROUP, "split"] if c not in table]
-    if missing:
-        raise ValueError(f"--keep {csv} has no column {', '.join(missing)}: it is not a results.csv this command "
-                         "wrote; give the results.csv of an earlier aggregation, or drop --keep")
-    return table
+    for ``objective_own``); a record without ``converged`` keeps it absent (not recorded)."""
+    return pd.read_csv(csv).rename(columns=RENAMED_COLUMNS)
 
 
 #: The columns that tell one job of a sweep from another (its settings that change the result).
@@ -175,8 +169,14 @@ def with_earlier_rows(table, earlier_csvs):
     aggregated before whose result folders are not on this machine any more (results/runs/ is not
     committed) stay in the table, and a job run again replaces its earlier row.  A job is its
     ``path`` or, when the folder naming changed between the runs, its :data:`JOB_IDENTITY` values,
-    so a job is never counted twice."""
+    so a job is never counted twice.  An earlier CSV without ``path``, ``dataset`` and ``method`` is
+    refused (ValueError naming it)."""
     earlier = [read_results(f) for f in earlier_csvs]
+    for csv, rows in zip(earlier_csvs, earlier):
+        missing = [c for c in ("path", "dataset", "method") if c not in rows]
+        if missing:
+            raise ValueError(f"--keep {csv} has no column {', '.join(missing)}: it is not a results.csv this command "
+                             "wrote; give the results.csv of an earlier aggregation, or drop --keep")
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
