@@ -67,9 +67,10 @@ HYDRA_RUN_FILES = {".hydra", "run.log", "weights.npy", "outputs.npz"}
 
 
 def remove_refused_run(output_dir, root="outputs"):
-    """Remove the folder of a single run that was refused or interrupted before it stored its result:
+    """Remove the folder of a run that was refused or interrupted before it stored its result:
     when it holds only :data:`HYDRA_RUN_FILES`, it goes, and so do its parents left empty, up to and
-    including ``root`` (relative to the working directory: Hydra's ``outputs/``) but never above it.
+    including ``root`` (relative to the working directory: Hydra's ``outputs/`` for a single run; a
+    sweep's folder for its jobs) but never above it.
     Decision: a refused or interrupted run leaves nothing behind; its message is on the console."""
     folder = Path(output_dir).absolute()
     if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= HYDRA_RUN_FILES:
