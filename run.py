@@ -16,7 +16,9 @@ status 1, and leaves no folder in ``outputs/`` (:func:`ssl_repro.harness.app.rem
 ``HYDRA_FULL_ERROR=1`` shows the traceback (and keeps the folder).  So does Ctrl-C (exit status
 130).  Before Hydra composes anything, a ``dataset=``/``method=`` naming no config is refused with
 the close name (:func:`ssl_repro.harness.settings.check_choices`) and a single run whose folder
-cannot be written (a read-only working folder) with the override that moves it.  Every other
+cannot be written (a read-only working folder) with the override that moves it; so are a
+``+repeat=N`` in a single run (only a timing sweep's repeats use it) and an ``+experiment=`` whose recipe
+does not apply to the dataset (:func:`ssl_repro.harness.resolvers.check_recipe`).  Every other
 setting is checked before the data are read (:func:`ssl_repro.harness.settings.check_settings`).
 In a sweep a failing job leaves its traceback in its ``error.txt`` and the sweep goes on.
 A single run's record keeps no ``results_dir`` or ``sweep_name``: only sweeps use them.
@@ -88,9 +90,15 @@ def refusal(argv):
     overrides = [a for a in argv if "=" in a and not a.startswith("-")]
     try:
         check_choices(overrides, CONF)
+        resolvers.check_recipe(overrides, CONF)
     except ValueError as error:
         return f"Error: {error}"
     single = not ({"-m", "--multirun"} & set(argv)) and not any(a.startswith("+experiment=") for a in argv)
+    repeat = next((a for a in overrides if a.lstrip("~+").partition("=")[0] == "repeat"), None)
+    if single and repeat:
+        return (f"Error: {repeat} numbers the repeats of a timing sweep (python run.py +experiment=timing runs each "
+                "job 3 times); a single run is one fit, so it would change only the job's folder: drop "
+                f"{repeat}, or run the timing sweep")
     run_dir = next((a.split("=", 1)[1] for a in overrides if a.startswith("hydra.run.dir=")), "outputs")
     problem = unwritable_folder(run_dir) if single and "--cfg" not in argv and "-c" not in argv else None
     if problem:

@@ -26,7 +26,15 @@ def mask_labels(y_pm1, labeled):
     +1/-1 labels collide with the unlabeled marker -1, so this maps them to
     1/0 and puts -1 on the unlabeled rows; ``classes_`` is then ``[0, 1]``
     and a positive output means the paper's +1 class.
+
+    Decision: an index array must hold row numbers 0..n-1; a negative index (Python's "from the
+    end") is refused, since ``[0, 1, -1]`` more likely means a label vector's -1 than the last row.
     """
+    index = np.asarray(labeled)
+    if index.dtype != bool and index.size and np.issubdtype(index.dtype, np.integer) and index.min() < 0:
+        raise ValueError(f"mask_labels: labeled holds the negative index {int(index.min())}; give the labeled rows' "
+                         f"numbers 0..{np.asarray(y_pm1).shape[0] - 1}, or a boolean mask (e.g. y != 0 for labels "
+                         f"with 0 on the unlabeled rows)")
     y = np.full(np.asarray(y_pm1).shape[0], UNLABELED, dtype=np.int64)
     y[labeled] = (np.asarray(y_pm1)[labeled] > 0).astype(np.int64)
     held = np.unique(y[labeled])

@@ -48,7 +48,7 @@ from hydra.core.utils import JobStatus
 
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
-from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, unwritable_folder
+from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, remove_refused_run, unwritable_folder
 from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
 from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
                                             write_json)
@@ -70,7 +70,7 @@ class ProgressSweeper(BasicSweeper):
         problem = unwritable_folder(sweep_dir)
         if problem:
             raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
-                             "set results_dir=DIR to a folder you can write")
+                             "set results_dir=DIR to a folder you can write (or a shorter sweep_name=NAME)")
         log.info("sweep %s: composing its jobs, checking their settings and data", sweep_dir)
         created = next((folder for folder in reversed([sweep_dir, *sweep_dir.parents]) if not folder.exists()), None)
         had_multirun = (sweep_dir / "multirun.yaml").exists()
@@ -83,7 +83,7 @@ class ProgressSweeper(BasicSweeper):
                 if not self.launched:
                     raise SystemExit(f"Interrupted: sweep {sweep_dir} stopped while composing its jobs, before "
                                      "running any (nothing left behind)") from None
-                interrupted(sweep_dir, self.jobs)
+                interrupted(sweep_dir, self.jobs, created, had_multirun)
             raise
         said = [job.return_value for batch in returns for job in batch if job.status == JobStatus.COMPLETED]
         self._sum_up(time.perf_counter() - started, said.count(RAN), said.count(REUSED))
@@ -173,18 +173,24 @@ def check_job_settings(task, overrides):
 
 
 def remove_unlaunched(sweep_dir, created, had_multirun):
-    """Remove what a sweep refused or interrupted before launching a job wrote: the folders it created
-    when they hold nothing but its ``multirun.yaml``, else that file where it was not before."""
-    if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml"}:
+    """Remove what a sweep refused or interrupted before any job finished wrote: the folders it created
+    when they hold nothing but its ``multirun.yaml`` and job list (:data:`~ssl_repro.harness.progress.MANIFEST`),
+    else those two files where they were not before."""
+    if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml", MANIFEST.name}:
         shutil.rmtree(created)
     elif not had_multirun:
         (Path(sweep_dir) / "multirun.yaml").unlink(missing_ok=True)
+        (Path(sweep_dir) / MANIFEST).unlink(missing_ok=True)
 
 
-def interrupted(sweep_dir, jobs, wait=5.0):
+def interrupted(sweep_dir, jobs, created=None, had_multirun=True, wait=5.0):
     """After Ctrl-C: remove the ``.job.lock`` files of this sweep's jobs whose owner has ended (the
-    launcher's workers stop with the sweep; waits up to ``wait`` seconds for them), then end with one
-    line saying what is done and how to go on."""
+    launcher's workers stop with the sweep; waits up to ``wait`` seconds for them), then the folders of
+    the jobs it interrupted (those holding only what Hydra writes before a job's result,
+    :func:`~ssl_repro.harness.app.remove_refused_run`, as a single run interrupted leaves none) and, when no
+    job is done, what :func:`remove_unlaunched` removes; then end with one line saying what is done and how
+    to go on.  A job whose lock is still held (another process) and a failed job's ``error.txt`` are kept;
+    so is every finished result, so the same command computes only the rest."""
     locks = [Path(job) / LOCK_FILE for job in jobs]
     deadline = time.monotonic() + wait
     while True:
@@ -195,6 +201,10 @@ def interrupted(sweep_dir, jobs, wait=5.0):
     for lock in locks:
         if lock.exists() and stale_lock(lock):
             lock.unlink(missing_ok=True)
+        if not lock.exists():
+            remove_refused_run(lock.parent, root=sweep_dir)
+    if count_done(jobs) == 0:
+        remove_unlaunched(sweep_dir, created, had_multirun)
     raise SystemExit(f"Interrupted: sweep {sweep_dir} stopped, {count_done(jobs)}/{len(jobs)} jobs done; "
                      "the same command computes the rest" + (f" ({len(held)} job(s) still locked by a running "
                                                              "process)" if held else "")) from None

@@ -9,8 +9,9 @@ differ): ids are one-based, so id 0 is refused (an svmlight file is never
 read as zero-based: one stray 0 would otherwise shift every column); an id
 appears at most once on a line (the svmlin reader used to add duplicates up);
 the values are finite; and the largest id is at most
-:func:`largest_id_allowed` (the file's non-zeros, or :data:`ID_SPAN_FLOOR`
-for a small file), because the solvers keep about
+:func:`~ssl_repro.solvers.engine.data_checks.largest_id_allowed` (the file's non-zeros, or
+:data:`~ssl_repro.solvers.engine.data_checks.ID_SPAN_FLOOR` for a small file; the estimators warn on a matrix
+wider than that), because the solvers keep about
 ``2 * cores + 16`` dense vectors of one number per id and each CG step goes
 over them: a stray ``10000000:1`` in a 500-row file made a run take minutes
 and gigabytes.  svmlight's ids also ascend along a line (that format's own
@@ -24,25 +25,11 @@ import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
 from ssl_repro.labels import UNLABELED
+from ssl_repro.solvers.engine.data_checks import ID_SPAN_FLOOR, largest_id_allowed
 from ssl_repro.data.cache import DatasetNotAvailable, fetch
 from ssl_repro.data.text import SRAA_URL
 
 LIBSVM_REAL_SIM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/real-sim.bz2"
-
-
-#: The largest feature id :func:`largest_id_allowed` accepts whatever the file's size: a few
-#: dense vectors of this length cost milliseconds per CG step.
-ID_SPAN_FLOOR = 100_000
-
-
-def largest_id_allowed(nnz):
-    """The largest feature id a file with ``nnz`` non-zeros may use: ``max(nnz, ID_SPAN_FLOOR)``.
-
-    Each CG step goes over the non-zeros once and over the solver's dense
-    per-feature vectors about ``2 * cores + 16`` times, so with ids up to the
-    non-zeros the dense part costs no more than a few passes over the data.
-    """
-    return max(int(nnz), ID_SPAN_FLOOR)
 
 
 def read_svmlight(path, name):
@@ -212,7 +199,7 @@ def _svmlight_problem(path):
 
 
 def _check_span(X, path, line_of_row):
-    """Refuse feature ids above :func:`largest_id_allowed` (the id rule, module docstring); ``X``: the
+    """Refuse feature ids above :func:`~ssl_repro.solvers.engine.data_checks.largest_id_allowed` (the id rule, module docstring); ``X``: the
     file's rows (a CSR matrix as wide as its largest id: cheap, only its dense products are not);
     ``line_of_row(row)``: the line of a row."""
     if X.nnz == 0:

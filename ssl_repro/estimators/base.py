@@ -8,7 +8,7 @@ warning (:func:`ssl_repro.labels.svmlin_convention_suspected`).  String classes 
 object array whose unlabeled rows hold the number -1, as for
 :class:`sklearn.semi_supervised.SelfTrainingClassifier`.  ``classes_[1]`` plays
 the role of the paper's +1 class.  Subclasses implement ``fit`` (reading
-the labels with :meth:`BinaryClassifier._read_labels`) and
+the data and labels with :meth:`BinaryClassifier._read_data`) and
 ``decision_function`` (positive means ``classes_[1]``).
 """
 from numbers import Integral, Real
@@ -19,6 +19,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 
 from ssl_repro.labels import UNLABELED, svmlin_convention_suspected
+from ssl_repro.solvers.engine.data_checks import warn_wide
 
 #: scikit-learn parameter constraints shared by the estimators.
 POSITIVE = Interval(Real, 0, None, closed="neither")
@@ -57,12 +58,23 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
+    def _read_data(self, X, y):
+        """:meth:`_read_labels` of ``y``, after a warning on a sparse ``X`` far wider than its non-zeros
+        (:func:`~ssl_repro.solvers.engine.data_checks.warn_wide`)."""
+        warn_wide(X, type(self).__name__)
+        return self._read_labels(y)
+
     def _read_labels(self, y):
         """Set ``classes_`` from the labeled rows; return (unlabeled mask, their +1/-1 labels)."""
         svmlin_convention_suspected(y, type(self).__name__)
         unlabeled = unlabeled_mask(y)
         labels = y[~unlabeled]
         kinds = {type(v).__name__ for v in labels} if labels.dtype == object else set()
+        if kinds and kinds <= {"bool", "bool_"}:
+            raise ValueError(f"{type(self).__name__}: the labeled rows hold the boolean classes True/False in an "
+                             f"object array (beside the number -1 of the unlabeled rows), which scikit-learn does not "
+                             f"take as classes: give them as 1/0, e.g. y = np.where(y == -1, -1, y == True)"
+                             f".astype(int), or as two strings")
         if len(kinds - {"int", "float"}) and len(kinds) > 1:
             raise ValueError(f"{type(self).__name__}: the labeled rows mix label types ({', '.join(sorted(kinds))}): "
                              f"give classes of one type (e.g. two strings), with the number -1 only on "

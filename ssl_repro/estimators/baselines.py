@@ -123,7 +123,7 @@ class _Baseline(BinaryClassifier):
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
-        unlabeled, y_pm1 = self._read_labels(y)
+        unlabeled, y_pm1 = self._read_data(X, y)
         return X, y, unlabeled, y_pm1
 
     def _set_info(self, converged, stop_reason="tolerance", **fields):

@@ -86,8 +86,8 @@ class _KernelModel(BinaryClassifier):
                              ensure_all_finite=True)
         check_scale(X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X, "X")
         check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__)
+        unlabeled_mask, y_pm1 = self._read_data(X, y)       # before X is densified: its warning names the width
         X = X.toarray() if hasattr(X, "toarray") else X
-        unlabeled_mask, y_pm1 = self._read_labels(y)
         if not unlabeled_mask.any():
             raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)

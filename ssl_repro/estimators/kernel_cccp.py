@@ -145,7 +145,7 @@ class KernelCCCPTSVM(BinaryClassifier):
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite=True)
         X = sp.csr_matrix(X)
         check_scale(X.data, "X")
-        unlabeled_mask, y_pm1 = self._read_labels(y)
+        unlabeled_mask, y_pm1 = self._read_data(X, y)
         if not unlabeled_mask.any():
             raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)

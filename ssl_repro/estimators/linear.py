@@ -43,7 +43,7 @@ class _LinearModel(BinaryClassifier):
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
-        unlabeled, y_pm1 = self._read_labels(y)
+        unlabeled, y_pm1 = self._read_data(X, y)
         problem = problem_from_mask(X, y_pm1, ~unlabeled)
         r = self._fraction(y_pm1) if self._semi_supervised else None
         w, self.diagnostics_ = self._solve(problem, r)

@@ -16,9 +16,12 @@ summary.md appends "(k not converged)" to such cells.  ``seconds`` is the fit al
 ``date`` and ``command`` come from the record's ``provenance`` (empty for records written
 without one), so each row names the code it was measured on and the command that ran it.
 
-A ``result.json`` that is not a complete record (truncated, not JSON, ``{}``: the rule of
+A ``result.json`` that is not a complete record (truncated, not JSON, ``{}``, a ``NaN`` or ``Infinity``
+written by hand: the rule of
 :func:`~ssl_repro.harness.result_files.read_result`, by which ``run.py`` computes such a job
-again) is skipped with a warning naming the file, and counted; the command fails (exit 1, no
+again) is skipped with a warning naming the file, and counted (decision: named and left out, not
+refused, as an incomplete record is: the other records' summary stands, ``n_splits`` counts what was
+averaged, and the same command after the job is run again counts it too); the command fails (exit 1, no
 ``--out`` folder created) only when no record is readable, and names a DIR that does not exist.
 """
 import argparse
@@ -166,8 +169,14 @@ def with_earlier_rows(table, earlier_csvs):
     aggregated before whose result folders are not on this machine any more (results/runs/ is not
     committed) stay in the table, and a job run again replaces its earlier row.  A job is its
     ``path`` or, when the folder naming changed between the runs, its :data:`JOB_IDENTITY` values,
-    so a job is never counted twice."""
+    so a job is never counted twice.  An earlier CSV without ``path``, ``dataset`` and ``method`` is
+    refused (ValueError naming it)."""
     earlier = [read_results(f) for f in earlier_csvs]
+    for csv, rows in zip(earlier_csvs, earlier):
+        missing = [c for c in ("path", "dataset", "method") if c not in rows]
+        if missing:
+            raise ValueError(f"--keep {csv} has no column {', '.join(missing)}: it is not a results.csv this command "
+                             "wrote; give the results.csv of an earlier aggregation, or drop --keep")
     if not earlier:
         return table
     kept = pd.concat(earlier, ignore_index=True)
@@ -245,7 +254,7 @@ def main(argv=None):
         warnings.simplefilter("always", SkippedResult)
         try:
             table, summary = write_tables(args.dirs, args.out, args.keep)
-        except OSError as error:
+        except (OSError, ValueError) as error:         # a missing DIR, a --keep that is not a results.csv
             raise SystemExit(f"Error: {error}") from None
         finally:
             for w in caught:

@@ -2,6 +2,7 @@
 import logging
 import os
 import shutil
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -66,9 +67,10 @@ HYDRA_RUN_FILES = {".hydra", "run.log", "weights.npy", "outputs.npz"}
 
 
 def remove_refused_run(output_dir, root="outputs"):
-    """Remove the folder of a single run that was refused or interrupted before it stored its result:
+    """Remove the folder of a run that was refused or interrupted before it stored its result:
     when it holds only :data:`HYDRA_RUN_FILES`, it goes, and so do its parents left empty, up to and
-    including ``root`` (relative to the working directory: Hydra's ``outputs/``) but never above it.
+    including ``root`` (relative to the working directory: Hydra's ``outputs/`` for a single run; a
+    sweep's folder for its jobs) but never above it.
     Decision: a refused or interrupted run leaves nothing behind; its message is on the console."""
     folder = Path(output_dir).absolute()
     if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= HYDRA_RUN_FILES:
@@ -85,14 +87,28 @@ def remove_refused_run(output_dir, root="outputs"):
 
 def unwritable_folder(directory):
     """Why the folder ``directory`` cannot be created or written (None if it can), told from its
-    nearest existing ancestor without creating anything."""
+    nearest existing ancestor: a name longer than that file system allows (``NAME_MAX``, usually 255
+    bytes), an ancestor that is not a folder or not writable, or a folder that cannot be made in it.
+    Permissions alone do not tell (root may write anywhere, yet not make a folder in ``/proc``), so a
+    folder of a unique name is made in the ancestor and removed at once; the path itself is never
+    created (another process may be creating it)."""
     path = Path(directory).absolute()
-    while not path.exists() and path != path.parent:
+    missing = []
+    while not os.path.exists(path) and path != path.parent:      # (Path.exists raises on a too-long name)
+        missing.append(path.name)
         path = path.parent
     if not path.is_dir():
         return f"{path} is not a folder"
+    longest = max(missing, key=lambda name: len(os.fsencode(name)), default="")
+    allowed = os.pathconf(path, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
+    if len(os.fsencode(longest)) > allowed:
+        return f"the name {longest[:40]}... is {len(os.fsencode(longest))} bytes long, more than the {allowed} allowed"
     if not os.access(path, os.W_OK | os.X_OK):
         return f"{path}: permission denied"
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".write-test-", dir=path))
+    except OSError as error:
+        return f"cannot make a folder in {path}: {error.strerror}"
     return None
 
 
@@ -107,8 +123,8 @@ def run_configured_job(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
 
     Returns the record (stored or new), or None when another process holds
     the job's lock (it is computing the job) or, in a sweep, when the job
-    failed (its traceback is then in ``output_dir/error.txt`` and the
-    sweep goes on).  ``sweep_dir``, in a multirun, is
+    failed (its traceback is then in ``output_dir/error.txt``, its message
+    in one log line, and the sweep goes on).  ``sweep_dir``, in a multirun, is
     the sweep whose done/remaining count is logged after the job;
     ``parallel_jobs``, how many jobs the launcher runs at once on this
     machine (see :func:`job_threads`).
@@ -145,7 +161,8 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
                     # in a sweep: keep the error beside the job and go on; the sweep's
                     # summary counts it and the sweep exits with an error
                     (Path(output_dir) / ERROR_FILE).write_text(traceback.format_exc())
-                    log.exception("%s: failed (%s)", job, Path(output_dir) / ERROR_FILE)
+                    message = " ".join(str(error).split()) or type(error).__name__
+                    log.error("%s: failed: %s (traceback in %s)", job, message, Path(output_dir) / ERROR_FILE)
                     report(sweep_dir, output_dir)
                     return FAILED, None
     said = {FOUND: "already done, skipped: ", REUSED: f"done in {source}, copied: "}.get(status, "")

@@ -77,3 +77,26 @@ def register_methods(config_dir=METHOD_CONFIGS):
 
 
 register_methods()
+
+
+def check_recipe(overrides, conf_dir):
+    """Refuse ``+experiment=NAME dataset=D`` on the command line ``overrides`` when the recipe's sweep
+    values do not resolve for ``D`` (:func:`registry`'s refusal, e.g. a learning curve on a
+    transductive-only dataset), with that refusal's message alone (ValueError), before Hydra composes:
+    Hydra would resolve them while making the sweeper and print its traceback.  Only the recipe's own
+    ``hydra.sweeper.params`` are resolved, with ``dataset.name`` set; a recipe or dataset Hydra cannot
+    find, or a sweep over datasets, is left to Hydra."""
+    chosen = dict(o.lstrip("+").split("=", 1) for o in overrides if "=" in o)
+    recipe = Path(conf_dir) / "experiment" / f"{chosen.get('experiment', '')}.yaml"
+    dataset = chosen.get("dataset")
+    if "experiment" not in chosen or not dataset or "," in dataset or not recipe.is_file():
+        return
+    params = OmegaConf.load(recipe).get("hydra", {}).get("sweeper", {}).get("params", {})
+    node = OmegaConf.create({"dataset": {"name": dataset}, "params": params})
+    try:
+        OmegaConf.to_container(node.params, resolve=True)
+    except Exception as error:      # omegaconf wraps the resolver's ValueError, once per nested interpolation
+        while error.__context__ is not None:
+            error = error.__context__
+        if type(error) is ValueError:
+            raise error from None

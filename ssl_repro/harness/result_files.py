@@ -16,9 +16,10 @@ Records are strict JSON (RFC 8259, what JavaScript's and most parsers accept): a
 a number (a test error without test rows: NaN) is written ``null`` (:func:`write_json`), and
 :func:`read_result` gives it back as NaN for the numeric fields (:data:`NUMBER_FIELDS`).
 
-One rule says what a complete record is (:func:`read_result`): a JSON object
+One rule says what a complete record is (:func:`read_result`): a strict JSON object
 holding :data:`RECORD_KEYS`.  A ``result.json`` that is not (truncated, or
-written by hand) counts as no result: ``run.py`` computes the job again and
+written by hand: a ``NaN`` or ``Infinity`` token, which this project never writes, included) counts as
+no result: ``run.py`` computes the job again and
 the aggregation skips it with a warning naming the file.
 """
 import contextlib
@@ -64,15 +65,28 @@ class IncompleteResult(ValueError):
     """A ``result.json`` that is not a complete record; the message names the file and what is wrong."""
 
 
+class NotStrict(Exception):
+    """A ``NaN``, ``Infinity`` or ``-Infinity`` token in a record (Python's json reads them; strict JSON has none)."""
+
+
+def _not_strict(token):
+    raise NotStrict(token)
+
+
 def read_result(path):
-    """The record in ``path``; :class:`IncompleteResult` when the file cannot be read, is not JSON
-    (e.g. truncated), or lacks one of :data:`RECORD_KEYS`."""
+    """The record in ``path``; :class:`IncompleteResult` when the file cannot be read, is not strict JSON
+    (e.g. truncated, or a ``"test_error": NaN`` or ``"seconds": Infinity`` written by hand), or lacks one of
+    :data:`RECORD_KEYS`."""
     try:
-        record = json.loads(Path(path).read_text())
+        record = json.loads(Path(path).read_text(), parse_constant=_not_strict)
     except (OSError, UnicodeDecodeError) as exc:
         raise IncompleteResult(f"{path}: cannot be read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise IncompleteResult(f"{path}: not valid JSON ({exc})") from None
+    except NotStrict as exc:
+        raise IncompleteResult(f"{path}: holds {exc}, which is not JSON (this project writes a number it could not "
+                               "measure as null), so its means would be wrong: run the job again, or delete the "
+                               "file") from None
     if not isinstance(record, dict):
         raise IncompleteResult(f"{path}: holds a JSON {type(record).__name__}, not a record")
     missing = [key for key in RECORD_KEYS if key not in record]

@@ -51,6 +51,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy.optimize import brentq  # noqa: E402
 
+from ssl_repro.harness.aggregate import METRICS  # noqa: E402
 from ssl_repro.harness.methods import STYLES, plot_group  # noqa: E402
 from ssl_repro.solvers.balance import balance_function  # noqa: E402
 from ssl_repro.harness.result_files import refuse_committed  # noqa: E402
@@ -315,6 +316,21 @@ def save(fig, out, stem):
     plt.close(fig)
 
 
+def read_summary(path):
+    """The summary.csv at ``path`` (what :mod:`ssl_repro.harness.aggregate` writes), or SystemExit with one
+    ``Error:`` line when it is not a CSV or lacks a column the figures read (the cell's columns and each
+    metric's mean, :data:`ssl_repro.harness.aggregate.METRICS`)."""
+    try:
+        summary = pd.read_csv(path)
+    except (OSError, ValueError) as error:      # pandas' parser and decoding errors are ValueErrors
+        raise SystemExit(f"Error: --summary {path} cannot be read as a CSV ({' '.join(str(error).split())})") from None
+    missing = [c for c in ["dataset", "method", "n_labeled", *(f"{m}_mean" for m in METRICS)] if c not in summary]
+    if missing:
+        raise SystemExit(f"Error: --summary {path} has no column {', '.join(missing)}: it is not a summary.csv; give "
+                         "the summary.csv that python -m ssl_repro.harness.aggregate writes into its --out folder")
+    return summary
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m ssl_repro.report.plots", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -340,7 +356,7 @@ def main(argv=None):
         figures = {"fig_tsvm_loss": tsvm_loss_figure(), "fig_da_loss": da_loss_figure(),
                    "fig_balance_B_nu": balance_figure()}
     if args.summary:
-        summary = pd.read_csv(args.summary)
+        summary = read_summary(args.summary)
         for dataset in sorted(summary["dataset"].unique()):
             figures.update(dataset_figures(summary, dataset, note=args.note))
     try:

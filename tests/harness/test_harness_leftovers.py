@@ -1,7 +1,8 @@
 """Nothing is left behind, and nothing is silent, when a run is refused or interrupted:
 a refused sweep leaves no ``multirun.yaml``, a sweep says that it started before composing its jobs,
-Ctrl-C in a single run leaves no folder without a result, Ctrl-C in a sweep ends with one line and
-removes its jobs' ``.job.lock`` files."""
+Ctrl-C in a single run leaves no folder without a result, Ctrl-C in a sweep ends with one line,
+removes its jobs' ``.job.lock`` files and the folders of the jobs it interrupted (and its folder when
+no job finished), and the same command then computes only the rest."""
 import os
 import signal
 import subprocess
@@ -56,11 +57,26 @@ def test_ctrl_c_in_a_single_run_leaves_no_folder_without_a_result(tmp_path):
     assert not (tmp_path / "outputs").exists()
 
 
-@pytest.mark.slow   # a Hydra sweep in a subprocess, interrupted
-def test_ctrl_c_in_a_sweep_ends_with_one_line_and_removes_its_locks(tmp_path):
-    code, log = interrupt_while_running(start(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da,tsvm_smax",
-                                              "split=0,1"))
+def job_folders(runs):
+    return {p: sorted(c.name for c in p.iterdir()) for p in Path(runs).rglob("cfg-*")}
+
+
+@pytest.mark.slow   # Hydra sweeps in a subprocess, interrupted
+@pytest.mark.parametrize("after", [0.2, 2.5])     # in the first jobs, none done; after some are done
+def test_ctrl_c_in_a_sweep_ends_with_one_line_and_leaves_only_finished_jobs(tmp_path, after):
+    sweep = ["-m", f"results_dir={tmp_path / 'runs'}", "method=da,tsvm_smax,svm", "split=0,1,2", "solver_threads=1"]
+    code, log = interrupt_while_running(start(tmp_path, *sweep), after=after)
     assert code != 0 and "Traceback" not in log, log[-3000:]
     last = log.strip().splitlines()[-1]
     assert last.startswith("Interrupted: sweep ") and "the same command computes the rest" in last
-    assert not list((tmp_path / "runs").rglob(".job.lock"))
+    done = int(last.split(" stopped, ")[1].split("/")[0])
+    assert not list(tmp_path.rglob(".job.lock"))
+    folders = job_folders(tmp_path / "runs")
+    assert len(folders) == done and all("result.json" in files for files in folders.values()), folders
+    if done == 0:       # no job finished: no multirun.yaml, no folder at all
+        assert not (tmp_path / "runs").exists()
+    else:
+        assert (tmp_path / "runs" / "default" / "multirun.yaml").exists()
+    proc = start(tmp_path, *sweep)      # the rerun computes only the rest
+    rerun = proc.communicate(timeout=600)[0]
+    assert proc.returncode == 0 and f"9 jobs, {done} already done, {9 - done} to run" in rerun, rerun[-3000:]

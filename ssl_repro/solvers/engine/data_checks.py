@@ -1,5 +1,6 @@
 """Checks of the data the engine reads: X's values (type, finite, scale), the labels, and the
 memory its dense per-feature arrays will take; messages name the problem."""
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +83,45 @@ def check_labels_pm1(y, n_rows):
     if np.unique(y).size < 2:
         raise ValueError(f"the labeled rows hold one class only ({int(y[0]):+d}); two are needed")
     return y.astype(np.float64)
+
+
+#: The largest feature id (column count) :func:`largest_id_allowed` accepts whatever the data's size: a few
+#: dense vectors of this length cost milliseconds per CG step.
+ID_SPAN_FLOOR = 100_000
+
+
+def largest_id_allowed(nnz):
+    """The largest feature id a file with ``nnz`` non-zeros may use: ``max(nnz, ID_SPAN_FLOOR)``.
+
+    Each CG step goes over the non-zeros once and over the solver's dense
+    per-feature vectors about ``2 * cores + 16`` times, so with ids up to the
+    non-zeros the dense part costs no more than a few passes over the data.
+    """
+    return max(int(nnz), ID_SPAN_FLOOR)
+
+
+class WideDataWarning(UserWarning):
+    """A sparse X with far more columns than non-zeros (:func:`warn_wide`)."""
+
+
+def warn_wide(X, estimator):
+    """Warn (:class:`WideDataWarning`) when a sparse ``X`` has more columns than :func:`largest_id_allowed`
+    of its non-zeros, the rule by which the data files' readers refuse such a feature id.
+
+    Decision: the estimators warn and fit, where the readers refuse: in a file a stray id is a typo,
+    while a matrix built in Python may be wide on purpose (a hashing vectorizer's 2**20 columns), and
+    its fit is right, only slow (a 500-row matrix of 10**7 columns takes a minute and gigabytes, for
+    the dense per-feature vectors).  The warning comes before any work, with the fix.
+    """
+    if not sp.issparse(X) or X.shape[1] <= largest_id_allowed(X.nnz):
+        return
+    used = np.unique(X.indices).size
+    warnings.warn(
+        f"{estimator}: X has {X.shape[1]:,} columns but {X.nnz:,} non-zeros, in {used:,} of the columns (the data "
+        f"files may use at most {largest_id_allowed(X.nnz):,}, the larger of the non-zeros and {ID_SPAN_FLOOR:,}); "
+        f"the solvers keep dense vectors of one number per column, so the empty columns cost time and memory for "
+        f"nothing. Keep the columns that occur: cols = numpy.unique(X.indices); fit on X[:, cols] (and predict on "
+        f"the same columns)", WideDataWarning, stacklevel=4)
 
 
 #: Arrays of ``n_features + 1`` float64 a solve holds besides the per-chunk scratch of the

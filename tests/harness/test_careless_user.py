@@ -1,0 +1,216 @@
+"""A hurried user's mistakes, one table per kind, each answered as its neighbours are: one ``Error:`` line
+naming the value and the fix, no traceback, nothing left behind; a flag a command does not read refused;
+records that cannot be averaged named; messages that name the real problem.  The command-line cases
+call each command's ``main`` in this process (``run.py``'s checks before Hydra: :func:`run.refusal`),
+and a few go through a subprocess to see the console itself."""
+import json
+import math
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from ssl_repro.estimators import LinearDA, LinearSVM, mask_labels
+from ssl_repro.harness.aggregate import main as aggregate
+from ssl_repro.harness.result_files import write_result
+from ssl_repro.report.plots import main as plots
+from ssl_repro.solvers.engine.data_checks import WideDataWarning, largest_id_allowed
+
+REPO = Path(__file__).resolve().parents[2]
+LONG = "x" * 300        # a name longer than any file system's NAME_MAX (255 bytes)
+
+
+def files_under(folder):
+    return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob("*"))
+
+
+def one_error_line(text):
+    """``text`` is one line starting ``Error:``, without a traceback."""
+    return text.startswith("Error: ") and "\n" not in text.strip() and "Traceback" not in text
+
+
+def record(split=0, **changes):
+    return {"dataset": "text-like", "method": "svm", "split": split, "n_labeled": 16, "n_unlabeled": 100,
+            "n_test": 10, "r": 0.5, "lam": 1e-3, "lam_u": 1.0, "test_error": 0.1 + split / 10,
+            "transductive_error": 0.2, "objective_own": 0.3, "objective_eqn18": 0.3, "seconds": 0.01 + split,
+            "converged": True, "diagnostics": {}, **changes}
+
+
+@pytest.fixture
+def paper_artifacts(experiment_script):
+    return experiment_script("paper_artifacts").main
+
+
+# (command, argv with {tmp} for the test's folder, the message's pattern)
+COMMAND_REFUSALS = [
+    ("aggregate", ["{tmp}/runs", "--out", "{tmp}/table", "--keep", "{tmp}/garbage.csv"],
+     r"--keep .*garbage\.csv has no column path, dataset, method: it is not a results\.csv"),
+    ("plots", ["--summary", "{tmp}/garbage.csv", "--out", "{tmp}/figures"],
+     r"--summary .*garbage\.csv has no column dataset, method, n_labeled, .*: it is not a summary\.csv"),
+    ("paper_artifacts", ["run", "tsvm-loss", "--results", "{tmp}/garbage.csv"],
+     r"--results .*garbage\.csv is a file: give a folder"),
+    ("paper_artifacts", ["run", "tsvm-loss", "--dataset", "pcmac", "--results", "{tmp}/out"],
+     r"--dataset pcmac is not read by tsvm-loss, a drawing: drop it"),
+    ("paper_artifacts", ["run", "learning-curves", "--stand-ins", "--results", "{tmp}/out"],
+     r"--stand-ins is not read by learning-curves, one sweep: drop it \(run all reads it\)"),
+    ("paper_artifacts", ["run", "all", "--dataset", "pcmac", "--dry-run", "--results", "{tmp}/out"],
+     r"--dataset pcmac is not read by 'run all', which runs every dataset"),
+    ("paper_artifacts", ["run", "all", "--dry-run", "--svm-learn", "{tmp}/nonexistent/svm_learn", "--results",
+                         "{tmp}/out"],
+     r"--svm-learn .*/nonexistent/svm_learn does not exist: give the path of the peer's program"),
+    ("paper_artifacts", ["run", "all", "--dry-run", "--universvm", "{tmp}/garbage.csv", "--results", "{tmp}/out"],
+     r"--universvm .*garbage\.csv is not executable"),
+    ("paper_artifacts", ["render", "--results", "{tmp}/nothing_here"],
+     r"--results .*nothing_here: no such folder \(render reads the records there\)"),
+    ("paper_artifacts", ["report", "--results", "{tmp}/nothing_here"],
+     r"--results .*nothing_here: no such folder \(report reads the records there\)"),
+]
+
+
+@pytest.mark.parametrize("command, argv, message", COMMAND_REFUSALS)
+def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message, tmp_path, request):
+    (tmp_path / "runs" / "job").mkdir(parents=True)
+    write_result(tmp_path / "runs" / "job", record())
+    (tmp_path / "garbage.csv").write_text("x,y\n1,2\n")
+    before = files_under(tmp_path)
+    main = {"aggregate": aggregate, "plots": plots}.get(command) or request.getfixturevalue("paper_artifacts")
+    with pytest.raises(SystemExit) as stop:
+        main([a.format(tmp=tmp_path) for a in argv])
+    assert one_error_line(str(stop.value.code)), stop.value.code
+    assert __import__("re").search(message, str(stop.value.code)), stop.value.code
+    assert files_under(tmp_path) == before
+
+
+@pytest.fixture(scope="module")
+def run_py():
+    sys.path.insert(0, str(REPO))
+    try:
+        import run
+    finally:
+        sys.path.remove(str(REPO))
+    return run
+
+
+# run.py command lines refused before Hydra composes (nothing written): the arguments, the message's pattern
+RUN_REFUSALS = [
+    (["hydra.run.dir=/proc/ssl_out"], r"writes its result under /proc/ssl_out, which cannot be written \("
+                                      r"(cannot make a folder in /proc|/proc: permission denied).*hydra\.run\.dir=DIR"),
+    ([f"hydra.run.dir={LONG}"], r"cannot be written \(the name x{40}\.\.\. is 300 bytes long, more than the \d+ allowed"),
+    (["+experiment=learning_curve", "dataset=svmlight"],
+     r"^Error: dataset 'svmlight' has no curve_labels in ssl_repro/data/registry\.py, so this experiment does not "
+     r"apply to it"),
+    (["+repeat=3", "method=svm"], r"^Error: \+repeat=3 numbers the repeats of a timing sweep.*drop \+repeat=3"),
+]
+
+
+@pytest.mark.parametrize("argv, message", RUN_REFUSALS)
+def test_run_py_refuses_before_hydra_in_one_line(argv, message, run_py, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    refusal = run_py.refusal(argv)
+    assert refusal is not None and one_error_line(refusal), refusal
+    assert __import__("re").search(message, refusal), refusal
+    assert files_under(tmp_path) == []
+
+
+def test_a_folder_that_can_be_made_is_not_refused(run_py, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_py.refusal([f"hydra.run.dir={'x' * 200}/job", "method=svm"]) is None
+    assert run_py.refusal(["+experiment=learning_curve", "dataset=pcmac"]) is None
+    assert files_under(tmp_path) == []         # the write test's folder removed
+
+
+def run_cli(cwd, *args):
+    proc = subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=600)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_the_console_shows_the_one_line(tmp_path):
+    code, log = run_cli(tmp_path, "+experiment=learning_curve", "dataset=svmlight")
+    assert code == 1 and one_error_line(log) and "curve_labels" in log, log
+    assert files_under(tmp_path) == []
+
+
+@pytest.mark.slow   # Hydra sweeps in subprocesses
+@pytest.mark.parametrize("args, message", [
+    (["results_dir=/proc/ssl_out", "split=0"], r"cannot write the sweep folder /proc/ssl_out/default"),
+    ([f"sweep_name={LONG}"], r"cannot write the sweep folder results/runs/x+ \(the name x{40}\.\.\. is 300 bytes"),
+])
+def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tmp_path):
+    code, log = run_cli(tmp_path, "-m", "method=svm", *args)
+    error = [line for line in log.splitlines() if line.startswith("Error:")]
+    assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
+    assert __import__("re").search(message, error[0]), error
+    assert files_under(tmp_path) == []          # no results/runs/ left behind
+
+
+@pytest.mark.slow   # a Hydra sweep in a subprocess
+def test_a_failed_job_of_a_sweep_is_one_console_line_and_its_traceback_stays_in_error_txt(tmp_path):
+    code, log = run_cli(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da", "n_labeled=8,2999",
+                        "solver_threads=1")
+    assert code == 1 and "Traceback" not in log, log[-3000:]
+    failed = [line for line in log.splitlines() if ": failed: " in line]
+    assert len(failed) == 1 and "n_labeled=2999" in failed[0] and "error.txt" in failed[0], log[-3000:]
+    error_txt = list((tmp_path / "runs").rglob("error.txt"))
+    assert len(error_txt) == 1 and error_txt[0].read_text().startswith("Traceback")
+    assert log.strip().splitlines()[-1].startswith("sweep ") and "1 job(s) failed" in log
+
+
+@pytest.mark.parametrize("token, field", [("NaN", "test_error"), ("Infinity", "seconds"), ("-Infinity", "seconds")])
+def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(token, field, tmp_path, capsys):
+    for split in (0, 1):
+        write_result(tmp_path / "runs" / f"job{split}", record(split))
+    bad = tmp_path / "runs" / "job1" / "result.json"
+    bad.write_text(bad.read_text().replace(f'"{field}": {json.dumps(record(1)[field])}', f'"{field}": {token}'))
+    assert token in bad.read_text()
+    aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
+    out, err = capsys.readouterr()
+    assert f"{bad}: holds {token}, which is not JSON" in err and "run the job again" in err, err
+    assert "1 incomplete result.json skipped" in out
+    import pandas as pd
+    summary = pd.read_csv(tmp_path / "table" / "summary.csv")
+    assert summary["n_splits"].tolist() == [1]          # what was averaged: the good record alone
+    assert summary[f"{field}_mean"].tolist() == [record(0)[field]] and math.isfinite(summary["seconds_mean"][0])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: mask_labels(np.array([1, -1, 1, -1]), [0, 1, -1, -2]), ValueError,
+     r"mask_labels: labeled holds the negative index -2; give the labeled rows' numbers 0\.\.3, or a boolean mask"),
+    (lambda: LinearDA().fit(np.eye(6), np.array([True, False, -1, -1, True, False], dtype=object)), ValueError,
+     r"LinearDA: the labeled rows hold the boolean classes True/False .* give them as 1/0"),
+])
+def test_the_python_api_names_the_mistake(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_the_fix_the_boolean_message_gives_fits():
+    y = np.array([True, False, -1, -1, True, False], dtype=object)
+    fixed = np.where(y == -1, -1, y == True).astype(int)        # noqa: E712 (the message's own fix)
+    X = np.random.default_rng(0).normal(size=(6, 3)) + 2 * fixed[:, None]
+    assert LinearDA().fit(X, fixed).classes_.tolist() == [0, 1]
+    assert mask_labels(np.array([1, -1, 1, -1]), [0, 1]).tolist() == [1, 0, -1, -1]
+
+
+@pytest.mark.parametrize("estimator", [LinearDA, LinearSVM])
+def test_a_matrix_far_wider_than_its_nonzeros_is_warned_of_before_any_work(estimator):
+    rng = np.random.default_rng(0)
+    nnz, width = 2500, 10 ** 7
+    X = sp.csr_matrix((np.ones(nnz), (np.repeat(np.arange(500), 5), rng.integers(0, width, nnz))), shape=(500, width))
+    y = np.tile([1, 0], 250)
+    y[20:] = -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WideDataWarning)     # raised at the warning: no fit is run
+        with pytest.raises(WideDataWarning, match=rf"X has 10,000,000 columns but 2,500 non-zeros.*at most "
+                                                  rf"{largest_id_allowed(nnz):,}.*numpy\.unique\(X\.indices\)"):
+            estimator().fit(X, y)
+    narrow = X[:, np.unique(X.indices)]                     # the fix the warning gives
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                     # these toy rows' convergence warnings
+        warnings.simplefilter("error", WideDataWarning)
+        estimator().fit(narrow, y)
