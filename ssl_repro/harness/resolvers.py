@@ -31,6 +31,9 @@ from omegaconf import OmegaConf
 from ssl_repro.data.registry import dataset_info
 from ssl_repro.harness.methods import config_nodes, recipe_variants
 
+#: The registry field that says whether each recipe (``conf/experiment/<recipe>.yaml``) applies to a dataset.
+RECIPE_FIELDS = {"learning_curve": ("curve_labels",), "ablation": ("ablation_grid",), "timing": ("timing_grid",),
+                 "transductive": ("transductive_labels",), "scale_timing": ("transductive_labels", "scale_unlabeled")}
 #: Registry fields a recipe may read.
 FIELDS = ("label_grid", "curve_labels", "ablation_grid", "timing_grid", "transductive_labels",
           "transductive_unlabeled", "transductive_splits", "scale_unlabeled", "folder")
@@ -45,8 +48,17 @@ def registry(name, field):
         return value
     if not value:
         raise ValueError(f"dataset {name!r} has no {field} in ssl_repro/data/registry.py, so this experiment "
-                         f"does not apply to it (transductive-only datasets: +experiment=transductive)")
+                         f"does not apply to it ({applicable(name)})")
     return ",".join("null" if v is None else str(v) for v in value)
+
+
+def applicable(name):
+    """The recipes that apply to dataset ``name`` (their registry field is set), in words for a refusal."""
+    info = dataset_info(name)
+    found = [f"+experiment={recipe}" for recipe, fields in RECIPE_FIELDS.items()
+             if all(getattr(info, field) for field in fields)]
+    return (f"the recipes that do: {', '.join(found)}" if found else
+            f"no recipe does: run single jobs, python run.py dataset={name} n_labeled=L split=S")
 
 
 def methods(recipe, dataset=None):

@@ -103,7 +103,9 @@ RUN_REFUSALS = [
     ([f"hydra.run.dir={LONG}"], r"cannot be written \(the name x{40}\.\.\. is 300 bytes long, more than the \d+ allowed"),
     (["+experiment=learning_curve", "dataset=svmlight"],
      r"^Error: dataset 'svmlight' has no curve_labels in ssl_repro/data/registry\.py, so this experiment does not "
-     r"apply to it"),
+     r"apply to it \(no recipe does: run single jobs, python run\.py dataset=svmlight"),
+    (["+experiment=learning_curve", "dataset=kdd99-10"],
+     r"does not apply to it \(the recipes that do: \+experiment=transductive, \+experiment=scale_timing\)$"),
     (["+repeat=3", "method=svm"], r"^Error: \+repeat=3 numbers the repeats of a timing sweep.*drop \+repeat=3"),
 ]
 
