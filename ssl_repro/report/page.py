@@ -16,6 +16,7 @@ from ssl_repro.report.sections.learning_curves import section_learning_curves
 from ssl_repro.report.sections.loss_shapes import section_drawings
 from ssl_repro.report.sections.objective_minima import section_objective
 from ssl_repro.report.sections.side_by_side import section_side_by_side
+from ssl_repro.report.summary import summary
 from ssl_repro.report.sections.svmlight import section_svmlight
 from ssl_repro.report.sections.text20k import section_text20k
 from ssl_repro.report.sections.timing_tables import section_timing
@@ -23,7 +24,11 @@ from ssl_repro.report.sections.transductive import section_transductive
 from ssl_repro.report.sections.universvm import section_universvm
 
 
-HEADER = """# Results
+#: The page's first line under its title (the rest of :data:`HEADER` follows the claims table).
+GENERATED = ("Generated from the committed records by `python experiments/paper_artifacts.py report`; do not edit "
+             "it by hand.")
+
+HEADER = """## About this page
 
 This file is generated: `python experiments/paper_artifacts.py report` writes it (and the documentation's
 Results pages, `docs/results/`) from the committed records under `results/` and the papers' numbers and claims
@@ -118,7 +123,8 @@ def render(records, listing, sections):
     sections (:func:`render_sections` of ``records``): the claims overview, the rules, the listing, the
     sections, then each claim in full under its own anchor."""
     section_link = lambda key: f"[{TITLES[key]}](#{slug(TITLES[key])})"          # noqa: E731
-    parts = [HEADER, "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "",
+    parts = ["# Results", GENERATED, "## Summary", "\n".join(summary(records)),
+             "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "", HEADER, "",
              rules_text(), "", *beyond.section(records), "", "## Every table and figure of the papers", "", listing]
     parts += ["\n".join(lines) for lines in sections.values()]
     parts += ["## Claims in full"]
