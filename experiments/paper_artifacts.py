@@ -1,9 +1,9 @@
 """Every table and figure of the papers, how this project regenerates it, and whether it has.
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
-    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--dry-run] [--data-root DIR] [--download]
-    python experiments/paper_artifacts.py run all [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
-    python experiments/paper_artifacts.py render [--results results]
+    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--force] [--dry-run] [--data-root DIR] [--download]
+    python experiments/paper_artifacts.py run all [--force] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py render [--force] [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
 
 ``list`` prints one line per artifact: where it is in the papers, the
@@ -70,13 +70,58 @@ def command_of(artifact, dataset=None):
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None):
+def would_replace(artifact, dataset, results):
+    """The files a run of ``artifact`` (on ``dataset`` for a sweep) would replace under ``results``: a drawing's
+    png and pdf, a sweep folder's records and figures, a script's files (a script writes under the
+    repository's ``results/`` whatever ``--results`` says)."""
+    out = Path(results)
+    if artifact.kind == "drawing":
+        stem = DRAWINGS[artifact.name][0]
+        files = [out / "figures" / f"{stem}.{ext}" for ext in ("png", "pdf")]
+    elif artifact.kind == "script":
+        files = [ROOT / "results" / f for f in artifact.files]
+    elif artifact.kind == "sweep":
+        folder = out / sweep_folder(artifact, dataset or artifact.default_dataset)
+        files = sorted(f for f in folder.rglob("*") if f.is_file()) if folder.is_dir() else []
+    else:
+        files = []
+    return [f for f in files if f.exists()]
+
+
+def refuse_replacing(artifact, dataset, results, force):
+    """Stop with one ``Error:`` line when a run of ``artifact`` would replace files it made before (the
+    committed records, or an earlier run's) and ``force`` is not given.  Decision: any existing file counts,
+    not only the repository's ``results/``, so a copy of the records is as safe as the records themselves;
+    the way out is a scratch ``--results`` folder (sweeps and drawings) or ``--force``."""
+    replaced = would_replace(artifact, dataset, results)
+    if replaced and not force:
+        elsewhere = "" if artifact.kind == "script" else "--results DIR to write into a scratch folder, or "
+        shown = ", ".join(str(f) for f in replaced[:3]) + (f" and {len(replaced) - 3} more" if len(replaced) > 3 else "")
+        raise SystemExit(f"Error: {artifact.name} would replace {len(replaced)} file(s) it made before ({shown}); "
+                         f"give {elsewhere}--force to replace them")
+
+
+def refuse_rewriting(results, force, command):
+    """Stop ``command`` (``run all``, ``render``) with one ``Error:`` line, before it writes anything, when it
+    would rewrite records under ``results`` (and, for ``run all``, the scripts' records under the
+    repository's ``results/``) and ``force`` is not given."""
+    held = [f for f in Path(results).glob("*/*") if f.is_file()]
+    if command == "run all":
+        held += [f for a in ARTIFACTS if a.kind == "script" for f in would_replace(a, None, results)]
+    if held and not force:
+        raise SystemExit(f"Error: {command} rewrites the records and figures under {results} ({len(held)} files there"
+                         + (" or under the repository's results/, where the scripts write" if command == "run all" else "")
+                         + "); give --force to replace them (git diff shows what changed), or --dry-run to see the plan")
+
+
+def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None, force=False):
     """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
     ``dry_run``, print what it would run and run nothing.  A sweep on a real set runs only when its
     loader finds the files under the data root ``root`` (default: $SSL_REPRO_DATA, else scikit-learn's
     data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
     put where (:func:`ssl_repro.data.availability`).  ``launcher``: the sweep's Hydra launcher
-    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's)."""
+    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's).  Without ``force`` it
+    replaces no file a run made before (:func:`refuse_replacing`; the command line's default)."""
     out = Path(results)
     if dry_run:
         print(dry_run_text(artifact, dataset, out, root, download, launcher))
@@ -84,6 +129,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     if artifact.kind == "not reproduced":
         raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
+        refuse_replacing(artifact, dataset, out, force)
         stem, draw = DRAWINGS[artifact.name]
         plots.save(draw(), out / "figures", stem)
         return out / "figures"
@@ -93,11 +139,13 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
                              f"with that option")
         if not artifact.command.startswith("python "):
             raise SystemExit(f"{artifact.name}: {artifact.why_not}")
+        refuse_replacing(artifact, dataset, out, force)
         subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
         return out / Path(artifact.files[0]).parent
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+    refuse_replacing(artifact, dataset, out, force)
     folder, runs = sweep_folder(artifact, dataset), out / RUNS
     data = availability(dataset, root, download)
     if not data.runnable:
@@ -300,6 +348,9 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
+    run.add_argument("--force", action="store_true",
+                     help="replace the files an earlier run made (the committed records under results/); without "
+                          "it a run that would replace one stops first")
     run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
     run.add_argument("--scale", action="store_true",
                      help="all: also 004's large transductive tables and 002's large experiment")
@@ -320,6 +371,7 @@ def main(argv=None):
     ren = sub.add_parser("render", help="re-render every summary and figure from the committed results.csv "
                                         "files (no job is run), then the report")
     ren.add_argument("--results", default=str(ROOT / "results"))
+    ren.add_argument("--force", action="store_true", help="replace the summaries and figures under --results")
     args = ap.parse_args(argv)
     if args.command == "list":
         print(markdown_listing(args.results) if args.markdown else listing(args.results, args.data_root))
@@ -327,16 +379,19 @@ def main(argv=None):
     if args.command == "report":
         sys.exit(write_report(args.results, args.check))
     if args.command == "render":
+        refuse_rewriting(args.results, args.force, "render")
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":
+        if not args.dry_run:
+            refuse_rewriting(args.results, args.force, "run all")
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
-                scale=args.scale, finish=lambda: (render_all(args.results), write_report(args.results)))
+                scale=args.scale, force=args.force, finish=lambda: (render_all(args.results), write_report(args.results)))
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,
-                      args.launcher)
+                      args.launcher, args.force)
     if made is not None:
         print(made)
 

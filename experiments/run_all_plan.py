@@ -97,23 +97,25 @@ def data_plan(root=None, download=False):
     return {d: availability(d, root, download) for d in names}
 
 
-def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False):
+def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False, force=False):
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
     where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
     without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
-    transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
+    transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
+    replace the files earlier runs made (``paper_artifacts.py run --force``)."""
     steps, seen, ran_before = [], set(), {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
-              + (["--launcher", launcher] if launcher else []))
+              + (["--launcher", launcher] if launcher else []) + (["--force"] if force else []))
     for a in ARTIFACTS:
         if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
         if a.kind != "sweep":
             seconds, basis = recorded_seconds(results, a)
-            argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)] if a.kind == "drawing"
+            argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)]
+                    + (["--force"] if force else []) if a.kind == "drawing"
                     else [sys.executable, *a.command.split()[1:]])
             steps.append(Step(a.name, argv, seconds, basis, one_core=a.name in ONE_CORE))
             continue
@@ -184,7 +186,7 @@ def print_data_plan(root=None, download=False):
 
 
 def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None, download=False, launcher=None,
-            stand_ins=False, scale=False, finish=None):
+            stand_ins=False, scale=False, finish=None, force=False):
     """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
     saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
     whole (module doc; a pair of one-core steps counts as the longer of the two), then ``finish`` (the
@@ -194,7 +196,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of the steps it finished, and a
     failed step ends the run.  Returns the steps."""
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale, force)
     todo = [s for s in steps if s.argv]
     closing = [] if finish is None else [finish_step(results)]
     grouped = batches(todo)
