@@ -34,8 +34,9 @@ This file is generated: `python experiments/paper_artifacts.py report` writes it
 Results pages, `docs/results/`) from the committed records under `results/` and the papers' numbers and claims
 in `experiments/paper_numbers.json` (each with its paper, place and a verbatim quote); `report --check` fails
 when either differs from a fresh render. Do not edit it by hand. Figures and summaries are re-rendered from the
-committed `results.csv` files by `python experiments/paper_artifacts.py render`; everything is re-run by
-`python experiments/paper_artifacts.py run all`.
+committed `results.csv` files by `python experiments/paper_artifacts.py render --force`; every artifact with a
+record is re-run by `python experiments/paper_artifacts.py run all --force` (`run all --dry-run` lists each artifact
+with the step that makes it, or why it is left out and its command).
 
 Papers: 000 = Sindhwani & Keerthi, tech report 2006 (the spec; experiments in its Sec. 4), 001 = Sindhwani,
 Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Bottou, JMLR 2006 (CCCP-TSVM),
