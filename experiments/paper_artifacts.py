@@ -48,6 +48,7 @@ from pathlib import Path
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
+from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro import report
 from ssl_repro.claims import verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
@@ -213,6 +214,7 @@ def render_all(results):
     results = Path(results)
     for name, (stem, draw) in DRAWINGS.items():
         plots.save(draw(), results / "figures", stem)
+    plots.save(beyond.figure(report.Records(results, ROOT)), results / "figures", Path(beyond.FIGURE).name)
     for folder in sorted(p.parent for p in results.glob("*/results.csv")):
         print(f"{folder.name}: {render_folder(folder)} figures", flush=True)
 

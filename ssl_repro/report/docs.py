@@ -97,7 +97,7 @@ def docs_pages(records, listing, sections):
         *WIDE, "# Results", "", *summary(records), "", "## The claims", "", *overview(records, lambda n, c: claim_file(c)), "",
         "Rendered from the committed records by `python experiments/paper_artifacts.py report` (the same render "
         "as the repository's `results/README.md`).", "", "## How the verdicts are decided", "", rules_text(), "",
-        *beyond.section(records), "", "## Every table and figure of the papers", "", listing, "",
+        *beyond.section(records, lambda f: f"../../results/{f}.png"), "", "## Every table and figure of the papers", "", listing, "",
         "```{toctree}", ":maxdepth: 1", "", "claims/index", *(key for key, *_ in SECTIONS), "```"]))
     pages["summary.md"] = tidy("\n".join(summary(records)))      # the landing page includes it
     pages["claims/index.md"] = tidy("\n".join([
