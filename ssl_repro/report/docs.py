@@ -10,7 +10,7 @@ import re
 from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.claims import verdicts
 from ssl_repro.report.claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
-from ssl_repro.report.page import SECTIONS, TITLES, rules_text, tidy
+from ssl_repro.report.page import SECTIONS, TITLES, claim_file, rules_text, tidy
 from ssl_repro.report.record_text import data_kind
 from ssl_repro.report.summary import summary
 from ssl_repro.report.tables import figure_caption
@@ -31,10 +31,6 @@ def claim_page(records, number, claim):
                            *claim_body(records, number, claim, lambda key: f"[{TITLES[key]}](../{key}.md)",
                                        lambda f: f"../../../results/{f}"),
                            "", "[All claims](../index.md)"]))
-
-
-def claim_file(claim):
-    return f"claims/{claim['id'].replace('.', '-')}.md"
 
 
 def fold(lines):
