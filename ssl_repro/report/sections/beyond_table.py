@@ -105,13 +105,14 @@ def section(records, figure_link=lambda f: f"{f}.png"):
     (lc, lc_baselines, lc_metrics), (tr, tr_baselines, tr_metrics) = SWEEPS
     head, rows = matrix(records, lc, lc_baselines, lc_metrics)
     lines = ["## Beyond the papers", "",
-             "Do TSVM and DA beat a supervised model tuned with the same labels (cross-validation on the labeled "
-             "rows only: `ssl_repro/estimators/baselines.py` states the budget), self-training and label "
-             "spreading?\nEach cell: **wins k/n** (the label counts where the method's error is lower on the "
-             "unlabeled rows and on the test rows, paired over the splits by the claims' rules) and the **mean "
-             "difference** of the error on the unlabeled rows in points (negative: the method is better).\nA "
-             "question holds on a dataset when the method wins more than half of its cells and loses none.", "",
-             table(head, rows), ""]
+             "Do TSVM and DA beat today's baselines? Each cell: **wins k/n** label counts, and the **mean "
+             "difference** of the error on the unlabeled rows in points (negative: the method is better).", "",
+             table(head, rows), "",
+             "The baselines: a supervised SVM and logistic regression tuned by cross-validation on the labeled rows "
+             "only (`ssl_repro/estimators/baselines.py` states the budget), self-training and label spreading. "
+             "A win is a label count where the method's error is lower on the unlabeled rows and on the test rows, "
+             "paired over the splits by the claims' rules; a question holds on a dataset when the method wins more "
+             "than half of its cells and loses none.", ""]
     head, rows = matrix(records, tr, tr_baselines, tr_metrics)
     if len(rows) > 1:
         lines += ["The large transductive table (`transductive_*`: no test rows, so the error on the unlabeled rows "
