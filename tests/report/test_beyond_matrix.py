@@ -22,7 +22,7 @@ def test_a_mark_counts_the_cells_won_on_every_error_and_the_mean_difference_in_p
                       "transductive_error": e, "test_error": e} for m, e in (("da", base + gap), ("svm_cv", base))]
     frame = pd.DataFrame(rows)
     pairs = beyond.cells(frame, "da", "svm_cv", ("transductive_error", "test_error"))
-    assert beyond.mark(pairs) == f"2/3, {100 * np.mean([-0.10, -0.10, 0.0]):+.1f}" == "2/3, -6.7"
+    assert beyond.mark(pairs) == f"2/3,\u00a0{100 * np.mean([-0.10, -0.10, 0.0]):+.1f}" == "2/3,\u00a0-6.7"
     assert beyond.mark([]) == "-"
 
 

@@ -40,12 +40,13 @@ def cells(frame, method, baseline, metrics):
 
 
 def mark(pairs):
-    """``9/11, -4.2``: the cells where the method is lower on every metric, of all cells, and the mean
+    """``9/11, -4.2`` (a no-break space after the comma): the cells where the method is lower on every metric, of all cells, and the mean
     difference of the first metric in points; ``-`` when no cell holds both."""
     if not pairs:
         return "-"
     wins = sum(all(c.outcome == "lower" for c in pair) for pair in pairs)
-    return f"{wins}/{len(pairs)}, {100 * np.mean([pair[0].mean for pair in pairs]):+.1f}"
+    points = round(100 * float(np.mean([pair[0].mean for pair in pairs])), 1) or 0.0      # no "-0.0"
+    return f"{wins}/{len(pairs)},\u00a0{points:+.1f}"        # a no-break space: the mark stays on one line
 
 
 def datasets(records, folder):
@@ -109,7 +110,7 @@ def section(records, figure_link=lambda f: f"{f}.png"):
              "difference** of the error on the unlabeled rows in points (negative: the method is better).", "",
              table(head, rows), "",
              "The baselines: a supervised SVM and logistic regression tuned by cross-validation on the labeled rows "
-             "only (`ssl_repro/estimators/baselines.py` states the budget), self-training and label spreading. "
+             "only (`ssl_repro/estimators/baselines.py` states the budget), self-training and label spreading.\n"
              "A win is a label count where the method's error is lower on the unlabeled rows and on the test rows, "
              "paired over the splits by the claims' rules; a question holds on a dataset when the method wins more "
              "than half of its cells and loses none.", ""]
