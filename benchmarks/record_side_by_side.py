@@ -61,6 +61,12 @@ def state():
     return {"loadavg": [float(x) for x in load], "busiest": [line.strip()[:120] for line in top.splitlines()[1:6]]}
 
 
+def data_meta(path):
+    """The ``.meta.json`` that ``write_bench_file.py`` writes beside a data file ({} when there is none)."""
+    meta = Path(str(Path(path).with_suffix("")) + ".meta.json")
+    return json.loads(meta.read_text()) if meta.exists() else {}
+
+
 def data_values(path):
     """(value type, MiB of the same matrix as float64 CSR) of a benchmark file, from its arrays' headers.
 
@@ -125,9 +131,12 @@ def run(args):
         "values": values,
         "float64_csr_mb": round(float64_csr_mb, 3),
         "date_utc": started.strftime("%Y-%m-%d %H:%M"),
-        "command": (shown + " " if shown else "") + "python " + " ".join(shlex.quote(a) for a in cmd[1:-2]),
+        "command": (shown + " " if shown else "") + "python SIDE_BY_SIDE " + " ".join(
+            shlex.quote(Path(a).name if b == "--data" else a) for b, a in zip(cmd[1:-3], cmd[2:-2])),
         "busy_loops": args.busy_loops,
-        "record_command": "python benchmarks/record_side_by_side.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "record_command": clone_command({"record_command": "python benchmarks/record_side_by_side.py " + " ".join(
+            shlex.quote(a) for a in sys.argv[1:])}),         # no machine's paths: as it runs from a clone
+        "data_command": data_meta(args.data).get("command"),
         "code": git_commit(),
         "machine": machine(),
         "state_before": before,
@@ -200,8 +209,10 @@ def render(records, out=OUT):
     lines += ["", "Commands, machines and machine states:", ""]
     for rec in records:
         m, before = rec["machine"], rec["state_before"]
-        lines.append(f"- **{rec['label']}** ({rec['date_utc']} UTC, code {rec['code'][:12]}): `{rec['command']}`"
-                     f"{' beside %d busy loop(s)' % rec['busy_loops'] if rec['busy_loops'] else ''}; "
+        made = data_command(rec)
+        lines.append(f"- **{rec['label']}** ({rec['date_utc']} UTC, code {rec['code'][:12]}): `{clone_command(rec)}`"
+                     + (f" (data file: `{made}`)" if made else " (the data file's command was not recorded)")
+                     + f"{' beside %d busy loop(s)' % rec['busy_loops'] if rec['busy_loops'] else ''}; "
                      f"{m['cores']} x {m['cpu']}, {m['memory_gib']} GiB; load before "
                      f"{before['loadavg']}, after {rec['state_after']['loadavg']}; cores kept busy by other "
                      f"processes during the runs: {rec['state_after'].get('others_busy_cores_during_run', 'n/a')}.")
@@ -215,6 +226,28 @@ SPEED_END = "<!-- end of speed -->"
 METHOD_NAMES = {"tsvm-max": "TSVM S=max", "da": "DA"}
 
 
+def clone_command(rec):
+    """The command that makes ``rec`` as it runs from a clone: ``python benchmarks/record_side_by_side.py`` with
+    the side-by-side script named ``SIDE_BY_SIDE`` (it lives beside the C++ reference, outside the repository)
+    and the data file by its name (made by :func:`data_command`); no machine's paths.  Records made before
+    the script took ``--side-by-side`` get it added."""
+    words = shlex.split(rec.get("record_command") or "python benchmarks/record_side_by_side.py")
+    out = []
+    for k, word in enumerate(words):
+        before = words[k - 1] if k else ""
+        out.append("SIDE_BY_SIDE" if before == "--side-by-side" else Path(word).name if before == "--data" else word)
+    if "--side-by-side" not in out:
+        at = out.index("benchmarks/record_side_by_side.py") + 1
+        out[at:at] = ["--side-by-side", "SIDE_BY_SIDE"]
+    return " ".join(shlex.quote(w) if w != shlex.quote(w) and "=" not in w else w for w in out)
+
+
+def data_command(rec):
+    """The command that made the record's data file (``write_bench_file.py``'s, from the ``.meta.json`` beside
+    the file when the record was made), or None for records made before it was kept."""
+    return rec.get("data_command")
+
+
 def readme_speed(records):
     """README.md's speed list: per record, ours / reference of each method with its pairs, code and date."""
     lines = []
@@ -223,8 +256,10 @@ def readme_speed(records):
         pairs = min(len(res["all_ratios"]) for res in rec["methods"].values())
         values = " (float32 values)" if rec.get("values", "float64") != "float64" else ""
         busy = f", {rec['busy_loops']} core(s) kept busy" if rec["busy_loops"] else ""
+        made = data_command(rec)
         lines.append(f"- {rec['label']}{values}: {ratios} (median of {pairs} pair(s){busy}; code "
-                     f"{rec['code'][:7]}, {rec['date_utc'][:10]})")
+                     f"{rec['code'][:7]}, {rec['date_utc'][:10]}): `{clone_command(rec)}`"
+                     + (f", data: `{made}`" if made else ", the data file's command not recorded"))
     return lines
 
 

@@ -21,7 +21,8 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip",
-                    "auto_examples/*.json", "auto_examples/*.md5", "auto_examples/*.codeobj.json"]
+                    "auto_examples/*.json", "auto_examples/*.md5", "auto_examples/*.codeobj.json",
+                    "results/summary.md"]     # the Results summary, included by the landing page
 myst_heading_anchors = 3
 
 autosummary_generate = True

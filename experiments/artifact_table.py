@@ -204,3 +204,46 @@ def held_in(results, artifact, dataset, file):
     stem = Path(file).stem
     return stem in plan and plan[stem][3] is not None
 
+
+def would_replace(artifact, dataset, results):
+    """The files a run of ``artifact`` (on ``dataset`` for a sweep) would replace under ``results``: a drawing's
+    png and pdf, a sweep folder's records and figures, a script's files (a script writes under the
+    repository's ``results/`` whatever ``--results`` says)."""
+    out = Path(results)
+    if artifact.kind == "drawing":
+        stem = DRAWINGS[artifact.name][0]
+        files = [out / "figures" / f"{stem}.{ext}" for ext in ("png", "pdf")]
+    elif artifact.kind == "script":
+        files = [ROOT / "results" / f for f in artifact.files]
+    elif artifact.kind == "sweep":
+        folder = out / sweep_folder(artifact, dataset or artifact.default_dataset)
+        files = sorted(f for f in folder.rglob("*") if f.is_file()) if folder.is_dir() else []
+    else:
+        files = []
+    return [f for f in files if f.exists()]
+
+
+def refuse_replacing(artifact, dataset, results, force):
+    """Stop with one ``Error:`` line when a run of ``artifact`` would replace files it made before (the
+    committed records, or an earlier run's) and ``force`` is not given.  Decision: any existing file counts,
+    not only the repository's ``results/``, so a copy of the records is as safe as the records themselves;
+    the way out is a scratch ``--results`` folder (sweeps and drawings) or ``--force``."""
+    replaced = would_replace(artifact, dataset, results)
+    if replaced and not force:
+        elsewhere = "" if artifact.kind == "script" else "--results DIR to write into a scratch folder, or "
+        shown = ", ".join(str(f) for f in replaced[:3]) + (f" and {len(replaced) - 3} more" if len(replaced) > 3 else "")
+        raise SystemExit(f"Error: {artifact.name} would replace {len(replaced)} file(s) it made before ({shown}); "
+                         f"give {elsewhere}--force to replace them")
+
+
+def refuse_rewriting(results, force, command):
+    """Stop ``command`` (``run all``, ``render``) with one ``Error:`` line, before it writes anything, when it
+    would rewrite records under ``results`` (and, for ``run all``, the scripts' records under the
+    repository's ``results/``) and ``force`` is not given."""
+    held = [f for f in Path(results).glob("*/*") if f.is_file()]
+    if command == "run all":
+        held += [f for a in ARTIFACTS if a.kind == "script" for f in would_replace(a, None, results)]
+    if held and not force:
+        raise SystemExit(f"Error: {command} rewrites the records and figures under {results} ({len(held)} files there"
+                         + (" or under the repository's results/, where the scripts write" if command == "run all" else "")
+                         + "); give --force to replace them (git diff shows what changed), or --dry-run to see the plan")

@@ -1,9 +1,9 @@
 """Every table and figure of the papers, how this project regenerates it, and whether it has.
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
-    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--dry-run] [--data-root DIR] [--download]
-    python experiments/paper_artifacts.py run all [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
-    python experiments/paper_artifacts.py render [--results results]
+    python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--force] [--dry-run] [--data-root DIR] [--download]
+    python experiments/paper_artifacts.py run all [--force] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py render [--force] [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
 
 ``list`` prints one line per artifact: where it is in the papers, the
@@ -53,10 +53,12 @@ from ssl_repro.claims.records import Records
 from ssl_repro.report.docs import docs_pages
 from ssl_repro.report.page import render, render_sections
 from ssl_repro.report.record_text import commit_note
+from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.claims import verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
-from artifact_table import ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, status, sweep_folder
+from artifact_table import (ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, refuse_replacing,
+                            refuse_rewriting, status, sweep_folder)
 from run_all_plan import run_all
 
 #: The documentation's Results pages, rendered from the same records as results/README.md.
@@ -74,13 +76,14 @@ def command_of(artifact, dataset=None):
     return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
-def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None):
+def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None, force=False):
     """Make ``artifact``: draw it, run its script, or run (resume) its sweep, aggregate and draw; with
     ``dry_run``, print what it would run and run nothing.  A sweep on a real set runs only when its
     loader finds the files under the data root ``root`` (default: $SSL_REPRO_DATA, else scikit-learn's
     data home) or, with ``download``, may fetch them; else it stops before any job, saying which file to
     put where (:func:`ssl_repro.data.availability`).  ``launcher``: the sweep's Hydra launcher
-    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's)."""
+    (``conf/hydra/launcher/``, e.g. ``ray_cluster`` or ``slurm``; None: the recipe's).  Without ``force`` it
+    replaces no file a run made before (:func:`refuse_replacing`; the command line's default)."""
     out = Path(results)
     if dry_run:
         print(dry_run_text(artifact, dataset, out, root, download, launcher))
@@ -88,6 +91,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
     if artifact.kind == "not reproduced":
         raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
+        refuse_replacing(artifact, dataset, out, force)
         stem, draw = DRAWINGS[artifact.name]
         plots.save(draw(), out / "figures", stem)
         return out / "figures"
@@ -97,11 +101,13 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
                              f"with that option")
         if not artifact.command.startswith("python "):
             raise SystemExit(f"{artifact.name}: {artifact.why_not}")
+        refuse_replacing(artifact, dataset, out, force)
         subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
         return out / Path(artifact.files[0]).parent
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
         raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+    refuse_replacing(artifact, dataset, out, force)
     folder, runs = sweep_folder(artifact, dataset), out / RUNS
     data = availability(dataset, root, download)
     if not data.runnable:
@@ -169,6 +175,7 @@ def render_all(results):
     results = Path(results)
     for name, (stem, draw) in DRAWINGS.items():
         plots.save(draw(), results / "figures", stem)
+    plots.save(beyond.figure(Records(results, ROOT)), results / "figures", Path(beyond.FIGURE).name)
     for folder in sorted(p.parent for p in results.glob("*/results.csv")):
         print(f"{folder.name}: {render_folder(folder)} figures", flush=True)
 
@@ -352,6 +359,9 @@ def main(argv=None):
     run.add_argument("artifact", choices=[a.name for a in ARTIFACTS] + ["all"])
     run.add_argument("--dry-run", action="store_true",
                      help="print what would run (all: the plan and the estimate) and run nothing")
+    run.add_argument("--force", action="store_true",
+                     help="replace the files an earlier run made (the committed records under results/); without "
+                          "it a run that would replace one stops first")
     run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
     run.add_argument("--scale", action="store_true",
                      help="all: also 004's large transductive tables and 002's large experiment")
@@ -372,6 +382,7 @@ def main(argv=None):
     ren = sub.add_parser("render", help="re-render every summary and figure from the committed results.csv "
                                         "files (no job is run), then the report")
     ren.add_argument("--results", default=str(ROOT / "results"))
+    ren.add_argument("--force", action="store_true", help="replace the summaries and figures under --results")
     args = ap.parse_args(argv)
     message = refusal(args)
     if message:
@@ -382,16 +393,19 @@ def main(argv=None):
     if args.command == "report":
         sys.exit(write_report(args.results, args.check))
     if args.command == "render":
+        refuse_rewriting(args.results, args.force, "render")
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":
+        if not args.dry_run:
+            refuse_rewriting(args.results, args.force, "run all")
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
-                scale=args.scale, finish=lambda: (render_all(args.results), write_report(args.results)))
+                scale=args.scale, force=args.force, finish=lambda: (render_all(args.results), write_report(args.results)))
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,
-                      args.launcher)
+                      args.launcher, args.force)
     if made is not None:
         print(made)
 

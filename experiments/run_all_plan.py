@@ -97,23 +97,25 @@ def data_plan(root=None, download=False):
     return {d: availability(d, root, download) for d in names}
 
 
-def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False):
+def plan_all(results, programs, root=None, download=False, launcher=None, stand_ins=False, scale=False, force=False):
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
     where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
     without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
-    transductive tables (minutes a job) only with ``scale`` (:func:`optional`)."""
+    transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
+    replace the files earlier runs made (``paper_artifacts.py run --force``)."""
     steps, seen, ran_before = [], set(), {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
-              + (["--launcher", launcher] if launcher else []))
+              + (["--launcher", launcher] if launcher else []) + (["--force"] if force else []))
     for a in ARTIFACTS:
         if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
         if a.kind != "sweep":
             seconds, basis = recorded_seconds(results, a)
-            argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)] if a.kind == "drawing"
+            argv = ([sys.executable, str(PAPER_ARTIFACTS), "run", a.name, "--results", str(results)]
+                    + (["--force"] if force else []) if a.kind == "drawing"
                     else [sys.executable, *a.command.split()[1:]])
             steps.append(Step(a.name, argv, seconds, basis, one_core=a.name in ONE_CORE))
             continue
@@ -134,6 +136,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
                               "" if runnable else in_words_of(data[d].detail, *OPTIONS),
                               sweep=Path(results) / RUNS / folder))
+    steps += record_steps(results, programs)
     for name, command, option, record in EXTRA_SCRIPTS:
         script, *arguments = command.split()
         path = ROOT / "experiments" / script
@@ -152,10 +155,92 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     return steps
 
 
+def script_argv(command, programs):
+    """The arguments of an artifact's script ``command`` (``python experiments/x.py ...``) without ``python``:
+    a peer's ``--option PATH`` given the path of ``programs``, or left out when it has none."""
+    words = command.split()[1:]
+    argv = []
+    for k, w in enumerate(words):
+        if k + 1 < len(words) and words[k + 1] == "PATH":
+            argv += [w, programs[w]] if programs.get(w) else []
+        elif w != "PATH":
+            argv.append(w)
+    return argv
+
+
+def record_steps(results, programs):
+    """The steps of the artifacts whose script writes a record that no script of :data:`EXTRA_SCRIPTS` makes
+    (002's small-scale tables and figures, ``cccp_002/*.csv``): one step per distinct command of
+    :data:`artifact_table.ARTIFACTS` (:func:`script_argv`: without a peer's path the script runs our methods
+    and keeps the peer's rows its record holds), estimated by the ``seconds`` its record sums for the
+    command's ``--dataset`` (busy)."""
+    made_by_extra = {record for *_, record in EXTRA_SCRIPTS if record}
+    steps, seen = [], set()
+    for a in ARTIFACTS:
+        if not a.record or a.record in made_by_extra or a.kind != "script":
+            continue
+        argv = script_argv(a.command, programs)
+        if tuple(argv) in seen:
+            continue
+        seen.add(tuple(argv))
+        seconds, basis = None, "seconds not recorded"
+        record = Path(results) / a.record
+        if record.exists():
+            frame = pd.read_csv(record)
+            if "--dataset" in argv and "dataset" in frame:
+                frame = frame[frame["dataset"] == argv[argv.index("--dataset") + 1]]
+            if "seconds" in frame and not frame.empty:
+                seconds, basis = float(frame["seconds"].sum()), f"busy s summed in {a.record}"
+        steps.append(Step(a.name, [sys.executable, *argv], seconds, basis))
+    return steps
+
+
+def coverage(steps, programs):
+    """[(artifact name, the steps that make it and those left out, with why and the command)]: every
+    artifact of :data:`artifact_table.ARTIFACTS` and where ``run all`` makes it, so a dry run shows that
+    nothing is left out unsaid.  A sweep artifact is made by the steps of its folders; a script or drawing by
+    its own step, the :data:`EXTRA_SCRIPTS` step writing its record, or the step of its command
+    (:func:`record_steps`)."""
+    by_name = {s.name: s for s in steps}
+    extra = {record: name for name, _, _, record in EXTRA_SCRIPTS if record}
+    by_argv = {tuple(s.argv[1:]): s for s in steps if s.argv}
+    rows = []
+    for a in ARTIFACTS:
+        if a.kind == "not reproduced":
+            rows.append((a.name, f"skipped: not reproduced here: {a.why_not}"))
+            continue
+        if a.kind == "sweep":
+            made = {d: by_name.get(f"{b.name} {d}") for d in a.datasets for b in ARTIFACTS
+                    if b.kind == "sweep" and d in b.datasets and sweep_folder(b, d) == sweep_folder(a, d)
+                    and f"{b.name} {d}" in by_name}
+            ran = list(dict.fromkeys(s.name for s in made.values() if s.argv))
+            left = {}
+            for d, s in made.items():
+                if not s.argv:
+                    left.setdefault(SHORT_WHY.get(s.why, "missing data (the files named above)"), []).append(d)
+            text = "; ".join(([f"steps {', '.join(ran)}"] if ran else [])
+                             + [f"skipped on {', '.join(ds)}: {why} (command: python experiments/paper_artifacts.py "
+                                f"run {a.name} --dataset {ds[0]})" for why, ds in left.items()])
+            rows.append((a.name, text))
+            continue
+        step = by_name.get(extra.get(a.record, a.name)) or by_argv.get(tuple(script_argv(a.command, programs)))
+        if step is None:
+            rows.append((a.name, f"skipped: no step makes it (command: {a.command})"))
+        elif step.argv:
+            rows.append((a.name, f"step {step.name}"))
+        else:
+            rows.append((a.name, f"skipped: {step.why} (command: {a.command})"))
+    return rows
+
+
 #: Why ``run all`` leaves a step out unless asked (:func:`optional`).
 STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
 SCALE_STEP = ("scale experiments (004's large transductive tables and their doubling by the timing protocol, "
               "minutes a job; 002's large experiment, hours): --scale runs them")
+
+
+#: The reasons above as the dry run's list of artifacts says them.
+SHORT_WHY = {STAND_IN_STEP: "SYNTHETIC stand-ins, --stand-ins runs them", SCALE_STEP: "scale experiments, --scale runs them"}
 
 
 def optional(artifact, dataset, stand_ins, scale):
@@ -184,7 +269,7 @@ def print_data_plan(root=None, download=False):
 
 
 def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None, download=False, launcher=None,
-            stand_ins=False, scale=False, finish=None):
+            stand_ins=False, scale=False, finish=None, force=False):
     """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
     saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
     whole (module doc; a pair of one-core steps counts as the longer of the two), then ``finish`` (the
@@ -194,7 +279,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of the steps it finished, and a
     failed step ends the run.  Returns the steps."""
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale, force)
     todo = [s for s in steps if s.argv]
     closing = [] if finish is None else [finish_step(results)]
     grouped = batches(todo)
@@ -213,6 +298,10 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     for why, names in skipped.items():
         print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
               flush=True)
+    if dry_run:
+        print("every artifact and the step that makes it:", flush=True)
+        for name, where in coverage(steps, programs):
+            print(f"  {name}: {where}", flush=True)
     recording = not dry_run and bool(todo + closing)
     if recording:
         add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json")

@@ -49,7 +49,7 @@ from hydra.core.utils import JobStatus
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, remove_refused_run, unwritable_folder
-from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done
+from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done, mark_reported
 from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
                                             write_json)
 from ssl_repro.harness.runner import check_job_data
@@ -130,6 +130,7 @@ class ProgressSweeper(BasicSweeper):
         check_timing_launcher(timed, self.config.hydra.launcher)
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         write_json(sweep_dir / MANIFEST, {"sweep_dir": str(sweep_dir), "jobs": self.jobs})
+        mark_reported(sweep_dir, self.done_before)      # the jobs found done print no progress line each
         log.info("sweep %s: %d jobs, %d already done, %d to run", sweep_dir, len(self.jobs), self.done_before,
                  len(self.jobs) - self.done_before - len(self.unwritable))
         for reason in self.unwritable.values():

@@ -10,8 +10,9 @@ import re
 from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.claims import verdicts
 from ssl_repro.report.claim_pages import claim_body, claim_title, overview, set_verdicts, tested, verdict_label
-from ssl_repro.report.page import SECTIONS, TITLES, rules_text, tidy
+from ssl_repro.report.page import SECTIONS, TITLES, claim_file, rules_text, tidy
 from ssl_repro.report.record_text import data_kind
+from ssl_repro.report.summary import summary
 from ssl_repro.report.tables import figure_caption
 from ssl_repro.report.words import glossary, unbreak
 
@@ -30,10 +31,6 @@ def claim_page(records, number, claim):
                            *claim_body(records, number, claim, lambda key: f"[{TITLES[key]}](../{key}.md)",
                                        lambda f: f"../../../results/{f}"),
                            "", "[All claims](../index.md)"]))
-
-
-def claim_file(claim):
-    return f"claims/{claim['id'].replace('.', '-')}.md"
 
 
 def fold(lines):
@@ -93,11 +90,16 @@ def docs_pages(records, listing, sections):
                 f"- [Claim {number}]({claim_file(claim)}), {claim['paper']} {claim['where']}: \"{quote}\" "
                 f"-- ours: {verdict}." + "".join(f" ({note}.)" for note in glossary(quote)))
     pages["index.md"] = tidy("\n".join([
-        *WIDE, "# Results", "", *overview(records, lambda n, c: claim_file(c)), "",
+        *WIDE, "# Results", "", *summary(records), "", "## The claims", "", *overview(records, lambda n, c: claim_file(c)), "",
         "Rendered from the committed records by `python experiments/paper_artifacts.py report` (the same render "
         "as the repository's `results/README.md`).", "", "## How the verdicts are decided", "", rules_text(), "",
-        *beyond.section(records), "", "## Every table and figure of the papers", "", listing, "",
-        "```{toctree}", ":maxdepth: 1", "", "claims/index", *(key for key, *_ in SECTIONS), "```"]))
+        "## Beyond the papers", "", "Do TSVM and DA beat today's baselines (a tuned SVM and logistic regression, "
+        "self-training, label spreading)? The answer per dataset, as a matrix and a figure: [Beyond the papers]"
+        "(beyond.md).", "", "## Every table and figure of the papers", "", listing, "",
+        "```{toctree}", ":maxdepth: 1", "", "claims/index", "beyond", *(key for key, *_ in SECTIONS), "```"]))
+    pages["beyond.md"] = tidy("\n".join([*WIDEST, "# Beyond the papers", *beyond.section(
+        records, lambda f: f"../../results/{f}.png")[1:], "", "[Results](index.md)"]))
+    pages["summary.md"] = tidy("\n".join(summary(records)))      # the landing page includes it
     pages["claims/index.md"] = tidy("\n".join([
         "# The claims, one page each", "", "Each claim's quote, test, evidence per set and figures; the overview "
         "and the rules: [Results](../index.md).", "", "```{toctree}", ":maxdepth: 1", "",

@@ -1,12 +1,13 @@
 """The pages: results/README.md and the documentation's Results pages, from the sections in order."""
 import re
+import textwrap
 
 from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.report.sections import cccp_002_tables as cccp_002
 from ssl_repro import claims
 from ssl_repro.report.sections.ablation import section_ablation
 from ssl_repro.report.sections.calibration import section_calibration
-from ssl_repro.report.claim_pages import claim_body, claim_title, overview, tested
+from ssl_repro.report.claim_pages import claim_title, overview, set_verdicts, tested, verdict_label
 from ssl_repro.report.sections.da_path_figure import section_da_path
 from ssl_repro.report.sections.datasets import section_dataset_table
 from ssl_repro.report.sections.distributed_scaling import section_distributed
@@ -16,6 +17,7 @@ from ssl_repro.report.sections.learning_curves import section_learning_curves
 from ssl_repro.report.sections.loss_shapes import section_drawings
 from ssl_repro.report.sections.objective_minima import section_objective
 from ssl_repro.report.sections.side_by_side import section_side_by_side
+from ssl_repro.report.summary import summary
 from ssl_repro.report.sections.svmlight import section_svmlight
 from ssl_repro.report.sections.text20k import section_text20k
 from ssl_repro.report.sections.timing_tables import section_timing
@@ -23,14 +25,19 @@ from ssl_repro.report.sections.transductive import section_transductive
 from ssl_repro.report.sections.universvm import section_universvm
 
 
-HEADER = """# Results
+#: The page's first line under its title (the rest of :data:`HEADER` follows the claims table).
+GENERATED = ("Generated from the committed records by `python experiments/paper_artifacts.py report`; do not edit "
+             "it by hand.")
+
+HEADER = """## About this page
 
 This file is generated: `python experiments/paper_artifacts.py report` writes it (and the documentation's
 Results pages, `docs/results/`) from the committed records under `results/` and the papers' numbers and claims
 in `experiments/paper_numbers.json` (each with its paper, place and a verbatim quote); `report --check` fails
 when either differs from a fresh render. Do not edit it by hand. Figures and summaries are re-rendered from the
-committed `results.csv` files by `python experiments/paper_artifacts.py render`; everything is re-run by
-`python experiments/paper_artifacts.py run all`.
+committed `results.csv` files by `python experiments/paper_artifacts.py render --force`; every artifact with a
+record is re-run by `python experiments/paper_artifacts.py run all --force` (`run all --dry-run` lists each artifact
+with the step that makes it, or why it is left out and its command).
 
 Papers: 000 = Sindhwani & Keerthi, tech report 2006 (the spec; experiments in its Sec. 4), 001 = Sindhwani,
 Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Bottou, JMLR 2006 (CCCP-TSVM),
@@ -103,8 +110,21 @@ def section_body(records, key, render_section):
     """A section's lines under ``## <title>``: the renderer's own heading becomes the title, what it named
     in parentheses a line of its own."""
     lines = render_section(records)
-    named = re.match(r"## [^(]*\((.*)\)$", lines[0])
-    return [f"## {TITLES[key]}", ""] + ([f"Artifacts: {named.group(1)}.", ""] if named else []) + lines[1:]
+    named = closing_parentheses(lines[0])
+    return [f"## {TITLES[key]}", ""] + ([f"Artifacts: {named}.", ""] if named else []) + lines[1:]
+
+
+def closing_parentheses(heading):
+    """What the parentheses that close ``heading`` hold (nested ones kept: "B(nu) (a, b (002))" -> "a, b (002)"),
+    or None."""
+    if not heading.endswith(")"):
+        return None
+    depth = 0
+    for k in range(len(heading) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(heading[k], 0)
+        if depth == 0:
+            return heading[k + 1:-1] if heading[k - 1:k] == " " else None
+    return None
 
 
 def render_sections(records):
@@ -112,19 +132,62 @@ def render_sections(records):
     return {key: section_body(records, key, f) for key, _, f, _ in SECTIONS}
 
 
+#: Where results/README.md links the documentation's Results pages (they hold the long tables).
+DOCS = "../docs/results"
+
+
+def claim_file(claim):
+    """A claim's page under the documentation's Results pages."""
+    return f"claims/{claim['id'].replace('.', '-')}.md"
+
+
+def artifact_entry(records, key, lines):
+    """results/README.md's short section of an artifact: what it holds (the section's "Artifacts:" line), the
+    claims on it with their verdicts, its figures' count and the link to its page (its tables, figures and
+    records in full)."""
+    title = TITLES[key]
+    named = next((line for line in lines[1:4] if line.startswith("Artifacts: ")), "")
+    claimed = [f"[{claim_title(n, c)}]({DOCS}/{claim_file(c)}): {verdict_label(set_verdicts(c, records))}"
+               for n, c in tested(records) if key in c["sections"]]
+    figures = sum(1 for g in dict((k, g) for k, _, _, g in SECTIONS)[key] for _ in records.results.glob(g))
+    body = [f"### {title}", ""] + ([named, ""] if named else [])
+    if claimed:
+        body += ["Claims:", "", *(f"- {c}" for c in claimed), ""]
+    body += [f"Its tables{f' and {figures} figures' if figures else ''}, in full: [{title}]({DOCS}/{key}.md)."]
+    return "\n".join(body)
+
+
 def render(records, listing, sections):
     """The text of results/README.md from ``records`` (a :class:`~ssl_repro.claims.records.Records`, one render's);
     ``listing`` is the artifact listing (``paper_artifacts.py list --markdown``), ``sections`` the artifacts'
-    sections (:func:`render_sections` of ``records``): the claims overview, the rules, the listing, the
-    sections, then each claim in full under its own anchor."""
-    section_link = lambda key: f"[{TITLES[key]}](#{slug(TITLES[key])})"          # noqa: E731
-    parts = [HEADER, "## Claims", "", *overview(records, lambda n, c: f"#{slug(claim_title(n, c))}"), "",
-             rules_text(), "", *beyond.section(records), "", "## Every table and figure of the papers", "", listing]
-    parts += ["\n".join(lines) for lines in sections.values()]
-    parts += ["## Claims in full"]
-    parts += ["\n".join([f"### {claim_title(n, c)}", "", *claim_body(records, n, c, section_link, lambda f: f)])
-              for n, c in tested(records)]
-    return tidy("\n\n".join(parts))
+    sections (:func:`render_sections` of ``records``).  An index that GitHub shows in a few screens: the
+    summary, the claims overview (each claim linking its page in the documentation), what this page is, the
+    rules, "Beyond the papers", the listing, then one short section per artifact linking its page, where
+    the long tables are (:func:`artifact_entry`).  Decision: the index keeps the rules and the listing, which
+    a reader of the claims table needs beside it; every line stays under 400 characters."""
+    parts = ["# Results", GENERATED, "## Summary", "\n".join(summary(records)),
+             "## Claims", "", *overview(records, lambda n, c: f"{DOCS}/{claim_file(c)}"), "", HEADER, "",
+             rules_text(), "", *beyond.section(records), "", "## Every table and figure of the papers", "",
+             "Each table and figure of the papers, its status here and the command that makes it: "
+             f"`python experiments/paper_artifacts.py list`, or [the list]({DOCS}/index.md#every-table-and-figure-of-the-papers)"
+             f" ({listing.count(chr(10)) - 1} artifacts).",
+             "## The artifacts, one page each", "The tables, figures and records of each artifact are on its page "
+             "of the documentation (`docs/results/`, rendered with this file from the same records)."]
+    parts += [artifact_entry(records, key, lines) for key, lines in sections.items()]
+    return tidy("\n".join(wrap(line) for line in "\n\n".join(parts).splitlines()))
+
+
+#: The longest line results/README.md keeps (a table row excepted): longer prose is wrapped (:func:`wrap`).
+LINE = 400
+
+
+def wrap(line):
+    """``line`` wrapped at 120 characters when longer than :data:`LINE` (markdown joins the lines again); a
+    table row or a list item's continuation kept whole or indented."""
+    if len(line) <= LINE or line.startswith("|"):
+        return line
+    indent = "  " if line.startswith("- ") else ""
+    return textwrap.fill(line, 120, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def tidy(text):

@@ -70,6 +70,9 @@ FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 MAX_LEVEL_TICKS = 7
 #: A figure is flat when max - min of all its plotted means is at most this fraction of their largest |mean|.
 FLAT_SPREAD = 0.02
+#: Two curves coincide when every mean is within this fraction of the figure's largest |mean| (drawn dashed,
+#: named in the title).
+COINCIDE = 2e-3
 #: Error means below this (1%) sit near zero: a linear axis would show them as a line on the floor.
 NEAR_ZERO_ERROR = 0.01
 #: The metrics that are error rates (fractions), for :func:`y_scale`'s near-zero rule.
@@ -144,12 +147,18 @@ def y_scale(metric, values):
 
 
 def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=None):
-    """One line per method: mean of ``metric`` vs number of labels, error bars = std over splits;
-    ``note`` (e.g. the code commit of timing records) is appended to the title."""
+    """One line per method: mean of ``metric`` vs number of labels, with a band of one standard error of
+    the mean over splits (std / sqrt(splits): narrower than the std bars it replaces, so a log axis shows
+    it; where it reaches below zero on a log axis it runs to the axis' floor); a line that coincides with
+    one drawn before it (within :data:`COINCIDE` of the plotted range) is dashed and named in the title
+    ("rls = svm"), not only in the legend; ``note`` (e.g. the code commit of timing records) is appended
+    to the title."""
     rows = summary[summary["dataset"] == dataset]
     one_split = bool((rows["n_splits"] <= 1).all()) if "n_splits" in rows else False
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
-    drawn, handles, names = {}, [], []
+    drawn, handles, names, twins = {}, [], [], []
+    every = rows[f"{metric}_mean"].to_numpy(float)
+    tolerance = COINCIDE * (np.nanmax(np.abs(every)) if np.isfinite(every).any() else 0.0)
     for method in methods or sorted(rows["method"].unique(), key=_draw_order):
         part = rows[rows["method"] == method].sort_values("n_labeled")
         if part.empty:
@@ -157,15 +166,19 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
         x, mean = part["n_labeled"].to_numpy(), part[f"{metric}_mean"].to_numpy(float)
         std = part[f"{metric}_std"].to_numpy(float)
         twin = next((m for m, (xs, ys) in drawn.items()
-                     if np.array_equal(xs, x) and np.allclose(ys, mean, rtol=1e-9, atol=0.0, equal_nan=True)), None)
+                     if np.array_equal(xs, x) and np.allclose(ys, mean, rtol=0.0, atol=tolerance, equal_nan=True)),
+                    None)
         colour, marker, style = method_style(method)
-        bars = ax.errorbar(x, mean, yerr=None if one_split else np.nan_to_num(std),
-                           color=colour, marker=marker, ms=4, capsize=2, lw=1.2,
-                           linestyle="--" if twin else style, zorder=2 if style == "-" and not twin else 3,
-                           label=method)
+        line, = ax.plot(x, mean, color=colour, marker=marker, ms=4, lw=1.2, linestyle="--" if twin else style,
+                        zorder=2 if style == "-" and not twin else 3, label=method)
+        if not one_split and "n_splits" in part:
+            sem = np.nan_to_num(std) / np.sqrt(part["n_splits"].to_numpy(float).clip(min=1))
+            ax.fill_between(x, mean - sem, mean + sem, color=colour, alpha=0.15, lw=0, zorder=1)
         drawn[method] = (x, mean)
-        handles.append(bars)
+        handles.append(line)
         names.append(f"{method} (= {twin})" if twin else method)
+        if twin:
+            twins.append(f"{method} = {twin}")
     ax.set_xscale("log")
     plotted = np.concatenate([y for _, y in drawn.values()]) if drawn else np.array([])
     scale = y_scale(metric, plotted)
@@ -173,6 +186,7 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
         ax.set_yscale("symlog", linthresh=float(np.min(plotted[plotted > 0], initial=NEAR_ZERO_ERROR)))
     elif scale == "log":
         ax.set_yscale("log")
+        ax.set_ylim(bottom=0.8 * np.min(plotted[plotted > 0]))       # the means set the floor, not the bands
     ticks = sorted(rows["n_labeled"].unique())
     ax.set_xticks(ticks)
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -184,6 +198,10 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
     text = title or f"{dataset}: {LABELS.get(metric, metric)}"
     if one_split:
         text += " (one split)"
+    else:
+        text += "; band: ± 1 standard error over splits"
+    if twins:
+        text += f"; lines that coincide: {', '.join(twins)} (dashed)"
     if note:
         text += f"; {note}"
     ax.set_title("\n".join(textwrap.wrap(text, 56)), fontsize=9)

@@ -237,6 +237,7 @@ def test_one_render_judges_each_claim_once_and_the_next_render_judges_the_change
     monkeypatch.setattr(artifacts, "ROOT", tmp_path)
     asked, judged = Counter(), Counter()
     from ssl_repro.claims import linear_rules, records as claim_records
+    from ssl_repro.report import page
     evaluate_by_set, judge_cells = claim_records.evaluate_by_set, linear_rules.judge_cells
 
     def count_asked(claim, records):
@@ -256,14 +257,14 @@ def test_one_render_judges_each_claim_once_and_the_next_render_judges_the_change
                                                    objective_own=0.2, converged=True, cg_iterations=10)})
 
     def render():
-        """The "Verdict:" line of claim 000-obs2-da (DA below TSVM on pcmac) in results/README.md."""
+        """The "Verdict:" line of claim 000-obs2-da (DA below TSVM on pcmac) on its page (results/README.md links it)."""
         asked.clear(), judged.clear()
         files = artifacts.rendered_files(tmp_path / "results")
         assert len(files) > 1 + len(tested)                    # the README, a docs page per claim, ...
         assert len(asked) > len(tested) and set(asked.values()) == {1}
         assert judged and set(judged.values()) == {1}
-        readme = files[tmp_path / "results" / "README.md"]
-        body = readme.split(f"### {claim_pages.claim_title(number, claim)}\n")[1]
+        assert f"]({page.DOCS}/{page.claim_file(claim)})" in files[tmp_path / "results" / "README.md"]
+        body = files[artifacts.DOCS_RESULTS / page.claim_file(claim)]
         return next(line for line in body.splitlines() if line.startswith("**Verdict:"))
 
     tested = claim_pages.tested(records_with([t - 0.05 for t in TSVM]))

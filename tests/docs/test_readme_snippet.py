@@ -1,4 +1,4 @@
-"""The README's Python snippet runs as written and gives the harness's answer."""
+"""The README's and the docs landing page's Python snippets run as written and give the harness's answer."""
 import contextlib
 import io
 import re
@@ -9,19 +9,22 @@ import pytest
 
 from ssl_repro.harness.runner import run_job
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+LANDING = ROOT / "docs" / "index.md"
 
 
-def python_blocks():
-    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+def python_blocks(page=README):
+    return re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.S)
 
 
 @pytest.mark.slow   # two DA fits on text-like (3,000 rows)
-def test_the_readme_snippet_runs_and_matches_the_harness_job():
-    [snippet] = python_blocks()
+@pytest.mark.parametrize("page", [README, LANDING], ids=["README", "docs landing page"])
+def test_the_snippet_runs_as_written_and_matches_the_harness_job(page):
+    [snippet] = python_blocks(page)
     namespace, printed = {}, io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(snippet, str(README), "exec"), namespace)
+        exec(compile(snippet, str(page), "exec"), namespace)
     assert set(np.unique(namespace["predicted"])) <= {0, 1}         # the classes given to fit, not +1/-1
     record = run_job({"dataset": {"name": "text-like"}, "method": {"name": "da", "variant": "da"}, "split": 0,
                       "n_labeled": 64})

@@ -135,7 +135,8 @@ def test_run_all_plans_the_real_sets_whose_files_are_in_the_data_root(plan, tmp_
     medium = {"objective-minima", "timing", "annealing-ablation"}   # learning-curves: objective-minima's folder
     for name in ("aut-avn", "real-sim", "ccat", "gcat"):
         assert sweeps_planned(steps, name) == medium, name
-    assert sweeps_planned(steps, "aut-avn-fig5") == set() and "aut-avn-fig5" not in out   # same folder as above
+    assert sweeps_planned(steps, "aut-avn-fig5") == set()                                 # same folder as above
+    assert not [line for line in out.splitlines() if line.startswith("[") and "aut-avn-fig5" in line]
     assert sweeps_planned(steps, "full-ccat") == sweeps_planned(steps, "full-gcat") == set()   # behind --scale
     scaled = plan.plan_all(tmp_path / "results", {}, root, scale=True)
     assert sweeps_planned(scaled, "full-ccat") == sweeps_planned(scaled, "full-gcat") == {"large-transductive",
@@ -221,7 +222,7 @@ def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path,
 def test_run_all_passes_a_launcher_to_every_sweep(artifacts, plan, tmp_path, capsys):
     steps = plan.run_all(tmp_path / "results", {}, dry_run=True, popen=None, root=tmp_path / "empty",
                               launcher="ray_cluster", stand_ins=True)
-    sweeps = [s for s in steps if s.argv and "--dataset" in s.argv]
+    sweeps = [s for s in steps if s.argv and s.sweep is not None]
     assert sweeps and all(s.argv[-2:] == ["--launcher", "ray_cluster"] for s in sweeps)
     command = artifacts.sweep_command(by_name(artifacts, "timing"), "pcmac", tmp_path, launcher="slurm")
     assert command[-1] == "hydra/launcher=slurm" and "ray_cluster" in artifacts.LAUNCHERS
@@ -394,3 +395,26 @@ def test_a_record_without_the_beside_column_stays_readable_and_gains_it(plan, tm
     table = pd.read_csv(path)
     assert list(table["run"]) == ["old", "new", "newer"] and list(table["beside"].fillna("")) == ["", "y", "y"]
     assert plan.finish_step(tmp_path).seconds == 12.5
+
+
+def test_a_dry_run_of_run_all_names_every_artifact_as_a_step_or_skipped_with_why_and_command(plan, artifacts,
+                                                                                                tmp_path, capsys):
+    steps = plan.run_all(ROOT / "results", {}, dry_run=True, popen=None, root=tmp_path / "empty")
+    out = capsys.readouterr().out
+    listed = dict(line.strip().split(": ", 1) for line in out.split("every artifact and the step that makes it:\n")[1]
+                  .split("\n[")[0].splitlines())
+    assert list(listed) == [a.name for a in artifacts.ARTIFACTS]
+    step_lines = [line for line in out.splitlines() if line.startswith("[")]
+    for name, where in listed.items():
+        assert where.startswith(("step ", "steps ", "skipped")), name
+        if where.startswith("step"):
+            for step in where.split("; ")[0].split(" ", 1)[1].split(", "):
+                assert any(f"] {step} " in line for line in step_lines), (name, step)
+        if "skipped" in where:
+            assert "(command: python " in where or "not reproduced here" in where, name
+    for name in ("002-table1", "002-table2", "002-heuristics", "002-ramp-s", "002-table6", "002-fig4", "002-fig3"):
+        assert listed[name].startswith("step "), name          # 002's small-scale artifacts are steps
+    table2 = next(s for s in steps if s.name == "002-table2")
+    assert table2.argv[1:] == ["experiments/cccp_002.py", "table2", "--dataset", "g50c"]   # no peer: our methods
+    with_peer = plan.plan_all(ROOT / "results", {"--universvm": "/opt/universvm"}, tmp_path / "empty")
+    assert next(s for s in with_peer if s.name == "002-table2").argv[-2:] == ["--universvm", "/opt/universvm"]

@@ -36,3 +36,20 @@ def test_each_record_gives_one_line_with_its_ratios_pairs_and_code():
     next(r for r in changed if r["label"] == "text20k")["methods"]["da"]["ratio"] += 0.5
     readme = (ROOT / "README.md").read_text()
     assert module.readme_with_speed(readme, changed) != readme
+
+
+def test_every_record_command_runs_from_a_clone_no_machine_path_in_the_pages():
+    module = recorder()
+    records = json.loads(RECORDS.read_text())
+    pages = [(ROOT / "results" / "benchmarks" / "side_by_side.md").read_text(), "\n".join(module.readme_speed(records))]
+    for text in pages:
+        for machine_path in ("/work/", "/tmp/", "../shared", "/home/"):
+            assert machine_path not in text, machine_path
+    for rec, line in zip(sorted(records, key=lambda r: r["label"]), module.readme_speed(records)):
+        command = module.clone_command(rec)
+        assert f"`{command}`" in line                            # each row of the speed list has its command
+        assert command.startswith("python benchmarks/record_side_by_side.py --side-by-side SIDE_BY_SIDE ")
+        assert f"--label {rec['label']} " in command
+    old = {"record_command": "python benchmarks/record_side_by_side.py --label x --data /work/a/b.npz --pairs 3"}
+    assert module.clone_command(old) == ("python benchmarks/record_side_by_side.py --side-by-side SIDE_BY_SIDE "
+                                         "--label x --data b.npz --pairs 3")

@@ -113,3 +113,30 @@ def test_a_job_folder_that_cannot_be_written_is_a_failed_job_of_the_summary(tmp_
     assert len(task.directories) == 2 and all("/svm/" in d for d in task.directories)   # the others ran
     entry = history(tmp_path / "test")[-1]
     assert (entry["jobs"], entry["done_after"], entry["failed"]) == (4, 2, 2)
+
+
+class ReportingTask(Task):
+    """The job as the app runs it: its result (or none, when ``skip``: found done), then the sweep's progress."""
+
+    def __init__(self, skip=False):
+        super().__init__()
+        self.skip = skip
+
+    def __call__(self, cfg):
+        if not self.skip:
+            super().__call__(cfg)
+        directory = HydraConfig.get().runtime.output_dir
+        report(HydraConfig.get().sweep.dir, directory)
+
+
+def test_a_sweep_logs_its_progress_once_per_change_and_a_resumed_finished_sweep_not_per_job(tmp_path, caplog):
+    grid = ["method=svm,rls", "split=0,1,2", "n_labeled=16"]
+    with caplog.at_level("INFO", logger="ssl_repro"):
+        run_sweep(tmp_path, ReportingTask(), grid)
+    first = [r.getMessage() for r in caplog.records if "jobs done," in r.getMessage()]
+    assert [m.split(": ")[1] for m in first] == [f"{k}/6 jobs done, {6 - k} remaining" for k in range(1, 7)]
+    caplog.clear()
+    with caplog.at_level("INFO", logger="ssl_repro"):
+        run_sweep(tmp_path, ReportingTask(skip=True), grid)          # every job found done: no count changes
+    assert [r.getMessage() for r in caplog.records if "jobs done," in r.getMessage()] == []
+    assert any("6 jobs, 6 already done, 0 to run" in r.getMessage() for r in caplog.records)

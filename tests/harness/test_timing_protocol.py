@@ -79,10 +79,19 @@ def test_a_job_disturbed_by_another_process_is_marked(monkeypatch):
     assert set(quiet) >= {"protocol", "load_before", "load_after", "others_busy_before", "waited_seconds"}
 
 
+#: How far a CPU reading may fall short: os.times() gives this process's and its children's user and
+#: system seconds in whole clock ticks, each truncated, so a difference of two readings may lose up to
+#: one tick per field (four fields).
+TICKS_LOST = 4 / os.sysconf("SC_CLK_TCK")
+
+
 def test_a_jobs_own_subprocess_is_the_job_and_a_short_job_is_read_over_a_window(monkeypatch):
     before = timing_protocol.reading()      # a peer's program the job runs and waits for: its CPU is the job's
-    subprocess.run([sys.executable, "-c", "import time\nwhile time.process_time() < 0.5: pass"], check=True)
-    assert timing_protocol.reading()[1] - before[1] >= 0.5
+    child = subprocess.run([sys.executable, "-c", "import time\nwhile time.process_time() < 0.5: pass\n"
+                            "print(time.process_time())"], check=True, capture_output=True, text=True)
+    child_cpu = float(child.stdout)                          # the child's own clock, to the nanosecond
+    assert child_cpu >= 0.5
+    assert timing_protocol.reading()[1] - before[1] >= child_cpu - TICKS_LOST
     monkeypatch.setattr(timing_protocol, "wait_until_idle", lambda idle_cores, max_wait: (0.0, 0.0))
     started = time.monotonic()
     with timing_protocol.measured({"idle_cores": 0.5}):

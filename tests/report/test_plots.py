@@ -31,9 +31,12 @@ def legend_entries(fig):
     return [t.get_text() for t in legend.get_texts()]
 
 
+def line_of(fig, method):
+    return next(line for line in fig.axes[0].get_lines() if line.get_label() == method)
+
+
 def colour_of(fig, method):
-    container = next(c for c in fig.axes[0].containers if c.get_label() == method)
-    return container.lines[0].get_color()
+    return line_of(fig, method).get_color()
 
 
 def test_a_method_keeps_its_colour_and_marker_whatever_else_is_drawn():
@@ -47,19 +50,34 @@ def test_a_method_keeps_its_colour_and_marker_whatever_else_is_drawn():
     assert plots.method_style("some-new-method") == plots.method_style("some-new-method")
 
 
-def test_a_curve_equal_to_an_earlier_one_is_named_as_its_twin():
-    summary = summary_of({"svm": {2: 0.5, 4: 0.4}, "rls": {2: 0.5, 4: 0.4}, "da": {2: 0.3, 4: 0.2}})
+def test_a_curve_equal_to_an_earlier_one_is_named_as_its_twin_in_the_legend_and_the_title():
+    summary = summary_of({"svm": {2: 0.5, 4: 0.4}, "rls": {2: 0.5, 4: 0.4 + 1e-4}, "da": {2: 0.3, 4: 0.2}})
     fig = plots.metric_vs_labels(summary, "toy", "test_error")
     assert legend_entries(fig) == ["svm", "rls (= svm)", "da"]
-    rls = next(c for c in fig.axes[0].containers if c.get_label() == "rls")
-    assert rls.lines[0].get_linestyle() == "--" and rls.lines[0].get_zorder() > 2
+    rls = line_of(fig, "rls")
+    assert rls.get_linestyle() == "--" and rls.get_zorder() > 2
+    assert "lines that coincide: rls = svm (dashed)" in fig.axes[0].get_title().replace("\n", " ")
+
+
+def test_the_spread_is_a_band_of_one_standard_error_that_a_log_axis_shows():
+    means = {2: 0.004, 4: 0.05, 8: 0.2}                      # a decade apart: a log axis
+    summary = summary_of({"self_training": means, "da": {2: 0.3, 4: 0.2, 8: 0.1}}, n_splits=4)
+    summary["test_error_std"] = [0.02, 0.02, 0.02, 0.02, 0.02, 0.02]       # std 0.02 over 4 splits: se 0.01
+    fig = plots.metric_vs_labels(summary, "toy", "test_error")
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and not ax.containers                # no error bars
+    band = next(c for c in ax.collections if np.allclose(c.get_facecolor()[0][:3],
+                                                         plt.matplotlib.colors.to_rgb(colour_of(fig, "da"))))
+    top = band.get_paths()[0].vertices[:, 1].max()
+    assert top == pytest.approx(0.3 + 0.02 / np.sqrt(4))
+    assert ax.get_ylim()[0] == pytest.approx(0.8 * 0.004)                 # the means set the floor
+    assert "band: ± 1 standard error over splits" in ax.get_title().replace("\n", " ")
 
 
 def test_one_split_has_no_error_bars_and_says_so():
     summary = summary_of({"da": {2: 0.3, 4: 0.2}}, n_splits=1)
     fig = plots.metric_vs_labels(summary, "toy", "seconds")
-    (container,) = fig.axes[0].containers
-    assert not container.has_yerr
+    assert not fig.axes[0].collections and not fig.axes[0].containers        # no band, no bars
     assert "one split" in fig.axes[0].get_title()
 
 

@@ -109,6 +109,12 @@ def test_a_figure_note_names_the_method_lowest_at_most_label_counts_and_ties_are
                                                         "(within the thresholds) at 1")
 
 
+def sections_text(results):
+    """The artifacts' sections as a render gives them from the records under ``results`` (the docs' artifact
+    pages hold them; results/README.md is their index)."""
+    return "\n".join(line for lines in report.render_sections(report.Records(results, ROOT)).values() for line in lines)
+
+
 def write_records(results, frame, folder="learning_curve_synthetic_33_vs_36"):
     (results / folder).mkdir(parents=True)
     frame.to_csv(results / folder / "results.csv", index=False)
@@ -118,17 +124,19 @@ def test_the_report_renders_the_records_verdicts_and_check_fails_on_a_stale_file
     frame = jobs({(413, "svm"): [0.2782], (413, "tsvm-Smax"): [0.3335], (413, "da"): [(0.3701, False)],
                   (827, "svm"): [0.2136], (827, "tsvm-Smax"): [0.2093], (827, "da"): [0.2801]})
     write_records(tmp_path, frame)
-    text = artifacts.report_text(tmp_path)
+    text = sections_text(tmp_path)
     row_827 = next(line for line in text.splitlines()
                    if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 827 | 21.36%"))
     assert row_827.split(" | ")[-4:-2] == ["no (1 split)", "equal (1 split)"]     # DA lower: no; TSVM below SVM: 0.43 pt, equal
     row_413 = next(line for line in text.splitlines() if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 27.82%"))
     assert "| 37.01% |" in row_413 and row_413.endswith("| DA 1 of 1 |")      # not converged: its own column
     assert "`calibration/calibration.json` absent" in text and "`peers/universvm.csv` absent" in text
-    (tmp_path / "README.md").write_text(text.replace("21.36%", "21.00%"))
+    readme = artifacts.report_text(tmp_path)
+    assert readme.startswith("# Results") and "## Summary" in readme
+    (tmp_path / "README.md").write_text(readme.replace("**Verdicts of the", "**Verdicts of some"))
     assert artifacts.write_report(tmp_path, check=True) == 1
     out = capsys.readouterr().out
-    assert "-| synthetic-33-vs-36" in out and "+| synthetic-33-vs-36" in out
+    assert "-**Verdicts of some" in out and "+**Verdicts of the" in out
     assert artifacts.write_report(tmp_path) == 0 and artifacts.write_report(tmp_path, check=True) == 0
 
 
@@ -155,7 +163,7 @@ def test_the_peers_and_calibration_records_are_rendered_when_present(artifacts, 
                      "git_commit": "fedcba987", "date": "2026-11-24", "command": "x"}
                     for m, s, c, e in (("universvm-cccp", 1200.0, True, np.nan), ("cccp-tsvm", 80.0, False, 0.1))]
                  ).to_csv(tmp_path / "peers" / "universvm.csv", index=False)
-    text = artifacts.report_text(tmp_path)
+    text = sections_text(tmp_path)
     assert "lower on 10/10, -5 pt ± 0 pt, p = 0.002: ours lower" in text
     assert "not a claim of the papers" in text
     assert "| text20k | real | 100 | UniverSVM CCCP-TSVM | 1 | > 1200 |" in text
@@ -200,7 +208,7 @@ def test_a_learning_curve_without_s1_takes_s1_from_the_timing_sweep(artifacts, t
                                   (413, "da"): [0.21, 0.22]}))
     write_records(tmp_path, jobs({(413, "tsvm-S1"): [0.25], (413, "tsvm-Smax"): [0.22]}),
                   folder="timing_synthetic_33_vs_36")
-    row = next(line for line in artifacts.report_text(tmp_path).splitlines()
+    row = next(line for line in sections_text(tmp_path).splitlines()
                if line.startswith("| synthetic-33-vs-36 | SYNTHETIC stand-in | 413 | 30.50%"))
     assert "| 25.00% (1 of 2 splits) |" in row and row.endswith("| +3.00 pt (1 split) | none |")
 
@@ -222,7 +230,7 @@ def test_svmlin_agreement_counts_the_jobs_where_each_side_has_da_above_tsvm(tmp_
 def test_an_analogs_records_are_labelled_as_such_and_judged_by_their_paper_sets_claim(artifacts, tmp_path):
     frame = jobs({(35, "tsvm-Smax"): [0.74, 0.75], (35, "da"): [0.69, 0.70]}, dataset="20ng-ccat-like")
     write_records(tmp_path, frame, folder="learning_curve_20ng_ccat_like")
-    text = artifacts.report_text(tmp_path)
+    text = sections_text(tmp_path)
     row = next(line for line in text.splitlines() if line.startswith("| 20ng-ccat-like | "))
     # ccat's claim (000 Sec. 4: DA's J "significantly" lower), not a real set's nor a stand-in's label
     assert row.startswith("| 20ng-ccat-like | real-text analog | 35 | significantly lower |")

@@ -4,7 +4,10 @@ show every table cell and column inside its box (nothing clipped or scrolled sid
 Chromium (Debian's ``chromium``; ``.ci/run`` installs it) loads a copy of the built page with a small
 script appended that measures, after the page's load, every table's scroll container and every cell
 (``scrollWidth > clientWidth``) and writes what overflows into the DOM, which ``--dump-dom`` prints.
-The test skips with the reason when Chromium is not installed.
+Where Chromium is not installed the tests fail, naming the command that installs it (a machine that runs the
+suite checks the pages).  Besides the tables' cells: no page scrolls sideways, no code block overflows (the
+landing page's install block), no table row is a paragraph (:data:`ROW`), and the Beyond matrix fits one
+screen, on the landing page, the Results page, the Beyond page and a claim page.
 """
 import json
 import re
@@ -19,10 +22,21 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDTH, HEIGHT = 1400, 1000
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's "
-                                                          "chromium with apt-get; where apt is unavailable the "
-                                                          "browser check is skipped)")]
+#: The tallest a table row may be (px): three lines of text, not a paragraph.
+ROW = 90
+#: The command that installs the browser (Debian's package, as .ci/run does).
+INSTALL = "apt-get install -y chromium"
+
+pytestmark = [pytest.mark.slow]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium():
+    """Fail, naming the install command, where Chromium is missing: the pages are checked wherever the suite runs."""
+    if CHROMIUM is None:
+        pytest.fail(f"Chromium is not installed: the Results pages cannot be checked in a browser; install it with "
+                    f"`{INSTALL}` (as root; .ci/run does), then run the slow suite again", pytrace=False)
+    return CHROMIUM
 
 #: Appended to a copy of the page: on load, the tables' containers and cells whose content is wider than
 #: their box, and the bottom of the claims overview's tenth row, written into <pre id="overflow-report">.
@@ -39,11 +53,21 @@ window.addEventListener("load", () => {
         out.push(`table ${t} cell "${cell.textContent.trim().slice(0, 40)}": ${cell.scrollWidth} > ${cell.clientWidth} px`);
     });
   });
+  article.querySelectorAll("pre").forEach((block, k) => {
+    if (block.scrollWidth > block.clientWidth + 1)
+      out.push(`code block ${k}: ${block.scrollWidth} px in a box of ${block.clientWidth} px`);
+  });
   const rows = article.querySelectorAll("table tbody tr");
   const tenth = rows.length >= 10 ? Math.round(rows[9].getBoundingClientRect().bottom) : -1;
+  const tables = [...article.querySelectorAll("table")].map((t) => [Math.round(t.getBoundingClientRect().height),
+    Math.max(0, ...[...t.querySelectorAll("tbody tr")].map((r) => Math.round(r.getBoundingClientRect().height)))]);
+  const verdicts = [...article.querySelectorAll("strong")].find((b) => b.textContent.startsWith("Verdicts of the"));
+  const summary = verdicts ? Math.round(verdicts.getBoundingClientRect().bottom) : -1;
+  const page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
   const pre = document.createElement("pre");
   pre.id = "overflow-report";
-  pre.textContent = JSON.stringify({overflow: out, tenth_row_bottom: tenth, width: window.innerWidth});
+  pre.textContent = JSON.stringify({overflow: out, tenth_row_bottom: tenth, width: window.innerWidth,
+                                    page_overflow: page, tables: tables, summary_bottom: summary});
   document.body.appendChild(pre);
 });
 </script>"""
@@ -77,11 +101,12 @@ def site(tmp_path_factory):
     return out
 
 
-def test_the_claims_overview_fits_1400_px_and_shows_ten_verdicts_on_the_first_screen(site, tmp_path):
+def test_the_results_page_opens_with_the_summary_and_the_claims_overview_fits_1400_px(site, tmp_path):
     report = measure(site / "results" / "index.html", tmp_path)
     assert report["width"] == WIDTH
     assert report["overflow"] == [], report["overflow"]
-    assert 0 < report["tenth_row_bottom"] <= HEIGHT, report
+    assert 0 < report["summary_bottom"] <= 900, report               # the verdict counts on the first screen
+    assert 0 < report["tenth_row_bottom"] <= 900 + HEIGHT, report     # ten claims by the second
 
 
 @pytest.mark.parametrize("page", ["claims/000-fig4.html", "objective-minima.html", "learning-curves.html"])
@@ -99,3 +124,27 @@ def test_the_check_fails_on_a_deliberately_over_wide_table(site, tmp_path):
     finally:
         wide.unlink()
     assert any(line.startswith("table 0") for line in overflow), overflow
+
+
+#: Per page, the table whose height is checked (its index on the page) and the most it may take: a row at
+#: most :data:`ROW` px (the claims overview, the Beyond matrix), or the whole table one screen (a claim's
+#: evidence per set, whose cells are sentences).
+TABLES = {"results/index.html": (0, "rows"), "results/beyond.html": (0, "rows"),
+          "results/claims/000-fig4.html": (0, "screen")}
+
+
+@pytest.mark.parametrize("page", ["index.html", "results/index.html", "results/beyond.html",
+                                  "results/claims/000-fig4.html"])
+def test_no_page_scrolls_sideways_and_its_main_table_keeps_a_readable_height(site, tmp_path, page):
+    report = measure(site / page, tmp_path)
+    assert report["page_overflow"] <= 0, report
+    assert report["overflow"] == [], report["overflow"]           # the landing page's install block fits its box
+    if page in TABLES:
+        k, limit = TABLES[page]
+        height, tallest_row = report["tables"][k]
+        assert (tallest_row <= ROW) if limit == "rows" else (height <= 900), (page, report["tables"])
+
+
+def test_the_beyond_matrix_fits_one_screen(site, tmp_path):
+    report = measure(site / "results" / "beyond.html", tmp_path)
+    assert report["tables"] and report["tables"][0][0] <= 900 - 200, report      # below the page's heading

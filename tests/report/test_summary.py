@@ -1,0 +1,50 @@
+"""The summary that heads the Results pages: it opens each page and counts what the claims table shows."""
+import re
+from collections import Counter
+from pathlib import Path
+
+from ssl_repro.claims import verdicts
+from ssl_repro.report import Records, summary, words
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "results" / "README.md"
+INDEX = ROOT / "docs" / "results" / "index.md"
+
+
+def table_rows(text):
+    return [line for line in text.splitlines() if re.match(r"\| \d+ \| \[", line)]
+
+
+def test_the_summary_comes_before_the_claims_table_on_every_results_page_and_the_landing_page():
+    readme = README.read_text()
+    assert readme.index("## Summary") < readme.index("**Verdicts of the") < readme.index("| # |")
+    assert readme.splitlines()[0] == "# Results" and len(readme[:readme.index("| # |")].splitlines()) < 25
+    index = INDEX.read_text()
+    assert index.index("**Verdicts of the") < index.index("| # |")
+    landing = (ROOT / "docs" / "index.md").read_text()
+    assert 0 < landing.index("```{include} results/summary.md") < landing.index("pip install")      # it heads the page
+    assert (ROOT / "docs" / "results" / "summary.md").read_text().strip() in index
+
+
+def test_the_summary_counts_the_rows_and_cells_the_claims_table_shows():
+    index = INDEX.read_text()
+    rows = table_rows(index)
+    verdict_line = re.search(r"\*\*Verdicts of the (\d+) claims:\*\* (.*)\.", index)
+    assert int(verdict_line.group(1)) == len(rows)
+    overall = {w: int(k) for w, k in re.findall(r"([a-z][a-z -]*?) (\d+)(?: ·|$)", verdict_line.group(2))}
+    assert sum(overall.values()) == len(rows)
+    assert overall.get("not testable", 0) == sum(r.endswith("| not testable |") for r in rows)
+    # per data kind: the table's cells "real: **holds**", counted here from the table itself
+    cells = Counter(re.findall(r"(\w[\w-]*): \*\*([^*]+)\*\*", "\n".join(rows)))
+    for kind, counts, total in re.findall(r"^- \*\*([\w-]+)\*\* \(.*\): (.*) \(of (\d+) claims?\)\.$", index, re.M):
+        stated = {w: int(k) for w, k in re.findall(r"([a-z][a-z -]*?) (\d+)(?: ·|$)", counts)}
+        assert stated == {w: k for (kd, w), k in cells.items() if kd == kind}, kind
+        assert sum(stated.values()) == int(total) == sum(f"{kind}: **" in r for r in rows)
+
+
+def test_the_summary_words_verdicts_in_the_vocabulary_the_table_uses(monkeypatch):
+    records = Records(ROOT / "results", ROOT)
+    monkeypatch.setitem(words.WORD_SHORT, verdicts.HOLDS, "is borne out")
+    text = "\n".join(summary.summary(records))
+    assert re.search(r"\*\*Verdicts of the \d+ claims:\*\* is borne out \d+", text)
+    assert "holds" not in text.split("**The words:**")[0]
