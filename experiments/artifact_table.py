@@ -1,9 +1,12 @@
 """Every table and figure of the papers: what makes it, which files under ``results/`` hold it, and
-whether they are there (``experiments/paper_artifacts.py list`` prints it; ``run`` makes an artifact).
+whether they are there (``experiments/paper_artifacts.py list`` prints it; ``run`` makes an artifact), and the
+command lines ``paper_artifacts.py`` refuses before it runs anything (:func:`refusal`: an option the command
+does not read, a peer's program that cannot run; :func:`refuse_replacing`: files an earlier run made).
 
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR 2006 (CCCP-TSVM), 003 = SIGIR
 2006, 004 = book chapter.
 """
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -247,3 +250,54 @@ def refuse_rewriting(results, force, command):
         raise SystemExit(f"Error: {command} rewrites the records and figures under {results} ({len(held)} files there"
                          + (" or under the repository's results/, where the scripts write" if command == "run all" else "")
                          + "); give --force to replace them (git diff shows what changed), or --dry-run to see the plan")
+
+
+#: The ``run`` options only ``run all`` reads, and those only a sweep (one, or those of ``run all``) reads.
+ALL_ONLY = ("stand_ins", "scale", "svm_learn", "universvm")
+SWEEP_ONLY = ("dataset", "data_root", "download", "launcher")
+
+
+def option(name):
+    """``--svm-learn`` for the argparse destination ``svm_learn``."""
+    return "--" + name.replace("_", "-")
+
+
+def refusal(args):
+    """The ``Error:`` line for a command line that names an option its command would not read, a peer's
+    program that cannot run, or a ``--results`` folder that cannot be meant; None when it is accepted.
+
+    Decisions: an option a command does not read is refused, not ignored (``run tsvm-loss --dataset pcmac``:
+    a drawing has no dataset; ``run learning-curves --stand-ins``: only ``run all`` plans stand-ins;
+    ``--dataset`` with ``run all``, which runs every dataset); ``--svm-learn``/``--universvm`` must name an
+    executable file, even with ``--dry-run`` (the plan would list a step that cannot run); ``list``,
+    ``report`` and ``render`` read ``--results``, so it must be a folder that exists (a typo would otherwise
+    get a README and figures written into a new folder), and ``run`` writes into it, so it must be a folder
+    or not exist yet."""
+    results = Path(args.results)
+    if args.command in ("list", "report", "render") and not results.is_dir():
+        return (f"Error: --results {args.results}: no such folder ({args.command} reads the records there): give the "
+                f"results folder, e.g. --results {ROOT / 'results'} (the default)")
+    if args.command != "run":
+        return None
+    if results.exists() and not results.is_dir():
+        return f"Error: --results {args.results} is a file: give a folder (the artifact's files go into it)"
+    artifact = next((a for a in ARTIFACTS if a.name == args.artifact), None)
+    unread = [name for name in ALL_ONLY if artifact is not None and getattr(args, name)]
+    unread += [name for name in SWEEP_ONLY if getattr(args, name) and (
+        name == "dataset" if artifact is None else artifact.kind != "sweep")]
+    if unread:
+        what = "'run all', which runs every dataset" if artifact is None else (
+            f"{artifact.name}, a {artifact.kind}" if artifact.kind != "sweep" else f"{artifact.name}, one sweep")
+        given = ", ".join(option(n) + ("" if getattr(args, n) is True else f" {getattr(args, n)}") for n in unread)
+        return (f"Error: {given} is not read by {what}: drop it"
+                + (" (run all reads it)" if artifact is not None and set(unread) <= set(ALL_ONLY) else ""))
+    for name in ("svm_learn", "universvm"):
+        program = getattr(args, name)
+        if program and not (Path(program).is_file() and os.access(program, os.X_OK)):
+            why = "is not executable" if Path(program).is_file() else "does not exist"
+            return (f"Error: {option(name)} {program} {why}: give the path of the peer's program, or drop "
+                    f"{option(name)} (its step is then skipped, with the reason)")
+    return None
+
+
+#: The Hydra launchers a sweep may run on (conf/hydra/launcher/*.yaml).

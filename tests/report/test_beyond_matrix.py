@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro.claims.beyond_rules import verdicts
-from ssl_repro.report import Records
+from ssl_repro.claims.records import Records
 from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.report.words import WORD_SHORT
 

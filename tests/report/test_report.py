@@ -11,6 +11,7 @@ import pytest
 
 from ssl_repro.claims.records import Records
 from ssl_repro.report.figures import lowest_curve
+from ssl_repro.report.page import render_sections
 from ssl_repro.report.record_text import commit_note
 from ssl_repro.report.sections.objective_minima import svmlin_agreement_lines
 from ssl_repro.report.tables import cell_text, convergence_line, not_converged, paired, pct, stopped, verdict
@@ -112,7 +113,7 @@ def test_a_figure_note_names_the_method_lowest_at_most_label_counts_and_ties_are
 def sections_text(results):
     """The artifacts' sections as a render gives them from the records under ``results`` (the docs' artifact
     pages hold them; results/README.md is their index)."""
-    return "\n".join(line for lines in report.render_sections(report.Records(results, ROOT)).values() for line in lines)
+    return "\n".join(line for lines in render_sections(Records(results, ROOT)).values() for line in lines)
 
 
 def write_records(results, frame, folder="learning_curve_synthetic_33_vs_36"):

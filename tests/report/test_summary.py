@@ -4,7 +4,8 @@ from collections import Counter
 from pathlib import Path
 
 from ssl_repro.claims import verdicts
-from ssl_repro.report import Records, summary, words
+from ssl_repro.claims.records import Records
+from ssl_repro.report import summary, words
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "results" / "README.md"
