@@ -146,7 +146,7 @@ def _table6(frame, test):
     wins = int((trans < semi).sum())
     return Verdict(HOLDS if trans.mean() < semi.mean() else FAILS, "text (real)",
                    f"text: transductive {100 * trans.mean():.2f}% vs semi-supervised {100 * semi.mean():.2f}% "
-                   f"(wins {wins} of {trans.size})")
+                   f"(wins {wins} of {trans.size})", kind="real")
 
 
 def _table2(grid, test):
@@ -160,24 +160,28 @@ def _table2(grid, test):
             diff = ours[0] - nabla[0]
             ok = diff <= 0 or equal_within("transductive_error", diff, ours[0], nabla[0])
             parts.append(Verdict(HOLDS if ok else FAILS, labelled(d),
-                                 f"{d} {label}: {100 * ours[0]:.2f}% vs nabla-TSVM {100 * nabla[0]:.2f}%"))
+                                 f"{d} {label}: {100 * ours[0]:.2f}% vs nabla-TSVM {100 * nabla[0]:.2f}%", kind=kind_of(d)))
             if svmlight is not None:      # "superior": below, beyond the error thresholds
                 below = ours[0] < svmlight[0] and not equal_within(
                     "transductive_error", ours[0] - svmlight[0], ours[0], svmlight[0])
                 parts.append(Verdict(HOLDS if below else FAILS, labelled(d), f"{d} {label}: {100 * ours[0]:.2f}% vs "
-                                     f"SVM-light TSVM {100 * svmlight[0]:.2f}%"))
+                                     f"SVM-light TSVM {100 * svmlight[0]:.2f}%", kind=kind_of(d)))
     return verdicts.combine(parts)
 
 
+def kind_of(dataset):
+    """002's set's data kind: g50c is generated (two Gaussians), text the 20 Newsgroups pair itself (real)."""
+    return verdicts.GENERATED if dataset == "g50c" else "real"
+
+
 def labelled(dataset):
-    """``dataset`` with its data kind, as the claims table names data: g50c is generated (two Gaussians),
-    text the 20 Newsgroups pair itself (real)."""
-    return f"{dataset} (generated)" if dataset == "g50c" else f"{dataset} (real)"
+    """``dataset`` with its data kind (:func:`kind_of`), as the claims table names data."""
+    return f"{dataset} ({kind_of(dataset)})"
 
 
 def _iterations(path, test):
     parts = [Verdict(HOLDS if rows["step"].max() <= test["max"] else FAILS, labelled(d),
-                     f"{d}: {rows['step'].max()} CCCP steps") for d, rows in path.groupby("dataset")]
+                     f"{d}: {rows['step'].max()} CCCP steps", kind=kind_of(d)) for d, rows in path.groupby("dataset")]
     return verdicts.combine(parts)
 
 
@@ -190,7 +194,7 @@ def _speed(times, test):
         text = f"{where}: SVM-light TSVM / CCCP-TSVM {'>= ' if bound else ''}{ratio:.3g}x ({basis}"
         parts = [Verdict(UNTESTABLE, "-", f"{text}; capped fits: a lower bound below {test['min']:g}x)")
                  if bound and ratio < test["min"] else
-                 Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)", text + ")")]
+                 Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)", text + ")", kind="real")]
     elif SVMLIGHT in set(cells["method"]):
         parts = [Verdict(UNTESTABLE, "-", f"SVM-light: not timed at {largest} unlabeled rows")]
     else:
@@ -198,7 +202,7 @@ def _speed(times, test):
     if "nabla-tsvm" in ratios:
         ratio = ratios["nabla-tsvm"][0]
         parts.append(Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)",
-                             f"{where}: nabla-TSVM / CCCP-TSVM {ratio:.3g}x ({basis})"))
+                             f"{where}: nabla-TSVM / CCCP-TSVM {ratio:.3g}x ({basis})", kind="real"))
     return verdicts.combine(parts)
 
 
@@ -210,4 +214,4 @@ def _scaling(times):
     if len(cccp) < 3:
         return Verdict(UNTESTABLE, "-", "text: fewer than 3 sizes timed")
     return scaling_verdict((cccp["n_unlabeled"] + 50).to_numpy(float), cccp["seconds"].to_numpy(float),
-                           cccp["kernel_evaluations"].to_numpy(float), "text (real)", f"text ({basis})")
+                           cccp["kernel_evaluations"].to_numpy(float), "text (real)", f"text ({basis})", "real")

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import equal_within
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine
+from ssl_repro.claims.verdicts import FAILS, GENERATED, HOLDS, UNTESTABLE, Verdict, combine
 
 
 
@@ -27,7 +27,7 @@ def check_kernel_toy(records, test):
                   "JTSVM": b[[m for m in b.index if m.startswith("JTSVM")]].max()}
         for high, low in (("DA", "nabla-TSVM"), ("nabla-TSVM", "JTSVM")):
             parts.append(Verdict(HOLDS if counts[high] > counts[low] else FAILS, f"{d} (generated, as the paper's)",
-                                 f"{d}: {high} {counts[high]:g} vs {low} {counts[low]:g} of 10"))
+                                 f"{d}: {high} {counts[high]:g} vs {low} {counts[low]:g} of 10", kind=GENERATED))
     return combine(parts)
 
 
@@ -49,5 +49,5 @@ def check_kernel_benchmarks(records, test):
             x, y = rows[a][point][0] / 100, rows[b][point][0] / 100
             ok = x < y and not equal_within("transductive_error", x - y, x, y)
             parts.append(Verdict(HOLDS if ok else FAILS, "pcmac (real)",
-                                 f"{a} {100 * x:.1f}% vs {b} {100 * y:.1f}% ({point})"))
+                                 f"{a} {100 * x:.1f}% vs {b} {100 * y:.1f}% ({point})", kind="real"))
     return combine(parts)

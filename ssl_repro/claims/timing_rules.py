@@ -3,7 +3,7 @@
 A timing verdict rests only on runs of the timing protocol (:mod:`ssl_repro.harness.timing_protocol`:
 one job at a time on an idle machine, 3 repeats on 3 splits); a record without it (one run per cell,
 jobs in parallel: a learning curve's sweep throughput, or a timing record made before the protocol)
-is "not testable here" with the command that re-records it.  Runs that other processes disturbed
+is "not testable" with the command that re-records it.  Runs that other processes disturbed
 are left out.  A cell's seconds are the **median** over its runs; each ratio of median seconds
 stands beside the ratio of median CG iterations (the work the papers' arguments are about), and
 where the two differ by more than the factor :data:`WORK_DISAGREEMENT` the evidence says so: the
@@ -205,5 +205,6 @@ def check_svmlight(records, test):
         capped = bool(row.get("capped", False))
         parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
                              f"{row['dataset']} ({SHORT_KIND[data_kind(row['dataset'])]})",
-                             f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x"))
+                             f"{row['dataset']}: {'>= ' if capped else ''}{ratio:.3g}x",
+                             kind=SHORT_KIND[data_kind(row['dataset'])]))
     return combine(parts)

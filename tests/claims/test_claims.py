@@ -269,7 +269,7 @@ def test_one_render_judges_each_claim_once_and_the_next_render_judges_the_change
     number, claim = next((n, c) for n, c in tested if c["id"] == "000-obs2-da")
     assert render().startswith("**Verdict: holds**")
     records_with([t + 0.05 for t in TSVM])
-    assert render().startswith("**Verdict: fails**")
+    assert render().startswith(f"**Verdict: {verdicts.FAILS}**")
 
 
 def test_records_judge_a_claim_with_another_test_anew(tmp_path):

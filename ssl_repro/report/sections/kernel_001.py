@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro import claims
+from ssl_repro.claims import verdicts
 from ssl_repro.report.record_text import NOT_YET, provenance, with_record
 from ssl_repro.report.tables import claim_lines, fmt, table, yes_no
 
@@ -25,7 +26,7 @@ def section_kernel_toy(records):
         jtsvm = best.loc[[m for m in best.index if m.startswith("JTSVM")], d].max()
         order[d] = (f"DA (l1) {int(da)} {'>' if da > nabla else '=' if da == nabla else '<'} nabla-TSVM {int(nabla)} "
                     f"{'>' if nabla > jtsvm else '=' if nabla == jtsvm else '<'} best JTSVM {int(jtsvm)}: "
-                    + ("holds" if da > nabla > jtsvm else "does not hold"))
+                    + (verdicts.HOLDS if da > nabla > jtsvm else verdicts.FAILS))
     prov = records.json("kernel_toy_table/provenance.json")
     return lines + [f"Successes of 10 draws, best over the grid (`kernel_toy_table/grid.json`; "
                     f"{provenance(prov) if prov else 'provenance not recorded'}). Data: ours (001's sets are not "
