@@ -108,8 +108,9 @@ ARTIFACTS = [
              "(002's authors' program) on pcmac and text20k", "script", ("peers/universvm.csv",),
              ("pcmac", "text20k"), record="peers/universvm.csv",
              command="python experiments/universvm_compare.py --universvm PATH",
-             why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
-                     "text, uspst) are not here: pcmac and text20k instead"),
+             why_not="UniverSVM is built outside the repository (PATH is its binary); this linear comparison runs "
+                     "on pcmac and text20k, not on 002's sets (g50c and text are in 002-table2's kernel runs; "
+                     "coil20 and uspst are not here)"),
     Artifact("002-table1", "Table 1 (002): the small-scale sets", "script", ("cccp_002/sets.csv",), ("g50c", "text"),
              record="cccp_002/sets.csv", command="python experiments/cccp_002.py sets", why_not=CCCP_NOT_HERE),
     Artifact("002-table2", "Table 2 (002): errors of SVM, nabla-TSVM, CCCP-TSVM (three rows) and UniverSVM on g50c and "

@@ -51,6 +51,12 @@ class Records:
         f = self.results / relative
         return json.loads(f.read_text()) if f.exists() else None
 
+    def jsonl(self, relative):
+        """The records of a JSON-lines file (one object a line) as a frame, or None when absent."""
+        f = self.results / relative
+        return pd.DataFrame([json.loads(line) for line in f.read_text().splitlines() if line.strip()]) \
+            if f.exists() else None
+
     def csv(self, relative):
         f = self.results / relative
         return pd.read_csv(f) if f.exists() else None

@@ -22,8 +22,14 @@ from dataclasses import dataclass
 from ssl_repro.data import registry
 
 REAL, ANALOG, STAND_IN = "real", "real-text analog", "SYNTHETIC stand-in"
-#: The order in which a paper set's records are used: the real set, else its real-text analog, else its stand-in.
-KIND_ORDER = (REAL, ANALOG, STAND_IN)
+#: The data kind of 001's and 002's generated sets (two moons, two circles, g50c): the paper's own construction,
+#: regenerated here (no copy of the paper's draw is published).
+GENERATED = "generated"
+#: The papers' generated sets, by registry name.
+GENERATED_SETS = ("g50c", "2moons", "2circles")
+#: The order in which a paper set's records are used: the real set, else its real-text analog, else its stand-in
+#: (a generated set is its paper set's only data).
+KIND_ORDER = (REAL, ANALOG, STAND_IN, GENERATED)
 
 
 def _analog_of(dataset):
@@ -33,9 +39,12 @@ def _analog_of(dataset):
 
 def data_kind(dataset):
     """``real`` (the paper's set, or kdd99's 10% file), ``real-text analog`` (a 20 Newsgroups set
-    standing for a paper set: ``DatasetInfo.analog_of``) or ``SYNTHETIC stand-in``."""
+    standing for a paper set: ``DatasetInfo.analog_of``), ``SYNTHETIC stand-in`` or ``generated`` (a paper's
+    own generated set, :data:`GENERATED_SETS`)."""
     if dataset.startswith("synthetic-"):
         return STAND_IN
+    if dataset.lower() in GENERATED_SETS:
+        return GENERATED
     return ANALOG if _analog_of(dataset) else REAL
 
 
@@ -66,10 +75,8 @@ CONSTRUCTION_DEPENDENT = "construction-dependent"
 BY_DATA = "differs by data"
 #: Every verdict word, in the order a tally lists them.
 VOCABULARY = (HOLDS, FAILS, MIXED, CONSTRUCTION_DEPENDENT, BY_DATA, UNTESTABLE)
-#: The data kind of 001's and 002's generated sets (two moons, two circles, g50c): the paper's own construction.
-GENERATED = "generated"
 #: How the verdict text names a data kind.
-SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in"}
+SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in", GENERATED: GENERATED}
 #: The order of the data kinds in a per-kind label (short names).
 LABEL_ORDER = ("real", "analog", GENERATED, "stand-in")
 
