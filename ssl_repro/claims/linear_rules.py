@@ -70,12 +70,20 @@ def judge_cells(frame, test, set_expect, dataset):
 
 def compare_sets(records, test):
     """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
-    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) must be
-    met in a cell for the cell to count; ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) and of the
+    set's ``test["set_checks"]`` (:func:`for_set`) must be met in a cell for the cell to count;
+    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
     found = frames(records, test["folder"] + "_")
     return [(name, judge_set(name, found.get(name, []), True,
-                             lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset)))
+                             lambda kind, dataset, frame, e=set_expect, t=for_set(test, name): judge_cells(frame, t, e, dataset)))
             for name, set_expect in test["expect"].items()]
+
+
+def for_set(test, name):
+    """``test`` with the checks of paper set ``name``: ``checks`` and, where a sentence says something else of
+    each set (000's "the observations in the previous section", one per set), ``set_checks[name]``."""
+    extra = test.get("set_checks", {}).get(name, [])
+    return {**test, "checks": test["checks"] + extra} if extra else test
 
 
 #: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.

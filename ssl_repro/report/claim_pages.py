@@ -118,6 +118,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += [f"({note}.)" for note in glossary(quote)]
     lines += ["", f"**Verdict: {verdict.category}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
               "", f"Test: {plain(describe(claim['test']))}.", "",
+              *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]
