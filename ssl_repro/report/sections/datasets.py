@@ -48,7 +48,7 @@ def key_lines(records):
     """Which records carry the key of their dataset's definition, and each whose key is not today's
     (``report --check`` fails on those)."""
     keyed, stale = records.dataset_keys(), records.stale()
-    lines = [f"Records and their data: {len(keyed)} record{'s' * (len(keyed) != 1)} carry the key of the dataset "
+    lines = [f"Records and their data: {len(keyed)} {'record carries' if len(keyed) == 1 else 'records carry'} the key of the dataset "
              "definition they were made from (`ssl_repro/data/registry.py`, `definition_key`: groups, parts "
              "removed, vectorizer settings, split sizes); records made before keys were stamped carry none. "
              + (f"{len(stale)} differ from today's definition (re-run them):" if stale else
