@@ -125,7 +125,8 @@ ARTIFACTS = [
     Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
              "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
              command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH",
-             why_not="SVM-light's TSVM not run yet (--svm-learn PATH); seconds taken under load"),
+             why_not="SVM-light's TSVM is not in Table 2's grid (its fits are Fig 3's, cccp_002/times.csv); the "
+                     "grid's seconds taken under load"),
     Artifact("002-table6", "Table 6 (002): transductive vs semi-supervised CCCP-TSVM on text", "script",
              ("cccp_002/table6.csv",), ("text",), record="cccp_002/table6.csv",
              command="python experiments/cccp_002.py table6", why_not="MNIST-8 (Table 6's other column) is not here"),

@@ -58,7 +58,8 @@ def judge_cells(frame, test, set_expect, dataset):
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
         if undecided else "")
     if total == 0:
-        return Verdict(UNTESTABLE, "", f"{dataset}: no cell with both methods{notes}")
+        why = "no cell decided" if undecided else "no cell with both methods"
+        return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
     if per_dataset:
         ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")

@@ -12,7 +12,7 @@ Two objective minima (J, Eqn 18 of Sindhwani & Keerthi, *Large Scale Semi-superv
 tech report 2006, "000") are **equal** when their mean paired difference is below
 :data:`J_EQUAL` (0.05%) of the second one's mean.  The papers' words are mapped to bands read off
 the only minima they print as numbers, Table 1.2 of the book chapter (Sindhwani & Keerthi, *Newton
-Methods for Fast Solution of Semi-supervised Linear SVMs*, 2006, "004"): it calls DA's optimization
+Methods for Fast Solution of Semi-supervised Linear SVMs*, 2007, "004"): it calls DA's optimization
 "slightly, but consistently" better on full-gcat, where its four-digit minima differ by 0 to 0.07%,
 and says the "significantly better" of ccat "continues to hold" on full-ccat, where they differ by
 0.08% to 0.36% (0.26% and 0.36% at 100 labels).  Hence: **slightly** better is a relative gap from

@@ -14,8 +14,9 @@ single datasets into one verdict of a paper set and of a claim (stated once, her
 - *An analog's constructions*: an analog is built two ways (``construction`` a and b,
   :mod:`ssl_repro.data.registry`): its verdict is **robust** when every construction with records gives
   it ("both constructions"), **construction-dependent** otherwise (saying which gives which); a
-  construction without records is named ("construction a; b not run"), and one whose records hold no
-  cell of the compared methods ("b untested").
+  construction without records is named ("construction a; b not run"), and one whose records decide no
+  cell is named with its reason ("b untested (no cell with both methods)", or its cells left out for runs
+  that did not converge).
 """
 from dataclasses import dataclass
 
@@ -204,8 +205,9 @@ def merge_constructions(name, verdicts):
     ran = {construction(d) for d, _ in verdicts}
     evidence = "; ".join(v.evidence for _, v in verdicts)
     base = (tested.get("a") or next(iter(tested.values()), None) or verdicts[0])[0]
-    untested = "".join(f"; {', '.join(sorted(cs))} {why}" for cs, why in (
-        (declared - ran, "not run"), (ran - set(tested), "untested (no cell with both methods)")) if cs)
+    why_untested = {construction(d): v.evidence.removeprefix(f"{d}: ") for d, v in verdicts if v.word == UNTESTABLE}
+    untested = (f"; {', '.join(sorted(declared - ran))} not run" if declared - ran else "") + "".join(
+        f"; {c} untested ({why_untested[c]})" for c in sorted(ran - set(tested)))
     words = {v.word for _, v in tested.values()}
     if not tested:
         return Verdict(UNTESTABLE, f"{base} (analog)", evidence, kind=SHORT_KIND[ANALOG])
