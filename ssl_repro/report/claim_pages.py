@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ssl_repro.claims import verdicts
+from ssl_repro.claims import corners, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
 from ssl_repro.report.tables import figure_caption, table
 from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
@@ -106,6 +106,26 @@ def describe(test):
     return test.get("says", kind)
 
 
+def corner_lines(records, claim, named):
+    """Where the claim's aut-avn verdict is construction-dependent: its verdict at each corner of the 2 x 2
+    of preprocessing and lambda' (:mod:`ssl_repro.claims.corners`) and which of the two flips it."""
+    if not any(name == corners.PAPER_SET and v.category == verdicts.CONSTRUCTION_DEPENDENT for name, v in named):
+        return []
+    found = corners.corner_verdicts(records, claim["test"])
+    if not found:
+        return []
+    factor = corners.flipping_factor(found)
+    rows = [[f"{prep} ({'whole message' if prep == 'a' else 'bodies only'})", f"{lam:g}", f"**{v.category}**",
+             evidence_words(v.evidence)] for (prep, lam), v in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1]))]
+    verdict = {None: "not all four corners are recorded", "neither": "the four corners agree",
+               "both": "it flips with both (neither alone decides it)"}.get(factor, f"it flips with {factor}")
+    return ["", f"Which construction choice decides the aut-avn verdict ({corners.ANALOG}: the preprocessing, with "
+            f"its train : test proportion, against lambda'; the two mixed corners are `{corners.PREFIX}*`): "
+            f"**{verdict}**.", "",
+            table(["preprocessing", "lambda'", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r]
+                                                                        for r in rows])]
+
+
 def claim_body(records, number, claim, section_link, figure_link):
     """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
     words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
@@ -120,5 +140,6 @@ def claim_body(records, number, claim, section_link, figure_link):
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
+    lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]
