@@ -136,7 +136,9 @@ def claim_body(records, number, claim, section_link, figure_link):
     rows = [[name, p.data or "-", f"**{p.category}**", evidence_words(p.evidence)] for name, p in named]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
     lines += [f"({note}.)" for note in glossary(quote)]
-    lines += ["", f"**Verdict: {verdict.category}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
+    # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
+    detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
+    lines += ["", f"**Verdict: {verdict.category}** ({detail}).",
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
