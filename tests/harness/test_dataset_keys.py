@@ -70,3 +70,14 @@ def test_the_committed_records_that_carry_a_key_carry_todays():
     records = Records(REPO / "results", REPO)
     assert records.stale() == []
     assert any(path == "svm_bias/pcmac.json" for path, *_ in records.dataset_keys())      # re-run with its key
+
+
+def test_the_section_quoting_a_record_marks_it_when_its_key_is_not_todays():
+    from ssl_repro.report.record_text import commit_note, provenance
+    record = {"provenance": {"command": "python experiments/svm_bias.py", "date": "2026-11-25", "git_commit": "a79074d"},
+              "dataset": "pcmac", "dataset_key": "0123456789"}
+    assert "**made from another definition of pcmac** (key 0123456789" in provenance(record)
+    assert "another definition" not in provenance({**record, "dataset_key": definition_key("pcmac")})
+    frame = pd.DataFrame({"dataset": ["pcmac"], "dataset_key": ["0123456789"], "git_commit": ["a79074d"],
+                          "date": ["2026-11-25"]})
+    assert "**made from another definition of pcmac**" in commit_note(frame)
