@@ -207,7 +207,9 @@ def write_summaries(table, out, sources):
     if "converged" not in table:
         parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
-        heading = metric if metric != "seconds" or "repeat" in table else (
+        if metric == "seconds" and "repeat" in table:
+            continue                    # a timing record's seconds: medians by the protocol, below
+        heading = metric if metric != "seconds" else (
             "seconds (sweep throughput: jobs ran side by side, so not a timing; see the timing protocol)")
         parts.append(f"\n## {heading}\n\n{markdown(summary, metric)}\n")
     if "seconds_median" in summary:

@@ -226,3 +226,12 @@ def test_svmlights_one_loaded_run_is_marked_in_its_ratio_and_learning_curve_seco
     assert all(r is None for d, (r, _) in ratios.items() if d.startswith("synthetic-"))
     readme = (repo / "results" / "README.md").read_text()
     assert f"pcmac: {ratio:.3g}x (SVM-light: one loaded run" in readme and "pcmac: 235x" not in readme
+
+
+def test_a_timing_records_summary_gives_its_seconds_as_protocol_medians_not_means(tmp_path):
+    from ssl_repro.harness.aggregate import read_results, write_summaries
+    repo = Path(__file__).resolve().parents[2]
+    write_summaries(read_results(repo / "results" / "timing_pcmac" / "results.csv"), tmp_path, "timing_pcmac/results.csv")
+    text = (tmp_path / "summary.md").read_text()
+    assert "\n## seconds\n" not in text and "## seconds by the timing protocol" in text
+    assert text == (repo / "results" / "timing_pcmac" / "summary.md").read_text()       # the committed one too
