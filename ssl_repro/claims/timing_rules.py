@@ -130,7 +130,7 @@ def _label_dependence(test, dataset, runs):
     ok = all(spread[m] > test.get("margin", 1.0) * spread[weaker] for m in stronger)
     return Verdict(HOLDS if ok else FAILS, "",
                    f"{dataset}: largest/smallest median seconds " + ", ".join(f"{m} {spread[m]:.3g}" for m in methods)
-                   + f" (CG iterations " + ", ".join(f"{work_spread[m]:.3g}" for m in methods) + ")"
+                   + " (CG iterations " + ", ".join(f"{work_spread[m]:.3g}" for m in methods) + ")"
                    + f"; needed: each of {', '.join(stronger)} above {test.get('margin', 1.0):g} x {weaker}'s"
                    + runs_note(counts[methods].min(axis=1)))
 

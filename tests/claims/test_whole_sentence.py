@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 
-import numpy as np
+import pandas as pd
 import pytest
 
 from ssl_repro import claims
@@ -92,7 +92,6 @@ def test_words_of_degree_need_their_band():
     annealing = by_id["003-fig4"]                            # "higher quality": lower, not "not higher"
     assert {c["expect"] for c in annealing["checks"]} == {"lower"}
     tsvm = [0.20 + 0.01 * k for k in range(10)]
-    import pandas as pd
     rows = pd.DataFrame([{"method": m, "split": s, "test_error": e} for s, t in enumerate(tsvm)
                          for m, e in (("da", t - 0.008), ("tsvm-Smax", t))])
     c = claims.compare(rows, "da", "tsvm-Smax", "test_error")
