@@ -111,8 +111,9 @@ ARTIFACTS = [
              "(002's authors' program) on pcmac and text20k", "script", ("peers/universvm.csv",),
              ("pcmac", "text20k"), record="peers/universvm.csv",
              command="python experiments/universvm_compare.py --universvm PATH",
-             why_not="UniverSVM is built outside the repository (PATH is its binary); 002's sets (g50c, coil20, "
-                     "text, uspst) are not here: pcmac and text20k instead"),
+             why_not="UniverSVM is built outside the repository (PATH is its binary); this linear comparison runs "
+                     "on pcmac and text20k, not on 002's sets (g50c and text are in 002-table2's kernel runs; "
+                     "coil20 and uspst are not here)"),
     Artifact("002-table1", "Table 1 (002): the small-scale sets", "script", ("cccp_002/sets.csv",), ("g50c", "text"),
              record="cccp_002/sets.csv", command="python experiments/cccp_002.py sets", why_not=CCCP_NOT_HERE),
     Artifact("002-table2", "Table 2 (002): errors of SVM, nabla-TSVM, CCCP-TSVM (three rows) and UniverSVM on g50c and "
@@ -127,7 +128,8 @@ ARTIFACTS = [
     Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
              "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
              command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH",
-             why_not="SVM-light's TSVM not run yet (--svm-learn PATH); seconds taken under load"),
+             why_not="SVM-light's TSVM is not in Table 2's grid (its fits are Fig 3's, cccp_002/times.csv); the "
+                     "grid's seconds taken under load"),
     Artifact("002-table6", "Table 6 (002): transductive vs semi-supervised CCCP-TSVM on text", "script",
              ("cccp_002/table6.csv",), ("text",), record="cccp_002/table6.csv",
              command="python experiments/cccp_002.py table6", why_not="MNIST-8 (Table 6's other column) is not here"),

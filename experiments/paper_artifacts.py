@@ -33,7 +33,8 @@ the loss-shape drawings, then the report.  ``report`` writes
 results/README.md and the documentation's Results pages (``docs/results/``)
 from the records (:mod:`ssl_repro.report`, verdicts by
 :mod:`ssl_repro.claims.rules`); ``report --check`` exits 1, printing a
-diff, when a committed file differs from a fresh render.
+diff, when a committed file differs from a fresh render, and with an ``Error:`` line per record made from
+a dataset definition other than today's (its ``dataset_key``, :func:`ssl_repro.data.definition_key`).
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR
 2006 (CCCP-TSVM), 003 = SIGIR 2006, 004 = book chapter; their numbers and
 claims, quoted, are in ``experiments/paper_numbers.json``.
@@ -281,12 +282,22 @@ def check_files(files, pages=DOCS_RESULTS):
     return 1
 
 
+def check_keys(results):
+    """0 when no record's dataset key differs from today's definition (:meth:`Records.stale`), else 1 after
+    one ``Error:`` line per such record."""
+    stale = Records(results, ROOT).stale()
+    for path, dataset, key, today in stale:
+        print(f"Error: {path} was made from another definition of {dataset} (dataset key {key}, today's {today}): "
+              "re-run it to record today's data")
+    return 1 if stale else 0
+
+
 def write_report(results, check=False):
     """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
     fresh render (:func:`check_files`): 0 when equal, 1 when not."""
     files = rendered_files(results)
     if check:
-        return check_files(files)
+        return max(check_files(files), check_keys(results))
     for target, fresh in files.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(fresh)

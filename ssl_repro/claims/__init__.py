@@ -6,6 +6,7 @@
 - the tests, one module per family of claims: :mod:`.linear_rules` (000, 003, 004: paired comparisons),
   :mod:`.timing_rules`, :mod:`.kernel_001_rules` (001), :mod:`.cccp_002_rules` and
   :mod:`.cccp_002_large_rules` (002), :mod:`.beyond_rules` (today's baselines);
+- :mod:`.corners`: which construction choice of an analog (preprocessing or lambda') flips a verdict;
 - :mod:`.records`: the records a verdict reads (:class:`Records`).
 
 This package reads records and the run stage's readers (:mod:`ssl_repro.harness`) and imports nothing from

@@ -54,6 +54,8 @@ RATIO_GRID, S_GRID = (1.0, 4.0), (-0.2, -0.4)
 TIE_ORDER = ["validation_error", "C", "factor", "c_star_ratio", "s"]
 CELL = ["split", "n_labeled", "stage", "method", "n_unlabeled"]
 LABEL = f"{DATASET} (analog)"
+#: Its data kind: a real-text analog (of RCV1).
+KIND = "analog"
 
 
 def chosen(frame):
@@ -116,7 +118,7 @@ def check_unlabeled(records):
             gains.setdefault(L, {})[int(U)] = c.b_mean - c.a_mean
         ok = 2 * met > len(words) and not against
         parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"L = {L}: CCCP-TSVM below the SVM in {met} of "
-                                                            f"{len(words)} U cells ({'; '.join(words)})"))
+                                                            f"{len(words)} U cells ({'; '.join(words)})", kind=KIND))
     if not parts:
         return Verdict(UNTESTABLE, "-", f"{RECORD}: no cell with both methods")
     few, many = min(LABELS), max(LABELS)
@@ -127,7 +129,7 @@ def check_unlabeled(records):
         ok = g_few > g_many and not equal_within("test_error", g_few - g_many, g_few, g_many)
         parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"gain over the SVM at U = {U:,}: {100 * g_few:.2f} "
                                                             f"points at L = {few} vs {100 * g_many:.2f} at L = {many} "
-                                                            "(002: about 5.5 and 1)"))
+                                                            "(002: about 5.5 and 1)", kind=KIND))
     return combine(parts)
 
 
@@ -145,5 +147,5 @@ def scaling_parts(records):
             continue
         parts.append(scaling_verdict((part["n_labeled"] + part["n_unlabeled"]).to_numpy(float),
                                      part["seconds"].to_numpy(float), part["kernel_evaluations"].to_numpy(float),
-                                     what, f"{DATASET}, L = {L}"))
+                                     what, f"{DATASET}, L = {L}", KIND))
     return parts or [Verdict(UNTESTABLE, "-", f"{DATASET}: no CCCP-TSVM fit")]

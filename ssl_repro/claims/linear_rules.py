@@ -58,7 +58,8 @@ def judge_cells(frame, test, set_expect, dataset):
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
         if undecided else "")
     if total == 0:
-        return Verdict(UNTESTABLE, "", f"{dataset}: no cell with both methods{notes}")
+        why = "no cell decided" if undecided else "no cell with both methods"
+        return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
     if per_dataset:
         ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
@@ -70,12 +71,20 @@ def judge_cells(frame, test, set_expect, dataset):
 
 def compare_sets(records, test):
     """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
-    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) must be
-    met in a cell for the cell to count; ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+    rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) and of the
+    set's ``test["set_checks"]`` (:func:`for_set`) must be met in a cell for the cell to count;
+    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
     found = frames(records, test["folder"] + "_")
     return [(name, judge_set(name, found.get(name, []), True,
-                             lambda kind, dataset, frame, e=set_expect: judge_cells(frame, test, e, dataset)))
+                             lambda kind, dataset, frame, e=set_expect, t=for_set(test, name): judge_cells(frame, t, e, dataset)))
             for name, set_expect in test["expect"].items()]
+
+
+def for_set(test, name):
+    """``test`` with the checks of paper set ``name``: ``checks`` and, where a sentence says something else of
+    each set (000's "the observations in the previous section", one per set), ``set_checks[name]``."""
+    extra = test.get("set_checks", {}).get(name, [])
+    return {**test, "checks": test["checks"] + extra} if extra else test
 
 
 #: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.

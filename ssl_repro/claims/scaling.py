@@ -19,11 +19,12 @@ def exponent(n, y):
     return fit.slope, fit.slope - t * fit.stderr, fit.slope + t * fit.stderr
 
 
-def scaling_verdict(n, seconds, kernel_evaluations, data, what):
-    """The quadratic-trend verdict (module doc) of ``seconds`` against ``n`` rows, kernel evaluations beside."""
+def scaling_verdict(n, seconds, kernel_evaluations, data, what, kind):
+    """The quadratic-trend verdict (module doc) of ``seconds`` against ``n`` rows, kernel evaluations beside,
+    on ``data`` of short data kind ``kind``."""
     p, lo, hi = exponent(n, seconds)
     pk, lok, hik = exponent(n, kernel_evaluations)
     low, high = QUADRATIC
     word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else verdicts.MIXED
     return Verdict(word, data, f"{what}, n = {int(n.min())}..{int(n.max())}: seconds ~ n^{p:.2f} (95% {lo:.2f} to "
-                               f"{hi:.2f}); kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f})")
+                               f"{hi:.2f}); kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f})", kind=kind)

@@ -52,10 +52,13 @@ SRAA_POSITIVE = {"aut-avn": ("realauto", "simauto"), "real-sim": ("realauto", "r
 SRAA_MIN_DF = 11
 
 
+#: The vectorizer's settings (besides ``min_df``): part of a task's definition key (:func:`ssl_repro.data.definition_key`).
+VECTORIZER = dict(sublinear_tf=True, stop_words="english", token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b")
+
+
 def vectorize(texts, min_df=2):
     """TF-IDF rows with unit norm of words seen in ``min_df`` documents or more (see module doc)."""
-    vec = TfidfVectorizer(min_df=min_df, sublinear_tf=True, stop_words="english",
-                          token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b", dtype=np.float64)
+    vec = TfidfVectorizer(min_df=min_df, **VECTORIZER, dtype=np.float64)
     X = vec.fit_transform(texts).tocsr()
     X.sort_indices()
     return X

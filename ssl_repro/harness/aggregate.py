@@ -44,7 +44,7 @@ DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 #: What a timing job's record says of how it was measured (:mod:`.timing_protocol`): its repeat, the
 #: 1-minute load average before and after, the other processes' CPU use (cores) before and during it.
 TIMING_COLUMNS = ("repeat", "load_before", "load_after", "others_busy_before", "others_busy_during", "disturbed")
-PROVENANCE_COLUMNS = ("git_commit", "date", "command")
+PROVENANCE_COLUMNS = ("git_commit", "date", "command", "dataset_key")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 
@@ -216,7 +216,9 @@ def write_summaries(table, out, sources):
     if "converged" not in table:
         parts.append("Convergence is not recorded in these jobs' records.\n")
     for metric in METRICS:
-        heading = metric if metric != "seconds" or "repeat" in table else (
+        if metric == "seconds" and "repeat" in table:
+            continue                    # a timing record's seconds: medians by the protocol, below
+        heading = metric if metric != "seconds" else (
             "seconds (sweep throughput: jobs ran side by side, so not a timing; see the timing protocol)")
         parts.append(f"\n## {heading}\n\n{markdown(summary, metric)}\n")
     if "seconds_median" in summary:

@@ -57,7 +57,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ssl_repro.distributed.backend import backend_from_settings
-from ssl_repro.data import dataset_info, load_dataset, make_split
+from ssl_repro.data import dataset_info, definition_key, load_dataset, make_split
 from ssl_repro.estimators.kernel import check_kernel_rows
 from ssl_repro.estimators.label_reach import UnreachedRowsWarning
 from ssl_repro.labels import LabelConventionWarning, mask_labels
@@ -345,6 +345,6 @@ def make_record(cfg, settings, dataset, split, fitted):
         "diagnostics": stored_diagnostics(info), "data_source": dataset.source,
         **({"unreached_rows": unreached} if unreached is not None else {}),
         **({"data_files": settings.data_files} if settings.data_files else {}),
-        "config": cfg, "provenance": provenance(),
+        "config": cfg, "provenance": {**provenance(), "dataset_key": definition_key(settings.dataset)},
     }
     return record, arrays

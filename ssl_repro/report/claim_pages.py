@@ -3,18 +3,18 @@ under its own anchor (results/README.md).
 
 The verdicts are :mod:`ssl_repro.claims.rules`'s, asked of the render's :class:`~ssl_repro.claims.records.Records`
 (each claim judged once per render, however many pages show it): :func:`set_verdicts` gives one per paper
-set (the claim's test restricted to that set) and :func:`kind_words` combines them per data kind with
-:func:`ssl_repro.claims.verdicts.combine`, so the overview can say "real: holds, analog: mixed" where the
-combined verdict says "mixed".
+set (the claim's test restricted to that set) and :func:`kind_words` gives the verdict per data kind
+(:func:`ssl_repro.claims.verdicts.kind_words`), so the overview can say "real: holds, analog: mixed" beside
+the claim's one verdict "differs by data".  Every verdict word is one of :data:`ssl_repro.claims.verdicts.VOCABULARY`.
 """
 import re
 
 import numpy as np
 
-from ssl_repro.claims import verdicts
+from ssl_repro.claims import corners, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
 from ssl_repro.report.tables import figure_caption, table
-from ssl_repro.report.words import KIND_SHORT, WORD_SHORT, evidence_words, glossary, plain, unbreak
+from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
 
 #: The figure file of each metric a claim compares (``<dataset>_*<suffix>.png`` in its sweep folders).
 FIGURE_SUFFIX = {"objective_eqn18": "objective", "test_error": "test_error",
@@ -31,49 +31,51 @@ def set_verdicts(claim, records):
     return [v for _, v in records.named_verdicts(claim)]
 
 
-def kind_of(verdict):
-    """The data kind a verdict rests on, from its ``data`` ("pcmac (real)" -> real); None when untested."""
-    kinds = re.findall(r"\(([^)]*)\)", verdict.data)
-    return re.split(r"[,:]", kinds[0])[0] if kinds and verdict.word != verdicts.UNTESTABLE else None
-
-
 def kind_words(parts):
-    """{data kind: combined verdict} over the tested ``parts``, kinds in :data:`verdicts.KIND_ORDER`."""
-    grouped = {}
-    for p in parts:
-        if kind_of(p) is not None:
-            grouped.setdefault(kind_of(p), []).append(p)
-    order = lambda k: verdicts.KIND_ORDER.index(k) if k in verdicts.KIND_ORDER else len(verdicts.KIND_ORDER)  # noqa: E731
-    return {k: verdicts.combine(grouped[k]).category for k in sorted(grouped, key=order)}
+    """{data kind: verdict on that kind's data} of the verdicts ``parts`` (:func:`ssl_repro.claims.verdicts.kind_words`
+    of their combination: computed per kind from the data each rests on, never parsed from text)."""
+    return verdicts.kind_words(verdicts.combine(parts))
 
 
 def verdict_label(parts):
-    """The overview's verdict cell: ``real: holds, analog: mixed``; ``not testable`` when no set is."""
+    """The overview's verdict by data kind: ``real: holds, analog: mixed``; ``not testable`` when no set is."""
     words = kind_words(parts)
     if not words:
-        return WORD_SHORT[verdicts.UNTESTABLE]
-    return ", ".join(f"{KIND_SHORT.get(k, k)}: **{WORD_SHORT[w]}**" for k, w in words.items())
+        return verdicts.UNTESTABLE
+    return ", ".join(f"{k}: **{w}**" for k, w in words.items())
 
 
 def claim_title(number, claim):
     return f"Claim {number}: {CLAIM_WORDS.get(claim['id'], unbreak(claim['quote']))}"
 
 
+def overview_rows(records, link):
+    """The claims overview's rows: number, the claim in plain words linked by ``link(number, claim)`` to its
+    page or anchor, the paper and place, the claim's verdict (one word of :data:`verdicts.VOCABULARY`) and
+    its verdict per data kind."""
+    return [[number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
+             f"{claim['paper']} {claim['where']}", f"**{records.verdict(claim).category}**",
+             verdict_label(set_verdicts(claim, records))] for number, claim in tested(records)]
+
+
+def tally(rows):
+    """{verdict word: claims} counted from the overview's ``rows`` (:func:`overview_rows`: its verdict
+    column), words in :data:`verdicts.VOCABULARY`'s order, those that occur."""
+    column = [row[3].strip("*") for row in rows]
+    return {w: column.count(w) for w in verdicts.VOCABULARY if w in column}
+
+
 def overview(records, link):
-    """The claims overview: one row per claim (number, the claim in plain words linked by ``link(number,
-    claim)`` to its page or anchor, the paper and place, the verdict per data kind)."""
-    rows, counts = [], {}
-    for number, claim in tested(records):
-        word = records.verdict(claim).category
-        counts[WORD_SHORT[word]] = counts.get(WORD_SHORT[word], 0) + 1
-        rows.append([number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
-                     f"{claim['paper']} {claim['where']}", verdict_label(set_verdicts(claim, records))])
-    summary = ", ".join(f"{w} {n}" for w, n in counts.items())
+    """The claims overview (:func:`overview_rows`) and, under it, the tally of its verdict column (:func:`tally`)."""
+    rows = overview_rows(records, link)
+    summary = ", ".join(f"{w} {n}" for w, n in tally(rows).items())
     return [table(["#", "the claim (its page: the paper's words, test, evidence, figures)", "paper, place",
-                   "verdict by data"], rows), "",
-            f"Every claim the papers make about their experiments, tested on our records ({summary}; a claim "
-            "on several sets is mixed when it holds on some and not on others). Data: real is the paper's set, "
-            "analog a 20 Newsgroups set standing for it, stand-in a generated set of its shape (rules below)."]
+                   "verdict", "verdict by data kind"], rows), "",
+            f"Every claim the papers make about their experiments, tested on our records; the verdict column "
+            f"counts {summary} ({len(rows)} claims). A claim whose data do not all give one verdict "
+            f"{verdicts.BY_DATA}; mixed is a verdict on one dataset that holds in some cells or checks and not in "
+            "others. Data: real is the paper's set, analog a 20 Newsgroups set standing for it, stand-in a "
+            "generated set of its shape, generated a paper's own generated set (rules below)."]
 
 
 def claim_figures(claim, parts, records):
@@ -104,6 +106,26 @@ def describe(test):
     return test.get("says", kind)
 
 
+def corner_lines(records, claim, named):
+    """Where the claim's aut-avn verdict is construction-dependent: its verdict at each corner of the 2 x 2
+    of preprocessing and lambda' (:mod:`ssl_repro.claims.corners`) and which of the two flips it."""
+    if not any(name == corners.PAPER_SET and v.category == verdicts.CONSTRUCTION_DEPENDENT for name, v in named):
+        return []
+    found = corners.corner_verdicts(records, claim["test"])
+    if not found:
+        return []
+    factor = corners.flipping_factor(found)
+    rows = [[f"{prep} ({'whole message' if prep == 'a' else 'bodies only'})", f"{lam:g}", f"**{v.category}**",
+             evidence_words(v.evidence)] for (prep, lam), v in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1]))]
+    verdict = {None: "not all four corners are recorded", "neither": "the four corners agree",
+               "both": "it flips with both (neither alone decides it)"}.get(factor, f"it flips with {factor}")
+    return ["", f"Which construction choice decides the aut-avn verdict ({corners.ANALOG}: the preprocessing, with "
+            f"its train : test proportion, against lambda'; the two mixed corners are `{corners.PREFIX}*`): "
+            f"**{verdict}**.", "",
+            table(["preprocessing", "lambda'", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r]
+                                                                        for r in rows])]
+
+
 def claim_body(records, number, claim, section_link, figure_link):
     """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
     words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
@@ -111,11 +133,15 @@ def claim_body(records, number, claim, section_link, figure_link):
     verdict = records.verdict(claim)
     named = records.named_verdicts(claim)
     parts = [p for _, p in named]
-    rows = [[name, p.data or "-", f"**{WORD_SHORT[p.category]}**", evidence_words(p.evidence)] for name, p in named]
+    rows = [[name, p.data or "-", f"**{p.category}**", evidence_words(p.evidence)] for name, p in named]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
     lines += [f"({note}.)" for note in glossary(quote)]
-    lines += ["", f"**Verdict: {WORD_SHORT[verdict.category]}** ({verdict_label(parts) if len(parts) > 1 else verdict.data}).",
+    # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
+    detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
+    lines += ["", f"**Verdict: {verdict.category}** ({detail}).",
               "", f"Test: {plain(describe(claim['test']))}.", "",
+              *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
+    lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]

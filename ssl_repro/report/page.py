@@ -41,7 +41,7 @@ with the step that makes it, or why it is left out and its command).
 
 Papers: 000 = Sindhwani & Keerthi, tech report 2006 (the spec; experiments in its Sec. 4), 001 = Sindhwani,
 Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Bottou, JMLR 2006 (CCCP-TSVM),
-003 = Sindhwani & Keerthi, SIGIR 2006, 004 = Sindhwani & Keerthi, book chapter 2006 (experiments in its Sec. 1.5)."""
+003 = Sindhwani & Keerthi, SIGIR 2006, 004 = Sindhwani & Keerthi, book chapter 2007 (experiments in its Sec. 1.5)."""
 
 
 RULES = """Data: `real` is the paper's set (our copy; kdd99-10 is kdd99's 10% file), `real-text analog` a 20 Newsgroups
@@ -63,8 +63,9 @@ cell ("one-class on k of n") and a comparison it would win says `one-class: not 
 iteration cap are counted in their own column ("not converged": k of n runs).
 
 Names: DA is deterministic annealing, which 000 calls MFA (mean field annealing); TSVM S=1 and S=max are the
-TSVM with single and with maximum (multiple) label switching; the objective J is Eqn 18 of 000, the same
-function for every method."""
+TSVM with single and with maximum (multiple) label switching; the objective J is Eqn 18 of 000 at each run's
+own lambda and lambda' (the SVM and RLS run with lambda' = 0: their J is the labeled part alone, so only the
+semi-supervised methods' J are compared)."""
 
 
 def rules_text():

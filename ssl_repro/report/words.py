@@ -1,5 +1,6 @@
 """Plain words for the report: the records' internal names as a reader says them, the papers' quotes
-without the PDFs' line-break hyphens, the papers' names explained, short verdict labels.
+without the PDFs' line-break hyphens, the papers' names explained (the verdict words are
+:data:`ssl_repro.claims.verdicts.VOCABULARY`'s).
 
 The quotes of ``experiments/paper_numbers.json`` are verbatim from the papers' plain texts, which keep
 the hyphens of the PDFs' line breaks ("bet- ter", "sig-nificantly"). :func:`unbreak` joins them for
@@ -10,7 +11,6 @@ the joined word is one the same paper prints unbroken elsewhere, and a hyphen ke
 """
 import re
 
-from ssl_repro.claims import verdicts
 from ssl_repro.harness.methods import LABELS
 from ssl_repro.report.plots import LABELS as METRIC_LABELS
 
@@ -29,12 +29,6 @@ GLOSSARY = {
 PLAIN = {**LABELS, **{k: v.split(" (")[0] for k, v in METRIC_LABELS.items()},
          "objective_eqn18": "objective J (Eqn 18)", "learning_curve": "learning curves", "timing": "timing sweeps",
          "ablation": "fixed-temperature sweeps", "transductive": "large transductive runs"}
-
-#: Short labels of the data kinds and verdicts in the claims overview.
-KIND_SHORT = verdicts.SHORT_KIND
-WORD_SHORT = {verdicts.HOLDS: "holds", verdicts.FAILS: "fails", verdicts.MIXED: "mixed",
-              verdicts.UNTESTABLE: "not testable", verdicts.CONSTRUCTION_DEPENDENT: "construction-dependent",
-              verdicts.BY_DATA: "differs by data"}
 
 
 def unbreak(quote):

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -213,3 +214,33 @@ def test_a_ratio_on_a_doubling_record_reads_the_whole_u_not_the_half():
     assert verdict.evidence.endswith("; 3 of 6 runs stopped on an iteration cap (timed as they ran)")
     assert check_doubling(FakeRecords(scale_timing_kdd99_10=capped), DOUBLING).evidence.endswith(
         "; 6 of 12 runs stopped on an iteration cap (timed as they ran)")
+
+
+def test_svmlights_one_loaded_run_is_marked_in_its_ratio_and_learning_curve_seconds_give_none():
+    from ssl_repro.claims.records import Records
+    from ssl_repro.claims.timing_rules import svmlight_ratios
+    repo = Path(__file__).resolve().parents[2]
+    records = Records(repo / "results", repo)
+    ratios = {d: (r, basis) for d, r, _, basis in svmlight_ratios(records)}
+    load = records.json("peers/table9.json")["provenance"]["machine"]["load_average"][0]
+    ratio, basis = ratios["pcmac"]
+    assert basis.startswith(f"SVM-light: one loaded run (load {load:g} on 2 cores), not by the protocol")
+    runs = records.runs("timing_pcmac")
+    runs = runs[~runs["disturbed"].astype(bool)]
+    first = runs[(runs["split"] == runs["split"].min()) & (runs["n_labeled"] == runs["n_labeled"].min())
+                 & (runs["method"] == "tsvm-Smax")]
+    peers = records.csv("peers/table9.csv")
+    peer = peers[(peers["dataset"] == "pcmac") & (peers["method"] == "svmlight-tsvm")]["seconds"].iloc[0]
+    assert ratio == pytest.approx(peer / first["seconds"].median())                # recomputed here
+    assert all(r is None for d, (r, _) in ratios.items() if d.startswith("synthetic-"))
+    pages = "\n".join(p.read_text() for p in [repo / "results" / "README.md", *(repo / "docs" / "results").rglob("*.md")])
+    assert f"pcmac: {ratio:.3g}x (SVM-light: one loaded run" in pages and "pcmac: 235x" not in pages
+
+
+def test_a_timing_records_summary_gives_its_seconds_as_protocol_medians_not_means(tmp_path):
+    from ssl_repro.harness.aggregate import read_results, write_summaries
+    repo = Path(__file__).resolve().parents[2]
+    write_summaries(read_results(repo / "results" / "timing_pcmac" / "results.csv"), tmp_path, "timing_pcmac/results.csv")
+    text = (tmp_path / "summary.md").read_text()
+    assert "\n## seconds\n" not in text and "## seconds by the timing protocol" in text
+    assert text == (repo / "results" / "timing_pcmac" / "summary.md").read_text()       # the committed one too

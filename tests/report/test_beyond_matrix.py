@@ -6,7 +6,6 @@ import pandas as pd
 from ssl_repro.claims.beyond_rules import verdicts
 from ssl_repro.claims.records import Records
 from ssl_repro.report.sections import beyond_table as beyond
-from ssl_repro.report.words import WORD_SHORT
 
 from pathlib import Path
 
@@ -31,7 +30,7 @@ def test_the_matrix_has_a_column_per_question_and_its_verdict_row_is_the_questio
     head, rows = beyond.matrix(records, "learning_curve", *beyond.SWEEPS[0][1:])
     found = {(m, b): v for m, b, f, v in verdicts(records) if f == "learning_curve"}
     assert len(head) == 1 + len(found) and rows[-1][0] == "**verdict**"
-    assert rows[-1][1:] == [f"**{WORD_SHORT[v.category]}**" for v in found.values()]
+    assert rows[-1][1:] == [f"**{v.category}**" for v in found.values()]
     assert all(len(cell) <= 14 for row in rows[:-1] for cell in row[1:])            # compact marks
     assert not any("synthetic-" in row[0] for row in rows)
 

@@ -14,11 +14,11 @@ import re
 import numpy as np
 
 from ssl_repro import claims
+from ssl_repro.claims.verdicts import KIND_ORDER, SHORT_KIND, STAND_IN
 from ssl_repro.claims.beyond_rules import PAPERS_METHODS, SWEEPS, verdicts
 from ssl_repro.harness.methods import LABELS
 from ssl_repro.report.record_text import data_kind
 from ssl_repro.report.tables import table
-from ssl_repro.report.words import KIND_SHORT, WORD_SHORT
 
 #: The figure's file under results/ (drawn by ``paper_artifacts.py render``).
 FIGURE = "figures/beyond_differences"
@@ -55,20 +55,18 @@ def datasets(records, folder):
     for name in records.folders(folder + "_"):
         frame = records.runs(name)
         found += [(d, frame[frame["dataset"] == d]) for d in sorted(frame["dataset"].unique())]
-    order = list(KIND_SHORT)
-    kept = [(d, f) for d, f in found if data_kind(d) != order[-1]]
-    return sorted(kept, key=lambda t: order.index(data_kind(t[0])))
+    kept = [(d, f) for d, f in found if data_kind(d) != STAND_IN]
+    return sorted(kept, key=lambda t: KIND_ORDER.index(data_kind(t[0])))
 
 
 def matrix(records, folder, baselines, metrics):
     """(header, rows) of one sweep's matrix: a row per dataset, a column per (method, baseline), then the verdicts."""
     pairs = [(m, b) for m in PAPERS_METHODS for b in baselines]
     header = ["data"] + [f"{SHORT[m]} vs {SHORT[b]}" for m, b in pairs]
-    rows = [[f"{d} ({KIND_SHORT[data_kind(d)]})"] + [mark(cells(frame, m, b, metrics)) for m, b in pairs]
+    rows = [[f"{d} ({SHORT_KIND[data_kind(d)]})"] + [mark(cells(frame, m, b, metrics)) for m, b in pairs]
             for d, frame in datasets(records, folder)]
     found = {(m, b): v for m, b, f, v in verdicts(records) if f == folder}
-    rows.append(["**verdict**"] + [f"**{WORD_SHORT.get(found[p].category, found[p].category)}**" if p in found else "-"
-                                   for p in pairs])
+    rows.append(["**verdict**"] + [f"**{found[p].category}**" if p in found else "-" for p in pairs])
     return header, rows
 
 

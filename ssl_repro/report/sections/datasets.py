@@ -41,4 +41,17 @@ def _dataset_table(records, record):
             "which 000 does not list). A stand-in's d, l+u and t are set to the paper's, so their equality is "
             "no check; its n0 is generated.", "",
             table(["dataset", "data", "paper", "d: paper / ours", "n0: paper / ours", "l+u: paper / ours",
-                   "t: paper / ours", "n0 ours vs paper", "d, l+u, t equal"], rows)]
+                   "t: paper / ours", "n0 ours vs paper", "d, l+u, t equal"], rows), "", *key_lines(records)]
+
+
+def key_lines(records):
+    """Which records carry the key of their dataset's definition, and each whose key is not today's
+    (``report --check`` fails on those)."""
+    keyed, stale = records.dataset_keys(), records.stale()
+    lines = [f"Records and their data: {len(keyed)} {'record carries' if len(keyed) == 1 else 'records carry'} the key of the dataset "
+             "definition they were made from (`ssl_repro/data/registry.py`, `definition_key`: groups, parts "
+             "removed, vectorizer settings, split sizes); records made before keys were stamped carry none. "
+             + (f"{len(stale)} differ from today's definition (re-run them):" if stale else
+                "None differs from today's definition.")]
+    return lines + [f"- **made from another definition of {d}**: `{path}` (key {key}, today {today})"
+                    for path, d, key, today in stale]
