@@ -49,7 +49,7 @@ from hydra.core.utils import JobStatus
 from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, remove_refused_run, unwritable_folder
-from ssl_repro.harness.progress import HISTORY, MANIFEST, count_done, mark_reported
+from ssl_repro.harness.progress import HISTORY, MANIFEST, REPORTED, count_done, mark_reported
 from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
                                             write_json)
 from ssl_repro.harness.runner import check_job_data
@@ -173,15 +173,19 @@ def check_job_settings(task, overrides):
                          "before launching any: no job was run)") from None
 
 
+#: What a sweep writes in its folder before any job's result: its config, its job list, its progress mark.
+SWEEP_FILES = (Path("multirun.yaml"), MANIFEST, REPORTED)
+
+
 def remove_unlaunched(sweep_dir, created, had_multirun):
     """Remove what a sweep refused or interrupted before any job finished wrote: the folders it created
-    when they hold nothing but its ``multirun.yaml`` and job list (:data:`~ssl_repro.harness.progress.MANIFEST`),
-    else those two files where they were not before."""
-    if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {"multirun.yaml", MANIFEST.name}:
+    when they hold nothing but :data:`SWEEP_FILES` (its ``multirun.yaml``, job list and progress mark), else
+    those files where they were not before."""
+    if created is not None and {p.name for p in created.rglob("*") if p.is_file()} <= {f.name for f in SWEEP_FILES}:
         shutil.rmtree(created)
     elif not had_multirun:
-        (Path(sweep_dir) / "multirun.yaml").unlink(missing_ok=True)
-        (Path(sweep_dir) / MANIFEST).unlink(missing_ok=True)
+        for name in SWEEP_FILES:
+            (Path(sweep_dir) / name).unlink(missing_ok=True)
 
 
 def interrupted(sweep_dir, jobs, created=None, had_multirun=True, wait=5.0):

@@ -23,12 +23,13 @@ def start(cwd, *args):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-def interrupt_while_running(process, after=1.0):
-    """Send SIGINT (Ctrl-C) ``after`` seconds into the first job; return (exit status, the log)."""
+def interrupt_while_running(process, after=1.0, event=": running ("):
+    """Send SIGINT (Ctrl-C) ``after`` seconds after the first log line holding ``event`` (default: the first
+    job's start); return (exit status, the log)."""
     seen = []
     for line in process.stdout:
         seen.append(line)
-        if ": running (" in line:
+        if event in line:
             time.sleep(after)
             process.send_signal(signal.SIGINT)
             break
@@ -62,17 +63,22 @@ def job_folders(runs):
 
 
 @pytest.mark.slow   # Hydra sweeps in a subprocess, interrupted
-@pytest.mark.parametrize("after", [0.2, 2.5])     # in the first jobs, none done; after some are done
-def test_ctrl_c_in_a_sweep_ends_with_one_line_and_leaves_only_finished_jobs(tmp_path, after):
+# in the first jobs, none done; as soon as one is done (events in the log, not seconds: the nine jobs take
+# under 4 s on an idle machine, far longer on a busy one)
+@pytest.mark.parametrize("after, event", [(0.2, ": running ("), (0.0, ": test error ")])
+def test_ctrl_c_in_a_sweep_ends_with_one_line_and_leaves_only_finished_jobs(tmp_path, after, event):
     sweep = ["-m", f"results_dir={tmp_path / 'runs'}", "method=da,tsvm_smax,svm", "split=0,1,2", "solver_threads=1"]
-    code, log = interrupt_while_running(start(tmp_path, *sweep), after=after)
+    code, log = interrupt_while_running(start(tmp_path, *sweep), after=after, event=event)
     assert code != 0 and "Traceback" not in log, log[-3000:]
     last = log.strip().splitlines()[-1]
     assert last.startswith("Interrupted: sweep ") and "the same command computes the rest" in last
     done = int(last.split(" stopped, ")[1].split("/")[0])
     assert not list(tmp_path.rglob(".job.lock"))
     folders = job_folders(tmp_path / "runs")
-    assert len(folders) == done and all("result.json" in files for files in folders.values()), folders
+    # every folder left holds a result; a job that finished while the sweep was stopping (after its count) is
+    # kept, so the folders may be one or two more than the count said
+    assert all("result.json" in files for files in folders.values()) and done <= len(folders) <= done + 2, folders
+    done = len(folders)
     if done == 0:       # no job finished: no multirun.yaml, no folder at all
         assert not (tmp_path / "runs").exists()
     else:
