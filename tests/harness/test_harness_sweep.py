@@ -183,14 +183,18 @@ def test_aggregation_and_figures_agree(finished_sweep, tmp_path):
     for metric in ("transductive_error", "objective_own", "seconds"):
         fig = plots.metric_vs_labels(summary, "text-like", metric)
         ax = fig.axes[0]
-        assert {bars.get_label() for bars in ax.containers} == {"svm", "rls", "tsvm-Smax"}
-        for bars in ax.containers:  # one errorbar container per method: line, caps, bars
-            line, _, (segments,) = bars.lines
-            expected = summary[summary.method == bars.get_label()].sort_values("n_labeled")
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        assert set(lines) == {"svm", "rls", "tsvm-Smax"}
+        bands = ax.collections            # one band per method, drawn in the lines' order
+        assert len(bands) == 3
+        for line, band in zip(ax.get_lines(), bands):   # line: the means; band: one standard error over splits
+            expected = summary[summary.method == line.get_label()].sort_values("n_labeled")
             np.testing.assert_allclose(line.get_xdata().astype(float), expected["n_labeled"])
             np.testing.assert_allclose(line.get_ydata().astype(float), expected[f"{metric}_mean"])
-            half_heights = [(seg[1, 1] - seg[0, 1]) / 2 for seg in segments.get_segments()]
-            np.testing.assert_allclose(half_heights, expected[f"{metric}_std"])
+            sem = expected[f"{metric}_std"].to_numpy(float) / np.sqrt(expected["n_splits"].to_numpy(float))
+            heights = band.get_paths()[0].vertices[:, 1]
+            np.testing.assert_allclose(heights.max() - heights.min(),
+                                       np.max(expected[f"{metric}_mean"] + sem) - np.min(expected[f"{metric}_mean"] - sem))
     figures = plots.dataset_figures(summary, "text-like")
     # one semi-supervised method: its objective and time figures would show it alone (tables instead)
     assert set(figures) == {"text-like_test_error", "text-like_transductive_error"}
