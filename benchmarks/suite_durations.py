@@ -46,7 +46,9 @@ def one_run(args):
     closing = next((line.strip("= ") for line in reversed(output.splitlines()) if " in " in line and "passed" in line),
                    "no closing line")
     if process.returncode != 0:
-        raise SystemExit(f"Error: python {' '.join(args)} failed (exit {process.returncode}): {closing}")
+        failed = [line for line in output.splitlines() if line.startswith(("FAILED", "ERROR"))]
+        raise SystemExit(f"Error: python {' '.join(args)} failed (exit {process.returncode}): {closing}\n"
+                         + "\n".join(failed))
     return {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu_of_children() - cpu_before, 1),
             "load_before": list(load_before),
             "load_after": list(os.getloadavg()), "closing": closing}
