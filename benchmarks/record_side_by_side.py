@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
 sys.path.insert(0, str(ROOT))
 from ssl_repro.harness import timing_protocol  # noqa: E402
+from ssl_repro.utils.marked_block import with_block  # noqa: E402
 from ssl_repro.utils.provenance import git_commit, machine  # noqa: E402
 
 OUT = ROOT / "results" / "benchmarks"
@@ -265,9 +266,7 @@ def readme_speed(records):
 
 def readme_with_speed(text, records):
     """``text`` (README.md) with the lines between the speed markers rendered from ``records``."""
-    head, rest = text.split(SPEED_START + "\n", 1)
-    _, tail = rest.split(SPEED_END, 1)
-    return head + SPEED_START + "\n" + "\n".join(readme_speed(records)) + "\n" + SPEED_END + tail
+    return with_block(text, SPEED_START, SPEED_END, readme_speed(records))
 
 
 def readme_table(rows):

@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))      # this checkout's ssl_repro, as benchmarks/record_side_by_side.py
+from ssl_repro.utils.marked_block import with_block  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
+
 README = ROOT / "README.md"
 OUT = ROOT / "results" / "benchmarks" / "suite_durations.json"
 START = "<!-- suite durations: rendered by benchmarks/suite_durations.py from results/benchmarks/suite_durations.json -->"
@@ -93,9 +97,7 @@ def sentence(record):
 
 def readme_with(text, record):
     """``text`` (README.md) with the lines between the markers rendered from ``record``."""
-    head, rest = text.split(START + "\n", 1)
-    _, tail = rest.split(END, 1)
-    return head + START + "\n" + sentence(record) + "\n" + END + tail
+    return with_block(text, START, END, [sentence(record)])
 
 
 def main(argv=None):
@@ -112,7 +114,6 @@ def main(argv=None):
                      "python benchmarks/suite_durations.py --readme")
         print("README.md's test durations are up to date")
         return
-    from ssl_repro.utils.provenance import provenance
     record = {"commands": {name: "python " + " ".join(a) for name, a in COMMANDS.items()},
               "runs": measure(args.repeats, args.slow_repeats), "provenance": provenance()}
     out = Path(args.json_out) if args.json_out else None

@@ -9,6 +9,7 @@ a claim's verdict changes the summary with the table.
 Decision: the block carries no links, so the same lines read right wherever a page includes them.
 """
 import re
+from collections import Counter
 
 from ssl_repro.claims import verdicts
 from ssl_repro.report.claim_pages import kind_words, overview_rows, set_verdicts, tally, tested
@@ -32,17 +33,16 @@ WORD_MEANS = {verdicts.HOLDS: "the records agree with the paper on every set tes
               verdicts.UNTESTABLE: "no record here can test it (the paper's data or program is missing)"}
 
 
-def _counts(words):
-    """``holds 15 · does not hold 6``: each word's count, in the vocabulary's order, words without claims left
-    out."""
-    return " · ".join(f"{w} {words.count(w)}" for w in verdicts.VOCABULARY if w in words)
+def _counts(counts):
+    """``holds 15 · does not hold 6``: ``counts`` ({word: claims}) in the vocabulary's order, words without
+    claims left out."""
+    return " · ".join(f"{w} {counts[w]}" for w in verdicts.VOCABULARY if counts.get(w))
 
 
 def summary(records):
     """The summary's markdown lines from ``records`` (:class:`~ssl_repro.claims.records.Records`)."""
     rows = tested(records)
     counted = tally(overview_rows(records, lambda number, claim: ""))
-    overall = [w for w, n in counted.items() for _ in range(n)]
     per_kind, datasets = {}, {}
     for _, claim in rows:
         parts = set_verdicts(claim, records)
@@ -54,14 +54,14 @@ def summary(records):
     lines = [f"**What was reproduced:** the experiments of {len(papers)} papers "
              f"({', '.join(f'{p} {PAPERS.get(p, p)}' for p in papers)}); every claim they make about them "
              f"is tested on our records.", "",
-             f"**Verdicts of the {len(rows)} claims:** {_counts(overall)}.", "",
+             f"**Verdicts of the {len(rows)} claims:** {_counts(counted)}.", "",
              "**By the data a verdict rests on** (a claim tested on several kinds counts once per kind):", ""]
     order = list(KIND_MEANS)
     for kind in sorted(per_kind, key=lambda k: order.index(k) if k in order else len(order)):
         sets = sorted(datasets.get(kind, ()))
         lines.append(f"- **{kind}** ({KIND_MEANS.get(kind, kind)}; {len(sets)} set{'s' * (len(sets) != 1)}: "
-                     f"{', '.join(sets)}): {_counts(per_kind[kind])} "
+                     f"{', '.join(sets)}): {_counts(Counter(per_kind[kind]))} "
                      f"(of {len(per_kind[kind])} claim{'s' * (len(per_kind[kind]) != 1)}).")
     lines += ["", "**The words:** " + "; ".join(f"*{w}*: {m}" for w, m in WORD_MEANS.items()
-                                                if w in overall or w == verdicts.UNTESTABLE) + "."]
+                                                if w in counted or w == verdicts.UNTESTABLE) + "."]
     return lines
