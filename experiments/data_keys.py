@@ -3,7 +3,8 @@ what ``paper_artifacts.py report --check`` needs to recompute a record's keys (:
 
 A record's ``data_keys`` names each dataset it was made from: a name of the registry
 (:data:`ssl_repro.data.DATASETS`, loaded without download from the data root) or one of a script's own sets
-(:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`), 001's 2MOONS and 2CIRCLES (as
+(:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`) and its large analog ``20ng-ccat-vs-gcat``
+(:func:`cccp_002_large.load`), 001's 2MOONS and 2CIRCLES (as
 ``kernel_toy_table.py`` generates them) and ``text20k`` (the bench model's problem).  A script stamps the key
 of the arrays it used with :func:`ssl_repro.data.keys.matrix_key`; the check loads the same name today.
 """
@@ -24,6 +25,11 @@ def _text():
     return load("text")
 
 
+def _ccat_vs_gcat():
+    from cccp_002_large import load
+    return load()
+
+
 def _text20k():
     from ssl_repro.bench.text_model import make_text_bench
     X, y, _ = make_text_bench()
@@ -31,7 +37,8 @@ def _text20k():
 
 
 #: A script's own sets, by the name its records give them: a function returning today's (X, y).
-SCRIPT_SETS = {"text": _text, "text20k": _text20k, "2MOONS": two_moons, "2CIRCLES": two_circles}
+SCRIPT_SETS = {"text": _text, "20ng-ccat-vs-gcat": _ccat_vs_gcat, "text20k": _text20k, "2MOONS": two_moons,
+               "2CIRCLES": two_circles}
 
 
 def todays_keys(root=None):

@@ -56,6 +56,7 @@ def key_lines(records):
             "job's labeled, unlabeled and test rows), or says it was made from no dataset; `paper_artifacts.py "
             "report --check` recomputes every key from the data as this checkout loads it and fails on a record "
             "whose keys are missing or not today's."
-            + (f" {len(later)} of them were made before jobs stamped keys: their keys were computed later, from "
-               "the data they name, at the commit their `keyed_at` gives, so they say the data is today's as of "
-               "that commit, not what the jobs loaded: " + ", ".join(f"`{f}`" for f in later) + "." if later else "")]
+            + (f" {len(later)} of them were made before jobs stamped keys: their keys were computed later from the "
+               "data they name, at the commit their `keyed_at` field gives, so they attest that the data was today's "
+               "at that commit, not what their jobs loaded (each table quoting one says so beside its commit)."
+               if later else "")]
