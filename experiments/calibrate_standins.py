@@ -13,7 +13,8 @@ is on the unlabeled rows it labels) and the paper's section before it
 
 ``python experiments/calibrate_standins.py`` evaluates the registry's
 parameters and writes ``results/calibration/calibration.json`` (paper
-figure, reached error, every generator parameter); ``--search`` first
+figure, reached error, every generator parameter; ``data_keys``: each
+stand-in's key, of the X and y it fitted on); ``--search`` first
 finds, for each set's registry ``topic_mix``, the ``label_noise`` that
 reaches the target (the error floor rises by about the flipped fraction,
 :func:`~ssl_repro.data.embedded.flip_balanced`) and prints it for the
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from ssl_repro.utils.atomic import atomic_write  # noqa: E402
 from ssl_repro.data import DATASETS, Dataset, make_split  # noqa: E402
 from ssl_repro.data.embedded import flip_balanced, text_like  # noqa: E402
+from ssl_repro.data.keys import matrix_key  # noqa: E402
 from ssl_repro.data.registry import standin_parameters  # noqa: E402
 from ssl_repro.estimators import LinearTSVM, mask_labels  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
@@ -81,12 +83,13 @@ def search_noise(name, topic_mix, rounds=7):
 
 
 def calibration_row(name):
-    """The record of one stand-in at the registry's parameters."""
+    """The record of one stand-in at the registry's parameters, with the key of the rows it was made from
+    (``data_key``, :func:`~ssl_repro.data.keys.matrix_key`)."""
     from ssl_repro.data.embedded import standin
     parameters = standin_parameters(name)
     X, y = standin(parameters)
     transductive, test = tsvm_smax_errors(name, X, y)
-    return {"dataset": f"synthetic-{name}", "paper_error": TARGETS[name], "paper_source": "000 Table 9",
+    return {"data_key": matrix_key(X, y), "dataset": f"synthetic-{name}", "paper_error": TARGETS[name], "paper_source": "000 Table 9",
             "matched": MATCHED, "reached_error": round(transductive, 2), "test_error": round(test, 2),
             "within_tolerance": abs(transductive - TARGETS[name]) <= TOLERANCE,
             "method": "tsvm-Smax", "split": 0, "n_labeled": DATASETS[f"synthetic-{name}"].label_grid[0],
@@ -112,7 +115,8 @@ def main(argv=None):
         print(json.dumps({k: v for k, v in rows[-1].items() if k != "generator"}), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(args.out, "w") as f:
-        json.dump({"provenance": provenance(), "rows": rows}, f, indent=1)
+        json.dump({"provenance": provenance(), "data_keys": {row["dataset"]: row["data_key"] for row in rows},
+                   "rows": rows}, f, indent=1)
         f.write("\n")
     return 0 if all(row["within_tolerance"] for row in rows) else 1
 

@@ -146,7 +146,7 @@ def table2(dataset, splits, universvm, svm_learn=None, svmlight_cap=SVMLIGHT_CAP
             print(f"{dataset} split {split} {method}: {sum(r['split'] == split and r['method'] == method for r in rows)} "
                   "grid points fitted", flush=True)
         write(OUT / "grid.csv", rows, ("dataset", "split", "method", "factor", "C", "s", "lam_u"))
-    note(universvm, f"table2 {dataset}", svmlight_binary(svm_learn))
+    note(universvm, f"table2 {dataset}", {dataset: (X, y)}, svmlight_binary(svm_learn))
 
 
 def done_points(dataset):
@@ -188,7 +188,7 @@ def fig4(dataset):
     rows = [{"dataset": dataset, "split": 0, "factor": factor, "C": C, "s": 0.0, "lam_u": 1.0, "step": step,
              "objective": value, "transductive_error": e} for (step, value), e in zip(info.objective_path, errors)]
     write(OUT / "path.csv", rows, ("dataset", "step"))
-    note(None, f"fig4 {dataset}")
+    note(None, f"fig4 {dataset}", {dataset: (X, y)})
 
 
 def fig3(universvm, methods=None, svm_learn=None, sizes=FIG3_SIZES, repeats=FIG3_REPEATS, splits=FIG3_SPLITS,
@@ -220,7 +220,7 @@ def fig3(universvm, methods=None, svm_learn=None, sizes=FIG3_SIZES, repeats=FIG3
         print(f"text {method} split {split} repeat {repeat} U={row['n_unlabeled']}: {row['seconds']:.2f} CPU s, "
               f"{wall:.2f} s (others {timing['others_busy_during']:.2f} cores)", flush=True)
         write(OUT / "times.csv", rows, ("repeat", "split", "method", "n_unlabeled"))
-    note(universvm, "fig3", svmlight_binary(svm_learn))
+    note(universvm, "fig3", {"text": (X, y)}, svmlight_binary(svm_learn))
 
 
 def fig3_sizes(values):
@@ -234,13 +234,13 @@ def fig3_sizes(values):
 
 
 def sets():
-    rows = []
+    rows, used = [], {}
     for name in GRIDS:
-        X, y = load(name)
+        X, y = used[name] = load(name)
         rows.append({"dataset": name, "rows": X.shape[0], "features": X.shape[1], "nonzeros_per_row": X.nnz / X.shape[0],
                      "positive_share": float(np.mean(y > 0)), "labeled": N_LABELED})
     write(OUT / "sets.csv", rows, ("dataset",))
-    note(None, "sets")
+    note(None, "sets", used)
 
 
 #: Table 6: 002's C and s for text, and the C* grid (as lam_u; 1 is UC* = LC).
@@ -271,7 +271,7 @@ def table6(splits):
                              "converged": est.diagnostics_.converged})
         print(f"text table6 split {split}: {len(rows)} rows", flush=True)
         write(OUT / "table6.csv", rows, ("dataset", "split", "mode", "lam_u"))
-    note(None, "table6")
+    note(None, "table6", {"text": (X, y)})
 
 
 #: 002's ramp plateau for the hinge form run beside each diagnosis setting (KernelCCCPTSVM, linear kernel).
@@ -315,7 +315,7 @@ def linear_diagnosis():
                      "hinge_iterations": hinge.diagnostics_.cccp_iterations})
         print(rows[-1], flush=True)
     write(OUT / "linear_diagnosis.csv", rows, ("dataset", "n_labeled", "split", "lam_u", "s", "r"))
-    note(None, "linear-diagnosis")
+    note(None, "linear-diagnosis", {dataset.name: dataset})
 
 
 def shifted_ramp(model, X, y, split, lam_u, s, target, lam=1e-3):

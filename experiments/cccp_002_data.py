@@ -12,7 +12,8 @@ the transductive one, on the unlabeled rows.
 
 Records: ``results/cccp_002/table6.csv``, ``linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features,
 nonzeros per row, positive share), ``grid.csv`` (one row per dataset, split, method, grid point), ``path.csv``
-(Fig 4), ``times.csv`` (Fig 3), ``provenance.json``.
+(Fig 4), ``times.csv`` (Fig 3), ``provenance.json`` (every run's provenance and ``data_keys``: the key of each
+set a run used, g50c, text or 20ng-aut-avn-like, as the last run that used it stamped it).
 """
 import fcntl
 from pathlib import Path
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro.data import data_root, load_dataset
+from ssl_repro.data.keys import data_keys
 from ssl_repro.data.text import newsgroups_cache, vectorize
 from ssl_repro.utils.provenance import add_provenance
 
@@ -78,8 +80,9 @@ def write(path, rows, key):
         frame.to_csv(path, index=False)
 
 
-def note(universvm, what, svmlight=None):
+def note(universvm, what, used, svmlight=None):
     """Provenance (this run's and the earlier ones'), the peers used (``svmlight``: SVM-light's binary and
-    version, or None: :data:`NOT_HERE`)."""
-    add_provenance(OUT / "provenance.json", universvm=str(universvm) if universvm else None,
+    version, or None: :data:`NOT_HERE`) and the keys of the data this run used (``used``: name -> its (X, y) or
+    loaded Dataset, :func:`ssl_repro.data.keys.data_keys`), merged with the earlier runs' keys."""
+    add_provenance(OUT / "provenance.json", data_keys=data_keys(used), universvm=str(universvm) if universvm else None,
                    svmlight=svmlight or NOT_HERE, last=what)

@@ -66,6 +66,7 @@ sys.path.insert(0, str(ROOT / "experiments"))
 
 from cccp_002_data import OUT, error, write  # noqa: E402
 from ssl_repro.data import data_root  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
 from ssl_repro.data.text import CCAT_VS_GCAT, load_newsgroups  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.claims import cccp_002_large_rules as protocol  # noqa: E402
@@ -171,8 +172,8 @@ def done_keys():
 
 def run(labels, unlabeled, splits, cache_bytes):
     """The protocol (module doc) for ``labels`` and ``unlabeled`` over ``splits``, into large.csv."""
-    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}")     # first: an interrupted run is traceable
     X, y = load()
+    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}", X, y)     # first: an interrupted run is traceable
     median = sampled_sigma(X)
     done = done_keys()
     for split in range(splits):
@@ -238,7 +239,7 @@ def measure(cache_bytes):
                     for Lx in protocol.LABELS)
     print(f"seconds ~ n^{p:.2f}; the full protocol's CCCP-TSVM fits: about {per_split / 60:.0f} CPU minutes a split "
           f"(each fit's time extrapolated from these two)", flush=True)
-    note("measure")
+    note("measure", X, y)
 
 
 def time_chosen(splits, repeats, cache_bytes, unlabeled):
@@ -255,7 +256,7 @@ def time_chosen(splits, repeats, cache_bytes, unlabeled):
     if missing:
         raise SystemExit(f"Error: --time --splits {splits}: large.csv has no selected fit on split(s) {missing}: "
                          f"run `python experiments/cccp_002.py large --splits {splits}` first")
-    note(f"time: splits {splits}, repeats {repeats}, U {list(unlabeled)}")
+    note(f"time: splits {splits}, repeats {repeats}, U {list(unlabeled)}", X, y)
     median = sampled_sigma(X)
     check_memory(max(protocol.LABELS) + max(p["test"].size for p in parts.values()), cache_bytes)
     found = []
@@ -278,9 +279,10 @@ def time_chosen(splits, repeats, cache_bytes, unlabeled):
             write(OUT / "large_times.csv", found, ("repeat", "split", "n_labeled", "n_unlabeled"))
 
 
-def note(what):
-    """Provenance of large.csv (this run's and the earlier ones')."""
-    add_provenance(OUT / "large_provenance.json", last=what)
+def note(what, X, y):
+    """Provenance of large.csv (this run's and the earlier ones') and the key of the analog's rows ``X`` and
+    truth ``y`` this run used (``data_keys``)."""
+    add_provenance(OUT / "large_provenance.json", data_keys=data_keys({protocol.DATASET: (X, y)}), last=what)
 
 
 def main(argv=None):

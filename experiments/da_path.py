@@ -6,7 +6,8 @@ Trains DA as the harness does (``run.py method=da``: the dataset's lambda', r
 of the split) and writes, per OPTIMIZE-W of Table 5, the temperature, J of
 Eqn 18 and the fraction of unlabeled outputs > 0, marking the weights DA
 returns (the lowest J on the path, 000 Sec. 3.2), into
-``OUT/<dataset>_l<labels>_split<split>.json`` (with machine, date, command)
+``OUT/<dataset>_l<labels>_split<split>.json`` (with machine, date, command and
+``data_keys``: the dataset key the job stamped, :mod:`ssl_repro.data.keys`)
 and a ``.md`` table beside it.  The data root is ``$SSL_REPRO_DATA``.
 """
 import argparse
@@ -58,6 +59,7 @@ def main(argv=None):
             "transductive_error", "seconds")
     stem.with_suffix(".json").write_text(json.dumps(
         {**provenance(), **{k: record[k] for k in keys},
+         "data_keys": {record["dataset"]: record["provenance"]["dataset_key"]},
          "path": [{"T": T, "J": value, "positive_fraction": positive, "returned": chosen}
                   for T, value, positive, chosen in path]}, indent=1) + "\n")
     stem.with_suffix(".md").write_text(markdown(record, path))

@@ -26,7 +26,9 @@ date); runs already there are skipped, so an interrupted run resumes and
 to ``runs.partial.jsonl`` (an interrupted fresh run resumes from it) and
 replace ``runs.jsonl`` when all are done.  ``table.md`` and
 ``table.json`` (with machine, date, command, and under ``earlier`` those of
-the earlier commands whose runs it summarizes: none after ``--fresh``) give, per method, the
+the earlier commands whose runs it summarizes: none after ``--fresh``; ``data_keys``: pcmac's key as this run
+loaded it; a run without ``--fresh`` after a data change keeps the earlier runs' fits: pass ``--fresh``) give,
+per method, the
 u/t error "with model selection" (per split the grid point of lowest
 validation error, the first in grid order on ties, averaged over splits),
 the "best" u/t error (the grid point of lowest mean u error over the
@@ -47,6 +49,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ssl_repro.data import load_dataset, make_split
+from ssl_repro.data.keys import data_keys
 from ssl_repro.kernel.annealing import eqn1_objective
 from ssl_repro.kernel.fstep import FStep
 from ssl_repro.harness.methods import recipe_variants
@@ -218,7 +221,7 @@ def main(argv=None):
     if args.fresh:
         sink_path.replace(runs)
     rows = summarize(read_runs(runs))
-    record = provenance_with_earlier(out / "table.json", merged=not args.fresh)
+    record = provenance_with_earlier(out / "table.json", merged=not args.fresh, data_keys=data_keys({"pcmac": dataset}))
     (out / "table.json").write_text(json.dumps({**record, "rows": rows}, indent=1))
     text = table(rows)
     (out / "table.md").write_text("PC-MAC (001 Tables 4-5): error % on unlabeled/test rows\n\n" + text + "\n")

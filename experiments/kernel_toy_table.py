@@ -12,7 +12,9 @@ labeled point per class with numpy's default_rng(k).
 ``--methods`` runs only those methods and keeps the other methods' grid
 points of an existing ``grid.json``; ``provenance.json`` holds this run's
 machine, date and command and those of the earlier runs it merged with (none
-when it ran every method).
+when it ran every method).  Each grid point of ``grid.json`` carries ``data_keys``, the key of the set it
+was run on (an earlier run's point keeps its own); ``provenance.json`` carries the keys of both sets, as the
+last run that generated each stamped them.
 """
 import argparse
 import itertools
@@ -23,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ssl_repro.data.embedded import two_circles, two_moons
+from ssl_repro.data.keys import data_keys
 from ssl_repro.kernel import default_sigma, rbf_gram
 from ssl_repro.harness.methods import recipe_variants
 from ssl_repro.utils.provenance import add_provenance
@@ -56,7 +59,7 @@ def successes(X, y, variant, lam, width):
 
 def best(grid, dataset, method):
     """(successes, lambda, sigma factor) of the best grid point (the first on ties)."""
-    return max(((v, lam, w) for (d, m, lam, w), (v, _) in grid.items() if (d, m) == (dataset, method)),
+    return max(((v, lam, w) for (d, m, lam, w), (v, *_) in grid.items() if (d, m) == (dataset, method)),
                key=lambda cell: cell[0])
 
 
@@ -74,10 +77,12 @@ def table(grid):
 
 
 def earlier_grid(path, methods):
-    """The grid points of ``path`` (a grid.json) of the methods not in ``methods``, as ``main`` keys them."""
+    """The grid points of ``path`` (a grid.json) of the methods not in ``methods``, as ``main`` keys them, each
+    with the ``data_keys`` its run stamped (and its ``keyed_at``, when it was keyed later)."""
     if not path.exists():
         return {}
-    return {(c["dataset"], c["method"], c["lambda"], c["sigma_factor"]): (c["successes"], c["seconds_10_draws"])
+    return {(c["dataset"], c["method"], c["lambda"], c["sigma_factor"]):
+            (c["successes"], c["seconds_10_draws"], {k: c[k] for k in ("data_keys", "keyed_at") if k in c})
             for c in json.loads(path.read_text()) if c["method"] not in methods}
 
 
@@ -89,18 +94,20 @@ def main(argv=None):
     out = Path(args.out)
     grid = earlier_grid(out / "grid.json", args.methods)
     merged = bool(grid)        # no earlier grid point kept: no earlier run is part of the record
+    used = {}
     for (dname, make), mname in itertools.product(DATASETS.items(), args.methods):
-        X, y = make()
+        X, y = used[dname] = make()
+        keys = {"data_keys": data_keys({dname: (X, y)})}
         for lam, width in itertools.product(LAMBDAS, WIDTHS):
             start = time.perf_counter()
             grid[(dname, mname, lam, width)] = (successes(X, y, METHODS[mname], lam, width),
-                                                time.perf_counter() - start)
+                                                time.perf_counter() - start, keys)
         print(dname, mname, best(grid, dname, mname)[0], flush=True)
-    add_provenance(out / "provenance.json", merged=merged)
+    add_provenance(out / "provenance.json", merged=merged, data_keys=data_keys(used))
     cells = sorted(grid.items(), key=lambda cell: (list(DATASETS).index(cell[0][0]), list(METHODS).index(cell[0][1])))
     (out / "grid.json").write_text(json.dumps([{"dataset": d, "method": m, "lambda": lam, "sigma_factor": w,
-                                                "successes": v, "seconds_10_draws": round(t, 3)}
-                                               for (d, m, lam, w), (v, t) in cells], indent=1))
+                                                "successes": v, "seconds_10_draws": round(t, 3), **keys}
+                                               for (d, m, lam, w), (v, t, keys) in cells], indent=1))
     text = table(grid)
     (out / "table.md").write_text("Successes out of 10 draws of 2 labeled points (best over the grid)\n\n" + text + "\n")
     print(text)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
+from ssl_repro.data.keys import NOT_FROM_DATA
 from ssl_repro.harness.sweep_estimate import estimate
 from ssl_repro.utils.provenance import add_provenance
 
@@ -324,7 +325,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
             print(f"  {name}: {where}", flush=True)
     recording = not dry_run and bool(todo + closing)
     if recording:
-        add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json")
+        add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json", data_keys=NOT_FROM_DATA)   # a run log
     run, done, total, k = started_at(), 0.0, 0.0, 0
     for batch in grouped:
         for s in batch:

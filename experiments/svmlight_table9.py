@@ -24,7 +24,8 @@ SVM-light's licence forbids redistribution: build it yourself from its
 public source (``make``, or ``gcc -O3 -fno-strict-aliasing``; plain ``-O3``
 with current gcc makes its transductive optimizer zig-zag) outside this
 repository.  Writes ``results/peers/table9.csv`` and ``table9.json``
-(rows + provenance, the binary's path and version line); rows of earlier
+(rows + provenance, the binary's path and version line, and the keys of the
+sets the rows were made from, ``data_keys``); rows of earlier
 runs of other (dataset, method) pairs are kept, read again before each
 write, so runs over other datasets may go in parallel.
 """
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          svmlight_transduce, version_line, write_svmlight, write_table)
 from ssl_repro.harness.methods import recipe_variants  # noqa: E402
@@ -89,9 +91,9 @@ def our_row(name, n_labeled, method):
             "converged": record["converged"]}
 
 
-def table_rows(name, svm_learn, cap, methods):
-    """Every row of ``name``: SVM-light (when ``svm_learn`` is given) and ``methods``."""
-    dataset = load_dataset(name)
+def table_rows(dataset, svm_learn, cap, methods):
+    """Every row of the loaded ``dataset``: SVM-light (when ``svm_learn`` is given) and ``methods``."""
+    name = dataset.name
     n_labeled = dataset.info.curve_labels[0]
     split = make_split(dataset, 0, n_labeled)
     common = {"dataset": name, "data": "SYNTHETIC" if dataset.info.embedded else "real", "n_labeled": n_labeled}
@@ -114,13 +116,14 @@ def main(argv=None):
     args = parse_peer_arguments(ap, argv, "--svm-learn")
     stamp = provenance()
     binary = {"path": str(args.svm_learn), "version": version_line(args.svm_learn) if args.svm_learn else None}
-    rows = []
+    rows, used = [], {}
     for name in args.datasets:
-        for row in table_rows(name, args.svm_learn, args.cap, args.methods):
+        used[name] = load_dataset(name)
+        for row in table_rows(used[name], args.svm_learn, args.cap, args.methods):
             rows.append({**row, "git_commit": stamp["git_commit"], "date": stamp["date"],
                          "command": stamp["command"]})
         write_table(merge(earlier_rows(args.out), rows, ("dataset", "method")), args.out, COLUMNS,
-                    {"svm_learn": binary})
+                    {"svm_learn": binary}, data_keys(used))
     return 0
 
 

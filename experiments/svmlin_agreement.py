@@ -17,7 +17,7 @@ committed record of the same job (``results/learning_curve_<dataset>/results.csv
 so a reader can see whether a surprising record (e.g. DA's J above TSVM's)
 is the algorithm's or this implementation's.  Rows go to
 ``results/reference_agreement/svmlin_<dataset>.csv`` and ``.json`` (with
-provenance); rows of other jobs from earlier runs are kept.
+provenance and the key of the dataset's X and y, ``data_keys``); rows of other jobs from earlier runs are kept.
 
 SVMlin is GPL: build it outside the repository from its public source
 (``g++ -O3``) and only run it.
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import dataset_info, load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
 from ssl_repro.harness.aggregate import read_results  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
                                          run_capped, write_svmlin_pair, write_table)
@@ -107,7 +108,8 @@ def main(argv=None):
                       f"{row['transductive_error_svmlin']:.4f} record {row['transductive_error_record']:.4f}",
                       flush=True)
     write_table(merge(earlier_rows(out), rows, ("dataset", "split", "n_labeled", "method")), out, COLUMNS,
-                {"svmlin": str(args.svmlin), "records": str(source.relative_to(args.results.parent))})
+                {"svmlin": str(args.svmlin), "records": str(source.relative_to(args.results.parent))},
+                data_keys({args.dataset: dataset}))
     return 0
 
 

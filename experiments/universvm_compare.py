@@ -29,7 +29,8 @@ project's the CPU time of the fit (one solver thread); UniverSVM's the CPU
 time of its process, which includes reading its text input (it prints no
 training time); a run that has used ``--cap`` CPU seconds is killed and
 recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
-``results/peers/universvm.csv`` and ``.json`` (rows and provenance); rows of
+``results/peers/universvm.csv`` and ``.json`` (rows, provenance and the keys of the sets the rows were made
+from, ``data_keys``: pcmac's and text20k's X and y); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.
 """
 import argparse
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
 from ssl_repro.estimators.comparison import LinearCCCPTSVM  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.harness.external import (add_peer_arguments, earlier_rows, merge, parse_peer_arguments,  # noqa: E402
@@ -160,8 +162,9 @@ def main(argv=None):
         problems.append(pcmac_problems((grid[0], grid[-1])))
     if "text20k" in args.sets:
         problems.append([text20k_problem()])
-    stamp, rows = provenance(), []
+    stamp, rows, used = provenance(), [], {}
     for problem in (p for group in problems for p in group):
+        used.setdefault(problem.dataset, (problem.X, problem.y))
         common = {"dataset": problem.dataset, "split": problem.split, "n_labeled": int(problem.labeled.size),
                   "git_commit": stamp["git_commit"], "date": stamp["date"], "command": stamp["command"]}
         found = [our_row(problem)]
@@ -174,7 +177,7 @@ def main(argv=None):
                   f"{row['seconds']:.2f} s, transductive {row['transductive_error']:.4f}, "
                   f"test {row['test_error']:.4f}", flush=True)
         write_table(merge(earlier_rows(args.out), rows, ("dataset", "split", "n_labeled", "method")), args.out, COLUMNS,
-                    {"universvm": str(args.universvm) if args.universvm else None})
+                    {"universvm": str(args.universvm) if args.universvm else None}, data_keys(used))
     return 0
 
 

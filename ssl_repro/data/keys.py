@@ -54,6 +54,15 @@ def dataset_key(dataset):
     return matrix_key(dataset.X, dataset.y)
 
 
+def data_keys(used):
+    """A script record's ``data_keys``: ``{name: key}`` of each dataset in ``used``, a mapping of the name the
+    record gives it (a registry name or one of ``experiments/data_keys.py``'s ``SCRIPT_SETS``) to the data the
+    script trained and tested on: a loaded :class:`~ssl_repro.data.Dataset` (:func:`dataset_key`) or its
+    ``(X, y)`` (:func:`matrix_key`).  Stamp the arrays as they were loaded (``dataset.X``, not a copy in
+    another format: a dense and a sparse matrix of one set have two keys)."""
+    return {name: dataset_key(data) if hasattr(data, "X") else matrix_key(*data) for name, data in used.items()}
+
+
 def split_key(split):
     """The key of a :class:`~ssl_repro.data.Split`: a digest of its labeled, unlabeled and test rows."""
     return array_digest(np.asarray(split.labeled, np.int64), np.asarray(split.unlabeled, np.int64),

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ssl_repro.utils.atomic import atomic_write
-from ssl_repro.utils.provenance import provenance
+from ssl_repro.utils.provenance import merged_keys, provenance
 
 
 def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
@@ -157,16 +157,20 @@ def earlier_rows(out):
     return json.loads(path.read_text())["rows"] if path.exists() else []
 
 
-def write_table(rows, out, columns, extra):
-    """``out``.csv (``columns`` first, then any others) and ``out``.json (provenance, ``extra``, rows)."""
+def write_table(rows, out, columns, extra, data_keys):
+    """``out``.csv (``columns`` first, then any others) and ``out``.json (provenance, the keys of the data this
+    run used, ``data_keys``, merged with those of the earlier record whose rows ``rows`` keeps
+    (:func:`~ssl_repro.utils.provenance.merged_keys`), ``extra``, rows)."""
     import pandas as pd
     out.parent.mkdir(parents=True, exist_ok=True)
+    earlier = out.with_suffix(".json")
+    keys = merged_keys(json.loads(earlier.read_text()) if earlier.exists() else {}, data_keys)
     frame = pd.DataFrame(rows)
     frame = frame[list(columns) + [c for c in frame.columns if c not in columns]]
     with atomic_write(out.with_suffix(".csv"), "w") as f:
         frame.to_csv(f, index=False)
     with atomic_write(out.with_suffix(".json"), "w") as f:
-        json.dump({"provenance": provenance(), **extra, "rows": frame.to_dict(orient="records")}, f, indent=1)
+        json.dump({"provenance": provenance(), **keys, **extra, "rows": frame.to_dict(orient="records")}, f, indent=1)
         f.write("\n")
 
 

@@ -85,25 +85,44 @@ def git_commit(root=None):
     return (head + ("+uncommitted changes" if dirty else "")) or None
 
 
-def provenance_with_earlier(path, merged=True):
+def provenance_with_earlier(path, merged=True, data_keys=None):
     """``{"provenance": provenance(), "earlier": [...]}``: this run's record and those of the runs
     before it that the JSON file ``path`` kept (for a record merged from several runs, each adding
     methods: their commands and dates stay traceable); ``earlier`` is newest first.  ``merged=False``: this
-    run recomputed everything the record holds, so no earlier run is part of it (``earlier`` empty)."""
+    run recomputed everything the record holds, so no earlier run is part of it (``earlier`` empty).
+    ``data_keys`` (this run's ``{dataset: key}``, ``ssl_repro.data.keys.data_keys``): the record's keys, merged
+    with the earlier record's (:func:`merged_keys`)."""
     path = Path(path)
     old = json.loads(path.read_text()) if merged and path.exists() else {}
     earlier = ([old["provenance"]] if "provenance" in old else []) + list(old.get("earlier", []))
-    return {"provenance": provenance(), "earlier": earlier}
+    record = {"provenance": provenance(), "earlier": earlier}
+    return record if data_keys is None else {**record, **merged_keys(old, data_keys)}
 
 
-def add_provenance(path, merged=True, **fields):
-    """Write :func:`provenance_with_earlier` of the JSON file ``path`` (``merged`` as there) back to it, with
-    ``fields`` beside, under a lock on ``path``.lock: two runs of one script that start together (each filling
-    its own part of a shared record) both stay in its ``earlier`` list.  Returns the record written."""
+def merged_keys(earlier, data_keys):
+    """The key fields of a record merged from runs: ``{"data_keys": ...}`` of the ``earlier`` record (a mapping,
+    {} when there is none) with this run's ``data_keys`` on top, so that each dataset keeps the key of the last
+    run that used it (a rerun of one dataset leaves the others' keys as their runs stamped them).  The earlier
+    record's ``keyed_at`` (its keys were computed after its runs, ``ssl_repro.report.key_check.keyed_later``)
+    stays while a key of it stays.  A ``data_keys`` that is not a mapping (the "not from a dataset" mark)
+    replaces the earlier one."""
+    before = earlier.get("data_keys")
+    if not isinstance(data_keys, dict) or not isinstance(before, dict):
+        return {"data_keys": data_keys}
+    kept = set(before) - set(data_keys)
+    return {"data_keys": {**before, **data_keys},
+            **({"keyed_at": earlier["keyed_at"]} if kept and "keyed_at" in earlier else {})}
+
+
+def add_provenance(path, merged=True, data_keys=None, **fields):
+    """Write :func:`provenance_with_earlier` of the JSON file ``path`` (``merged`` and ``data_keys`` as there)
+    back to it, with ``fields`` beside, under a lock on ``path``.lock: two runs of one script that start together
+    (each filling its own part of a shared record) both stay in its ``earlier`` list (and their keys in its
+    ``data_keys``).  Returns the record written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        record = {**provenance_with_earlier(path, merged), **fields}
+        record = {**provenance_with_earlier(path, merged, data_keys), **fields}
         path.write_text(json.dumps(record, indent=1))
     return record
