@@ -187,6 +187,7 @@ def main(argv=None):
     ap.add_argument("--iterations", type=int, default=20)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    from ssl_repro.data.keys import NOT_FROM_DATA
     ints = lambda text: [int(s) for s in text.split(",") if s]          # noqa: E731
     tsvm_w, da_w = ints(args.tsvm_workers), ints(args.da_workers)
     args.solves_local = ["tsvm-max"] * bool(tsvm_w) + ["da"] * bool(da_w)
@@ -194,7 +195,7 @@ def main(argv=None):
               "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "command": " ".join(["python", "benchmarks/distributed_scaling.py"] + list(sys.argv[1:] if argv is None
                                                                                           else argv)),
-              "lam": LAM, "lam_u": LAM_U, "distributed": []}
+              "lam": LAM, "lam_u": LAM_U, "distributed": [], "data_keys": NOT_FROM_DATA}     # a machine benchmark
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     r_true = single_process(args, record)

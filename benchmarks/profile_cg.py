@@ -162,6 +162,7 @@ def main(argv=None):
     from ssl_repro.utils.provenance import git_commit
     from ssl_repro.solvers import warm_up_kernels
     from record_side_by_side import data_values
+    from ssl_repro.data.keys import NOT_FROM_DATA
 
     bench = load_bench_npz(args.data)
     warm_up_kernels()
@@ -174,7 +175,8 @@ def main(argv=None):
               "float64_csr_mib": data_values(args.data)[1],
               "cg_iteration": [cg_iteration(bench, int(t), layout) for t in sorted({int(t) for t in args.threads.split(",")})
                                for layout in layouts_to_time(bench.X)],
-              "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m]}
+              "solves": [solve_profile(bench, m) for m in args.methods.split(",") if m],
+              "data_keys": NOT_FROM_DATA}       # a machine benchmark on a benchmark file
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"cg_profile_{args.label}.json").write_text(json.dumps(record, indent=1) + "\n")
     print(f"streaming read bandwidth: {record['stream_read_gb_per_s']:.1f} GB/s")

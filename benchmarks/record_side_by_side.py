@@ -46,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
 sys.path.insert(0, str(ROOT))
+from ssl_repro.data.keys import NOT_FROM_DATA  # noqa: E402
 from ssl_repro.harness import timing_protocol  # noqa: E402
 from ssl_repro.utils.marked_block import with_block  # noqa: E402
 from ssl_repro.utils.provenance import git_commit, machine  # noqa: E402
@@ -143,6 +144,7 @@ def run(args):
         "state_before": before,
         "state_after": after,
         "methods": figures,
+        "data_keys": NOT_FROM_DATA,       # a timing on a benchmark file (its data_command says how it was made)
     }
 
 

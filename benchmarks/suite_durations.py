@@ -25,6 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))      # this checkout's ssl_repro, as benchmarks/record_side_by_side.py
+from ssl_repro.data.keys import NOT_FROM_DATA  # noqa: E402
 from ssl_repro.utils.marked_block import with_block  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
 
@@ -115,7 +116,8 @@ def main(argv=None):
         print("README.md's test durations are up to date")
         return
     record = {"commands": {name: "python " + " ".join(a) for name, a in COMMANDS.items()},
-              "runs": measure(args.repeats, args.slow_repeats), "provenance": provenance()}
+              "runs": measure(args.repeats, args.slow_repeats), "provenance": provenance(),
+              "data_keys": NOT_FROM_DATA}       # the test suite's durations
     out = Path(args.json_out) if args.json_out else None
     if out:
         out.write_text(json.dumps(record, indent=1) + "\n")

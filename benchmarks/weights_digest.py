@@ -54,10 +54,12 @@ def main(argv=None):
     parser.add_argument("--out", default=str(ROOT / "results" / "benchmarks" / "weights_digest.json"))
     args = parser.parse_args(argv)
     from ssl_repro.utils.atomic import atomic_write
+    from ssl_repro.data.keys import NOT_FROM_DATA
     from ssl_repro.utils.provenance import provenance
     out = Path(args.out)
     records = json.loads(out.read_text()) if out.exists() else {}
     records[args.label] = {"provenance": provenance(), "data": args.data, "fits": digests(args.data)}
+    records["data_keys"] = NOT_FROM_DATA      # beside the labels: a benchmark file's determinism check
     with atomic_write(out, "w") as f:
         json.dump(records, f, indent=1)
     for row in records[args.label]["fits"]:
