@@ -5,8 +5,9 @@ A record's ``data_keys`` names each dataset it was made from: a name of the regi
 (:data:`ssl_repro.data.DATASETS`, loaded without download from the data root) or one of a script's own sets
 (:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`) and its large analog ``20ng-ccat-vs-gcat``
 (:func:`cccp_002_large.load`), 001's 2MOONS and 2CIRCLES (as
-``kernel_toy_table.py`` generates them) and ``text20k`` (the bench model's problem).  A script stamps the key
-of the arrays it used with :func:`ssl_repro.data.keys.matrix_key`; the check loads the same name today.
+``kernel_toy_table.py`` generates them) and ``text20k`` (the bench model's problem).  A script stamps the keys
+of the arrays it used when it writes its record (:func:`ssl_repro.data.keys.data_keys`); the check loads the same
+name today.
 """
 import json
 from pathlib import Path
