@@ -35,6 +35,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
+from ssl_repro.data.keys import NOT_FROM_DATA, without_keys  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "benchmarks"
 #: the benchmark matrix, made by ``python benchmarks/write_bench_file.py --text-bench --out text20k.npz``
@@ -106,6 +108,7 @@ def pcmac_fits():
 
 def render(records):
     """Markdown: per record, the text20k fits and pcmac's totals; then pcmac fit by fit beside each other."""
+    records = without_keys(records)
     lines = ["# DA's stopping rule at a fractional r*u", "",
              "Written by `benchmarks/da_stopping.py` from `da_stopping.json` (one record per code version).", ""]
     for label, rec in records.items():
@@ -171,8 +174,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     out = Path(args.out)
     path = out / "da_stopping.json"
-    records = {label: record for label, record in (json.loads(path.read_text()) if path.exists() else {}).items()
-               if label != "data_keys"}         # the labels' records, without the key field beside them
+    records = without_keys(json.loads(path.read_text())) if path.exists() else {}     # the labels' records
     if not args.render:
         if not args.label:
             parser.error("--label is required to run (or pass --render)")
@@ -182,7 +184,6 @@ def main(argv=None):
                   "fits": text20k_fits(args.text20k) + pcmac_fits()}
         records[args.label] = record
         out.mkdir(parents=True, exist_ok=True)
-        from ssl_repro.data.keys import NOT_FROM_DATA
         with atomic_write(path, "w") as f:       # a machine benchmark, keyed as not from a dataset
             json.dump({**records, "data_keys": NOT_FROM_DATA}, f, indent=1)
     from ssl_repro.utils.atomic import atomic_write
