@@ -15,8 +15,10 @@ seconds of training, peak resident memory of that process (data included),
 objective J (Eqn 18; for svm and rls with lambda' = 0 on the labeled rows),
 transductive error on the unlabeled rows, label switches, MFN calls and CG
 iterations.  ``--json OUT`` (``-`` for stdout) writes one JSON object keyed
-by method name (in a file also ``data_keys``: "not from a dataset", :mod:`ssl_repro.data.keys`, a
-benchmark file's record) with the keys seconds, peak_mb, objective,
+by method name (in a file also ``data_keys``: the key of the file's X and y,
+:func:`ssl_repro.data.keys.data_keys`, under ``--data-name``, by default the
+file's stem: ``text20k.npz`` from ``write_bench_file.py --text-bench`` has
+the key of ``experiments/data_keys.py``'s text20k) with the keys seconds, peak_mb, objective,
 transductive_error, switches, mfn_calls, cg_iterations (plus all_seconds,
 load_seconds, libraries_mb = the resident memory before the data are loaded (interpreter,
 libraries, compiled kernels: what the process holds whatever the data),
@@ -37,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -126,6 +129,8 @@ def main(argv=None):
     ap.add_argument("--data", required=True, help="npz file in the format of text20k.npz")
     ap.add_argument("--methods", default="svm,rls,tsvm-1,tsvm-max,da")
     ap.add_argument("--json", dest="json_out", help="write the figures as JSON here ('-' = stdout)")
+    ap.add_argument("--data-name", help="the set the file's rows are, for the --json file's data_keys (a name of "
+                                        "experiments/data_keys.py, e.g. text20k; default: the file's stem)")
     ap.add_argument("--lambda", dest="lam", type=float, default=1e-3)
     ap.add_argument("--lambda-u", dest="lam_u", type=float, default=1.0)
     ap.add_argument("--r", type=float, default=None, help="positive fraction (default: the file's r_true)")
@@ -151,9 +156,12 @@ def main(argv=None):
         json.dump(results, sys.stdout, indent=1)
         print()
     elif args.json_out:
-        from ssl_repro.data.keys import NOT_FROM_DATA
-        with open(args.json_out, "w") as f:       # a record: a machine benchmark, keyed as not from a dataset
-            json.dump({**results, "data_keys": NOT_FROM_DATA}, f, indent=1)
+        from ssl_repro.bench.files import load_bench_npz
+        from ssl_repro.data.keys import data_keys
+        bench = load_bench_npz(args.data)
+        keys = data_keys({args.data_name or Path(args.data).stem: (bench.X, bench.y)})
+        with open(args.json_out, "w") as f:
+            json.dump({**results, "data_keys": keys}, f, indent=1)
 
 
 if __name__ == "__main__":

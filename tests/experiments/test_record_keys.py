@@ -109,8 +109,11 @@ def kernel_benchmarks(run, out, bench):
 
 
 def bench_solvers(run, out, bench):
-    benchmark("bench_solvers").main(["--data", str(bench), "--methods", "svm", "--in-process",
+    """On text20k as ``write_bench_file.py --text-bench`` writes it: keyed as experiments/data_keys.py's text20k."""
+    benchmark("write_bench_file").main(["--text-bench", "--out", str(out / "text20k.npz")])
+    benchmark("bench_solvers").main(["--data", str(out / "text20k.npz"), "--methods", "svm", "--in-process",
                                      "--json", str(out / "bench.json")])
+    assert set(json.loads((out / "bench.json").read_text())["data_keys"]) == {"text20k"}
     return [out / "bench.json"]
 
 
