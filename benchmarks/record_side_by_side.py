@@ -28,9 +28,9 @@ threads).  ``--busy-loops N`` starts N ``python -c "while True: pass"``
 processes beside the runs (and stops them); ``--env K=V`` sets variables
 for the runs of both sides.  ``side_by_side.md`` and ``side_by_side.csv``
 beside the JSON are regenerated from all records, and so is the speed
-list of ``README.md`` (between its two ``speed`` markers: one line per
-record, the ratio of each method, its pairs, code commit and date);
-``--check`` exits 1 if that list is not what the records give.
+table of ``README.md`` (between its two ``speed`` markers: one row per
+record, the ratio of each method, its pairs, code commit and date; the commands are in side_by_side.md);
+``--check`` exits 1 if that table is not what the records give.
 """
 import argparse
 import csv
@@ -252,17 +252,17 @@ def data_command(rec):
 
 
 def readme_speed(records):
-    """README.md's speed list: per record, ours / reference of each method with its pairs, code and date."""
-    lines = []
+    """README.md's speed table: per record, ours / reference of each method, its pairs, code and date (the
+    commands are in side_by_side.md and the benchmarks guide)."""
+    methods = list(dict.fromkeys(m for rec in records for m in rec["methods"]))
+    lines = ["| file (record) | " + " | ".join(f"{METHOD_NAMES.get(m, m)} ours / C++" for m in methods)
+             + " | pairs | code, date |", "|---" * (len(methods) + 3) + "|"]
     for rec in sorted(records, key=lambda r: r["label"]):
-        ratios = ", ".join(f"{METHOD_NAMES.get(m, m)} **{res['ratio']:.2f}x**" for m, res in rec["methods"].items())
+        ratios = " | ".join(f"**{rec['methods'][m]['ratio']:.2f}x**" if m in rec["methods"] else "-" for m in methods)
         pairs = min(len(res["all_ratios"]) for res in rec["methods"].values())
-        values = " (float32 values)" if rec.get("values", "float64") != "float64" else ""
+        values = ", float32 values" if rec.get("values", "float64") != "float64" else ""
         busy = f", {rec['busy_loops']} core(s) kept busy" if rec["busy_loops"] else ""
-        made = data_command(rec)
-        lines.append(f"- {rec['label']}{values}: {ratios} (median of {pairs} pair(s){busy}; code "
-                     f"{rec['code'][:7]}, {rec['date_utc'][:10]}): `{clone_command(rec)}`"
-                     + (f", data: `{made}`" if made else ", the data file's command not recorded"))
+        lines.append(f"| {rec['label']}{values}{busy} | {ratios} | {pairs} | {rec['code'][:7]}, {rec['date_utc'][:10]} |")
     return lines
 
 

@@ -24,6 +24,8 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "au
                     "auto_examples/*.json", "auto_examples/*.md5", "auto_examples/*.codeobj.json",
                     "results/summary.md"]     # the Results summary, included by the landing page
 myst_heading_anchors = 3
+# $...$ in the pages is math (the papers' quotes keep their $\nabla$ TSVM, $B(\nu)$), rendered by MathJax
+myst_enable_extensions = ["dollarmath"]
 
 autosummary_generate = True
 templates_path = ["_templates"]

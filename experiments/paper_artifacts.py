@@ -54,6 +54,7 @@ from ssl_repro.claims.records import Records
 from ssl_repro.report.key_check import key_problems
 from ssl_repro.report.docs import docs_pages
 from ssl_repro.report.page import render, render_sections
+from ssl_repro.report.readme_blocks import with_blocks
 from ssl_repro.report.record_text import commit_note
 from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.claims import verdicts
@@ -66,6 +67,9 @@ from data_keys import remake_command, todays_keys
 
 #: The documentation's Results pages, rendered from the same records as results/README.md.
 DOCS_RESULTS = ROOT / "docs" / "results"
+#: The pages with blocks the report renders (:mod:`ssl_repro.report.readme_blocks`): the README's verdict tally
+#: and method names, the harness guide's method names.
+BLOCK_PAGES = (ROOT / "README.md", ROOT / "docs" / "user_guide" / "01_harness.md")
 
 
 def command_of(artifact, dataset=None):
@@ -250,7 +254,8 @@ def report_text(results):
 
 def rendered_files(results):
     """{path: text} of everything ``report`` writes: ``results``/README.md and, for the repository's own
-    results folder, the documentation's Results pages (``docs/results/*.md``).  One render: the files share
+    results folder, the documentation's Results pages (``docs/results/*.md``) and the rendered blocks of
+    :data:`BLOCK_PAGES`.  One render: the files share
     one :class:`~ssl_repro.Records` of ``results`` and its sections, so each record is read,
     each claim's verdict evaluated and each section rendered once; the next render reads everything anew."""
     records, listing = Records(results, ROOT), markdown_listing(results)
@@ -259,6 +264,7 @@ def rendered_files(results):
     if Path(results).resolve() == (ROOT / "results").resolve():
         pages = docs_pages(records, listing, sections)
         files.update({DOCS_RESULTS / name: text for name, text in pages.items()})
+        files.update({page: with_blocks(page.read_text(), records) for page in BLOCK_PAGES})
     return files
 
 

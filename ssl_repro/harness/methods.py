@@ -17,12 +17,11 @@ method's name.  Estimator classes are imported when first asked for, so
 listing the methods imports neither the linear estimators nor the kernel
 package.
 
-Adding a linear method (see docs/user_guide/09_developers.md) touches four
-files: its solver (``ssl_repro/solvers/<name>.py``), its estimator class (in
-:mod:`ssl_repro.estimators` or :mod:`ssl_repro.estimators.comparison`), a row of :data:`METHODS` (and of
-:data:`VARIANTS` to put it in a recipe or give it a label and a style) and
-its entry in docs/api.rst.  The table's kind must agree with the estimator
-(``tests/estimators/test_estimators.py`` checks it: a semi-supervised estimator takes
+Adding a linear method touches the files docs/user_guide/09_developers.md lists (its solver, its estimator
+class, a row of :data:`METHODS`, docs/api.rst, the methods page); a new configuration of an existing method is
+one row of :data:`VARIANTS`.  Every list of method names (the unknown-name error, README.md's and the harness
+guide's, rendered by the report: :func:`config_names`) comes from these tables.  The table's kind must agree
+with the estimator (``tests/estimators/test_estimators.py`` checks it: a semi-supervised estimator takes
 ``lam_u`` and ``r``).
 """
 import importlib
@@ -47,6 +46,8 @@ class Method:
     kernel machine (``dual_coef_``) rather than a linear one
     (``coef_``), ``graph`` whether it predicts from a graph of the rows
     (neither: label spreading; its records count the rows the graph leaves without a label);
+    ``paper`` whether one of the papers runs it (False: today's baselines, which the report and the figures
+    keep apart from the papers' methods);
     ``shows`` names the estimator parameters its configuration sets (at the
     estimator's default) because its record string shows them, and ``record``
     is that string as an OmegaConf interpolation (``tsvm-S${.switches}``;
@@ -58,6 +59,7 @@ class Method:
     semi_supervised: bool
     kernel: bool = False
     graph: bool = False
+    paper: bool = True
     shows: tuple = ()
     record: str = None
 
@@ -94,10 +96,10 @@ METHODS = {m.name: m for m in [
     Method("da", "ssl_repro.estimators:LinearDA", True),
     Method("nabla_tsvm", "ssl_repro.estimators:LinearNablaTSVM", True),
     Method("cccp_tsvm", "ssl_repro.estimators:LinearCCCPTSVM", True),
-    Method("svm_cv", "ssl_repro.estimators:TunedLinearSVM", False),
-    Method("logreg_cv", "ssl_repro.estimators:TunedLogisticRegression", False),
-    Method("self_training", "ssl_repro.estimators:SelfTraining", False),
-    Method("label_spreading", "ssl_repro.estimators:LabelSpreadingKNN", False, graph=True),
+    Method("svm_cv", "ssl_repro.estimators:TunedLinearSVM", False, paper=False),
+    Method("logreg_cv", "ssl_repro.estimators:TunedLogisticRegression", False, paper=False),
+    Method("self_training", "ssl_repro.estimators:SelfTraining", False, paper=False),
+    Method("label_spreading", "ssl_repro.estimators:LabelSpreadingKNN", False, graph=True, paper=False),
     Method("kernel_da", "ssl_repro.estimators:KernelDA", True, kernel=True, shows=("loss",),
            record="kernel_da-${.loss}"),
     Method("kernel_jtsvm", "ssl_repro.estimators:KernelJTSVM", True, kernel=True, shows=("loss",),
@@ -225,6 +227,12 @@ def config_nodes():
     """Every method config by name: each method's own (:meth:`Method.config`), then each variant's."""
     return {**{name: m.config() for name, m in METHODS.items()},
             **{name: v.node() for name, v in VARIANTS.items()}}
+
+
+def config_names():
+    """{method: the names ``method=`` takes for it}: the method's own config, then its variants' other
+    configs, in table order (README.md and the harness guide list them from here)."""
+    return {name: [name] + [c for c, v in VARIANTS.items() if v.method == name and c != name] for name in METHODS}
 
 
 def recipe_variants(recipe):

@@ -126,6 +126,44 @@ def corner_lines(records, claim, named):
                                                                         for r in rows])]
 
 
+#: The words a claim page uses for our data, defined on the page where it uses them (:data:`TERM_USED`).
+TERMS = {"real": "the paper's own set (our copy; kdd99-10 is kdd99's 10% file)",
+         "analog": "a 20 Newsgroups set standing for a paper set that is not here (`20ng-*-like`), not the "
+                   "paper's data",
+         "construction a / b": "an analog's two builds: a, the whole message less its signature, the paper set's "
+                               "train : test proportion and lambda'; b (`-b`), the bodies only, the other lambda'; "
+                               "a verdict on an analog is robust only when both give it",
+         "stand-in": "a generated set of the paper set's shape (SYNTHETIC), for timing only",
+         "generated": "a paper's own generated set, drawn as the paper draws it"}
+#: When a page uses each term of :data:`TERMS` (a pattern of its data column and verdict line).
+TERM_USED = {"real": r"\(real\b", "analog": r"\banalog\b", "construction a / b": r"construction|with [ab]\b",
+             "stand-in": r"stand-in", "generated": r"\(generated\b"}
+
+
+def per_dataset(verdict):
+    """[(dataset, evidence)] of a paper set's :class:`~ssl_repro.claims.verdicts.Verdict`: its evidence cut at
+    each dataset it names (``pcmac: ...; 20ng-ccat-like-b: ...``), the data column's words beside each; one row
+    of the whole evidence where it names no dataset of its data."""
+    kinds = dict(re.findall(r"([\w.-]+) (\([^()]*(?:\([^()]*\))?[^()]*\))", verdict.data or ""))
+    names = sorted({n for base in kinds for n in (base, f"{base}-b")}, key=len, reverse=True)
+    if not names:
+        return [(verdict.data or "-", verdict.evidence)]
+    cut = re.compile(r"(?:^|; )(" + "|".join(re.escape(n) for n in names) + r"): ")
+    starts = list(cut.finditer(verdict.evidence))
+    if not starts or starts[0].start() != 0:
+        return [(verdict.data or "-", verdict.evidence)]
+    found = {m.group(1) for m in starts}
+    rows = []
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(verdict.evidence)
+        name = m.group(1)
+        base = name if name in kinds else name[:-2]
+        kind = re.split(r"[,:]", kinds[base].strip("()"))[0]
+        build = ", construction b" if name != base else ", construction a" if f"{base}-b" in found else ""
+        rows.append((f"{name} ({kind}{build})", verdict.evidence[m.end():end]))
+    return rows
+
+
 def claim_body(records, number, claim, section_link, figure_link):
     """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
     words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
@@ -133,7 +171,8 @@ def claim_body(records, number, claim, section_link, figure_link):
     verdict = records.verdict(claim)
     named = records.named_verdicts(claim)
     parts = [p for _, p in named]
-    rows = [[name, p.data or "-", f"**{p.category}**", evidence_words(p.evidence)] for name, p in named]
+    rows = [[name if k == 0 else "", data, f"**{p.category}**" if k == 0 else "", evidence_words(text)]
+            for name, p in named for k, (data, text) in enumerate(per_dataset(p))]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
     lines += [f"({note}.)" for note in glossary(quote)]
     # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
@@ -142,6 +181,10 @@ def claim_body(records, number, claim, section_link, figure_link):
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
+    used = " ".join(str(c) for r in rows for c in r[:2]) + " " + str(verdict.data) + " " + detail
+    lines += ["", "Terms: " + "; ".join(f"*{term}*: {means}" for term, means in TERMS.items()
+                                       if re.search(TERM_USED[term], used)) + "."] if any(
+        re.search(pattern, used) for pattern in TERM_USED.values()) else []
     lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]

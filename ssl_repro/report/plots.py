@@ -33,7 +33,10 @@ Conventions, the same in every figure:
 - a log y axis where the means span more than a decade, and for the error
   metrics also where one sits near zero (below :data:`NEAR_ZERO_ERROR`);
   a symmetric-log axis where an error mean is exactly 0 (:func:`y_scale`);
-- the legend outside the axes, right of the data;
+- the methods named as the papers name them (``TSVM S=1``, not the record string ``tsvm-S1``), error rates
+  in percent, and the papers' methods apart from today's baselines: an error figure holding both is two
+  panels (:data:`PANELS`), each legend below its panel;
+- the legend outside the axes, right of the data (below each panel of a two-panel figure);
 - a timing figure names, in its title, the code commit of its records
   (``note``, from results.csv's ``git_commit``).
 """
@@ -49,12 +52,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from scipy.optimize import brentq  # noqa: E402
 
 from ssl_repro.harness.aggregate import METRICS  # noqa: E402
-from ssl_repro.harness.methods import STYLES, plot_group  # noqa: E402
-from ssl_repro.solvers.balance import balance_function  # noqa: E402
+from ssl_repro.harness.methods import LABELS as METHOD_LABELS  # noqa: E402
+from ssl_repro.harness.methods import STYLES, method, plot_group  # noqa: E402
 from ssl_repro.harness.result_files import refuse_committed  # noqa: E402
+from ssl_repro.report.loss_shapes import (DA_LOSS_TEMPERATURES, balance_figure, da_effective_loss,  # noqa: E402,F401
+                                          da_loss_figure, tsvm_loss_figure)
 
 LABELS = {"test_error": "test error", "transductive_error": "transductive error (unlabeled rows)",
           "objective_own": "objective in the method's own loss", "objective_eqn18": "minimum objective J (Eqn 18)",
@@ -151,16 +155,67 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
     the mean over splits (std / sqrt(splits): narrower than the std bars it replaces, so a log axis shows
     it; where it reaches below zero on a log axis it runs to the axis' floor); a line that coincides with
     one drawn before it (within :data:`COINCIDE` of the plotted range) is dashed and named in the title
-    ("rls = svm"), not only in the legend; ``note`` (e.g. the code commit of timing records) is appended
-    to the title."""
-    rows = summary[summary["dataset"] == dataset]
-    one_split = bool((rows["n_splits"] <= 1).all()) if "n_splits" in rows else False
+    ("RLS = SVM"), not only in the legend; ``note`` (e.g. the code commit of timing records) is appended
+    to the title.  Lines keep the record strings as their labels; the legend and the title name the methods
+    as the papers do (:func:`method_label`); error rates are in percent."""
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
-    drawn, handles, names, twins = {}, [], [], []
+    _draw(ax, summary[summary["dataset"] == dataset], dataset, metric, methods, title, note)
+    ax.legend(*_legend_of(ax), fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    fig.tight_layout()
+    return fig
+
+
+#: The panels of an error figure with today's baselines: (title, which record strings), the papers' methods
+#: apart from the baselines, so that neither panel holds more than about six lines; SVM and DA stand in the
+#: baselines' panel too, as the references the baselines are read against.
+PANELS = (("the papers' methods", lambda m: _is_papers(m)),
+          ("today's baselines, beside SVM and DA", lambda m: not _is_papers(m) or m in ("svm", "da")))
+
+
+def _is_papers(record):
+    """Whether a record string is one of the papers' methods (:attr:`~ssl_repro.harness.methods.Method.paper`);
+    a method the table does not know counts as the papers'."""
+    try:
+        return method(record).paper
+    except ValueError:
+        return True
+
+
+def method_label(record):
+    """How the papers name a record string's method (``tsvm-S1`` -> ``TSVM S=1``), else the string itself."""
+    return METHOD_LABELS.get(record, record)
+
+
+def two_panels(summary, dataset, metric, methods, note=None):
+    """An error figure in the two :data:`PANELS` side by side, sharing the y axis, each with its legend
+    below it: the papers' methods, and today's baselines beside SVM and DA."""
+    fig, axes = plt.subplots(1, 2, figsize=(9.6, 5.0), sharey=True)
+    rows = summary[summary["dataset"] == dataset]
+    for ax, (heading, member) in zip(axes, PANELS):
+        _draw(ax, rows, dataset, metric, [m for m in methods if member(m)], heading, note, wrap=44)
+        ax.legend(*_legend_of(ax), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+                  borderaxespad=0.0)
+    axes[1].yaxis.set_tick_params(labelleft=True)
+    fig.suptitle(f"{dataset}: {LABELS.get(metric, metric)}", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _legend_of(ax):
+    """(lines, legend texts) of ``ax``: each line's papers' name, and the one it coincides with."""
+    lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    return lines, [getattr(line, "legend_text", method_label(line.get_label())) for line in lines]
+
+
+def _draw(ax, rows, dataset, metric, methods, title, note, wrap=56):
+    """Draw ``methods``' curves of ``metric`` from ``rows`` (one dataset's summary rows) on ``ax``, with the
+    axes' scales, ticks and title (:func:`metric_vs_labels`)."""
+    one_split = bool((rows["n_splits"] <= 1).all()) if "n_splits" in rows else False
+    drawn, twins = {}, []
     every = rows[f"{metric}_mean"].to_numpy(float)
     tolerance = COINCIDE * (np.nanmax(np.abs(every)) if np.isfinite(every).any() else 0.0)
-    for method in methods or sorted(rows["method"].unique(), key=_draw_order):
-        part = rows[rows["method"] == method].sort_values("n_labeled")
+    for record in methods or sorted(rows["method"].unique(), key=_draw_order):
+        part = rows[rows["method"] == record].sort_values("n_labeled")
         if part.empty:
             continue
         x, mean = part["n_labeled"].to_numpy(), part[f"{metric}_mean"].to_numpy(float)
@@ -168,17 +223,16 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
         twin = next((m for m, (xs, ys) in drawn.items()
                      if np.array_equal(xs, x) and np.allclose(ys, mean, rtol=0.0, atol=tolerance, equal_nan=True)),
                     None)
-        colour, marker, style = method_style(method)
+        colour, marker, style = method_style(record)
         line, = ax.plot(x, mean, color=colour, marker=marker, ms=4, lw=1.2, linestyle="--" if twin else style,
-                        zorder=2 if style == "-" and not twin else 3, label=method)
+                        zorder=2 if style == "-" and not twin else 3, label=record)
         if not one_split and "n_splits" in part:
             sem = np.nan_to_num(std) / np.sqrt(part["n_splits"].to_numpy(float).clip(min=1))
             ax.fill_between(x, mean - sem, mean + sem, color=colour, alpha=0.15, lw=0, zorder=1)
-        drawn[method] = (x, mean)
-        handles.append(line)
-        names.append(f"{method} (= {twin})" if twin else method)
+        drawn[record] = (x, mean)
         if twin:
-            twins.append(f"{method} = {twin}")
+            line.legend_text = f"{method_label(record)} (= {method_label(twin)})"
+            twins.append(f"{method_label(record)} = {method_label(twin)}")
     ax.set_xscale("log")
     plotted = np.concatenate([y for _, y in drawn.values()]) if drawn else np.array([])
     scale = y_scale(metric, plotted)
@@ -187,6 +241,11 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
     elif scale == "log":
         ax.set_yscale("log")
         ax.set_ylim(bottom=0.8 * np.min(plotted[plotted > 0]))       # the means set the floor, not the bands
+    if metric in ERROR_METRICS:           # error rates read as percent: 0.04 -> 4%; on a log axis 1-2-3-5 ticks
+        if scale == "log":
+            ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+        ax.yaxis.set_major_formatter(PERCENT)
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ticks = sorted(rows["n_labeled"].unique())
     ax.set_xticks(ticks)
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -194,7 +253,7 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
     if len(ticks) > MAX_LEVEL_TICKS:     # close counts (pcmac's 29 and 37) would print over each other
         ax.tick_params(axis="x", labelrotation=60, labelsize=7)
     ax.set_xlabel("number of labeled examples")
-    ax.set_ylabel(LABELS.get(metric, metric))
+    ax.set_ylabel(LABELS.get(metric, metric) + (" (%)" if metric in ERROR_METRICS else ""))
     text = title or f"{dataset}: {LABELS.get(metric, metric)}"
     if one_split:
         text += " (one split)"
@@ -204,75 +263,22 @@ def metric_vs_labels(summary, dataset, metric, methods=None, title=None, note=No
         text += f"; lines that coincide: {', '.join(twins)} (dashed)"
     if note:
         text += f"; {note}"
-    ax.set_title("\n".join(textwrap.wrap(text, 56)), fontsize=9)
-    ax.legend(handles, names, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
-    fig.tight_layout()
-    return fig
+    ax.set_title("\n".join(textwrap.wrap(text, wrap)), fontsize=9)
+
+
+def _percent(value, _):
+    """An error rate as percent, without trailing zeros: 0.04 -> 4%, 0.125 -> 12.5%, 0.0015 -> 0.15%."""
+    return f"{100 * value:.3g}%"
+
+
+#: The y tick labels of the error figures (majors, and on a log axis the minors the locator labels).
+PERCENT = matplotlib.ticker.FuncFormatter(_percent)
 
 
 def _draw_order(method):
     """The order of METHOD_STYLES (baselines first), so that a twin names the baseline it equals."""
     order = list(METHOD_STYLES)
     return (order.index(method) if method in order else len(order), method)
-
-
-def tsvm_loss_figure():
-    """Fig 1 (000) / Fig 1.1 (004): the unlabeled loss max(0, 1 - |o|)^2."""
-    o = np.linspace(-2.5, 2.5, 501)
-    fig, ax = plt.subplots(figsize=(4, 3))
-    ax.plot(o, np.maximum(0.0, 1.0 - np.abs(o)) ** 2)
-    ax.set_xlabel("output o = w.x")
-    ax.set_ylabel("loss")
-    ax.set_title("L2 TSVM loss on an unlabeled example")
-    fig.tight_layout()
-    return fig
-
-
-def da_effective_loss(o, T, lam_u=1.0):
-    """Eqn 8's loss of one unlabeled example minimized over its p (no balance constraint),
-    shifted by T log 2 so that every T shares the baseline:
-    min_p lam_u [p a + (1-p) b] + T [p log p + (1-p) log(1-p)] + T log 2
-    = -T log((exp(-lam_u a/T) + exp(-lam_u b/T)) / 2),  a = max(0, 1 - o)^2, b = max(0, 1 + o)^2.
-    T -> 0 gives the TSVM loss lam_u min(a, b); large T the squared loss lam_u (a + b) / 2."""
-    a = lam_u * np.maximum(0.0, 1.0 - o) ** 2
-    b = lam_u * np.maximum(0.0, 1.0 + o) ** 2
-    return -T * (np.logaddexp(-a / T, -b / T) - np.log(2.0))
-
-
-#: The temperatures Fig 2's drawing shows, highest first (the report computes its da-loss row at these).
-DA_LOSS_TEMPERATURES = (10.0, 1.0, 0.5, 0.1, 0.01)
-
-
-def da_loss_figure(temperatures=DA_LOSS_TEMPERATURES):
-    """Fig 2 (000) / Fig 1.2 (004): the DA loss deforming into the TSVM loss as T falls."""
-    o = np.linspace(-2.5, 2.5, 501)
-    fig, ax = plt.subplots(figsize=(4, 3))
-    for T in temperatures:
-        ax.plot(o, da_effective_loss(o, T), label=f"T = {T:g}")
-    ax.set_xlabel("output o = w.x")
-    ax.set_ylabel("effective loss")
-    ax.set_title("DA loss on an unlabeled example")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-def balance_figure(T=1.0, r=0.15, n=200):
-    """Fig 3 (000): B(nu) = mean_j 1/(1 + exp((g_j - nu)/T)) - r for g_j in [-5, 5], with its root."""
-    g = np.linspace(-5.0, 5.0, n)
-    nus = np.linspace(-15.0, 15.0, 601)
-    values = [balance_function(g, nu, T, r)[0] for nu in nus]
-    root = brentq(lambda nu: balance_function(g, nu, T, r)[0], -50.0, 50.0, xtol=1e-12)
-    fig, ax = plt.subplots(figsize=(4, 3))
-    ax.plot(nus, values)
-    ax.axhline(0.0, color="gray", lw=0.5)
-    ax.plot([root], [0.0], "o", color="red", label=f"root nu = {root:.3f}")
-    ax.set_xlabel("nu")
-    ax.set_ylabel("B(nu)")
-    ax.set_title(f"B(nu), T = {T:g}, r = {r:g}")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
 
 
 def figure_plan(summary, dataset):
@@ -315,10 +321,18 @@ def figure_plan(summary, dataset):
 
 def dataset_figures(summary, dataset, note=None):
     """The figures of :func:`figure_plan` that are drawn, by file stem; ``note`` goes into the
-    titles of the timing figures (``seconds``)."""
-    return {stem: metric_vs_labels(summary, dataset, metric, methods=chosen, title=title,
-                                   note=note if metric == "seconds" else None)
-            for stem, (metric, chosen, title, refused) in figure_plan(summary, dataset).items() if refused is None}
+    titles of the timing figures (``seconds``).  An error figure that holds both the papers' methods and
+    today's baselines is drawn in two panels (:func:`two_panels`)."""
+    figures = {}
+    for stem, (metric, chosen, title, refused) in figure_plan(summary, dataset).items():
+        if refused is not None:
+            continue
+        if metric in ERROR_METRICS and title is None and len({_is_papers(m) for m in chosen}) == 2:
+            figures[stem] = two_panels(summary, dataset, metric, chosen)
+        else:
+            figures[stem] = metric_vs_labels(summary, dataset, metric, methods=chosen, title=title,
+                                             note=note if metric == "seconds" else None)
+    return figures
 
 
 #: No creation date in the files, so that drawing a figure again from the same record gives the same bytes.

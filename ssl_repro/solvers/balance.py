@@ -107,7 +107,8 @@ def beliefs_for_gaps(g, T, r, tol=TOL, max_iter=MAX_ITER):
         it += 1
         step_ok = dB > 0
         if step_ok:
-            candidate = nu - B / dB
+            with np.errstate(over="ignore"):    # a denormal dB: an infinite Newton step, outside the bracket
+                candidate = nu - B / dB         # (so bisection takes it), not a warning
             step_ok = lo <= candidate <= hi
         nu = candidate if step_ok else 0.5 * (lo + hi)
         B, dB = balance_function(g, nu, T, r)

@@ -38,3 +38,17 @@ def test_the_readme_sets_up_a_virtual_environment_and_says_how_to_run_a_few_jobs
     assert "split=0,1 n_labeled=2,29" in text and "python -m ssl_repro.report.plots --summary" in text
     # how long the two test commands take: rendered from a record (tests/experiments/test_suite_durations.py)
     assert "<!-- suite durations: rendered by benchmarks/suite_durations.py" in text
+
+
+def test_the_readme_names_what_its_test_commands_need_and_runs_both():
+    """A fresh clone that follows the README runs both test commands (``;``, not ``&&``: the slow checks run
+    when a default test fails), installs the browser the browser check asks for with the README's command, and
+    knows every environment variable a test reads."""
+    text = README.read_text()
+    assert "python -m pytest -q; python -m pytest -q -m slow" in text and "pytest -q && python -m pytest" not in text
+    browser_check = (ROOT / "tests" / "report" / "test_results_browser.py").read_text()
+    [install] = re.findall(r'^INSTALL = "(.*)"$', browser_check, flags=re.M)
+    assert f"`{install}`" in text
+    read = {name for path in (ROOT / "tests").rglob("*.py") for name in re.findall(r"\bSSL_REPRO_[A-Z_]+", path.read_text())}
+    assert read >= {"SSL_REPRO_DATA", "SSL_REPRO_PAPERS"}
+    assert {name for name in read if f"`{name}`" not in text} == set()

@@ -53,10 +53,10 @@ def test_a_method_keeps_its_colour_and_marker_whatever_else_is_drawn():
 def test_a_curve_equal_to_an_earlier_one_is_named_as_its_twin_in_the_legend_and_the_title():
     summary = summary_of({"svm": {2: 0.5, 4: 0.4}, "rls": {2: 0.5, 4: 0.4 + 1e-4}, "da": {2: 0.3, 4: 0.2}})
     fig = plots.metric_vs_labels(summary, "toy", "test_error")
-    assert legend_entries(fig) == ["svm", "rls (= svm)", "da"]
+    assert legend_entries(fig) == ["SVM", "RLS (= SVM)", "DA"]          # the papers' names
     rls = line_of(fig, "rls")
     assert rls.get_linestyle() == "--" and rls.get_zorder() > 2
-    assert "lines that coincide: rls = svm (dashed)" in fig.axes[0].get_title().replace("\n", " ")
+    assert "lines that coincide: RLS = SVM (dashed)" in fig.axes[0].get_title().replace("\n", " ")
 
 
 def test_the_spread_is_a_band_of_one_standard_error_that_a_log_axis_shows():
@@ -95,7 +95,7 @@ def test_ablation_figures_include_the_fixed_temperature_times():
                           "tsvm-Smax": {2: 0.35, 4: 0.3}})
     figures = plots.dataset_figures(summary, "toy")
     assert {"toy_ablation_objective", "toy_ablation_test_error", "toy_ablation_seconds"} <= set(figures)
-    assert legend_entries(figures["toy_ablation_seconds"]) == ["da", "da-T1", "da-T0.1"]
+    assert legend_entries(figures["toy_ablation_seconds"]) == ["DA", "fixed T=1", "fixed T=0.1"]
     assert "da-T1" not in legend_entries(figures["toy_objective"])
 
 
@@ -169,3 +169,22 @@ def test_the_plots_command_runs_as_a_module_without_a_warning():
     proc = subprocess.run([sys.executable, "-W", "error", "-m", "ssl_repro.report.plots", "--help"],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("usage:"), proc.stderr[-2000:]
+
+
+def test_error_figures_name_the_papers_methods_in_percent_and_keep_the_baselines_in_their_own_panel():
+    """The legend uses the methods table's labels (independent of the record strings), the error axis reads
+    in percent, and an error figure with today's baselines is two panels: the papers' methods, and the
+    baselines beside SVM and DA."""
+    papers = {"svm": {2: 0.30, 8: 0.20}, "tsvm-S1": {2: 0.25, 8: 0.15}, "da": {2: 0.22, 8: 0.12}}
+    baselines = {"svm_cv": {2: 0.31, 8: 0.21}, "label_spreading": {2: 0.40, 8: 0.33}}
+    summary = summary_of({**papers, **baselines})
+    fig = plots.dataset_figures(summary, "toy")["toy_test_error"]
+    left, right = fig.axes[:2]
+    shown = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in (left, right)]
+    assert shown == [["SVM", "TSVM S=1", "DA"], ["SVM", "DA", "SVM (tuned)", "label spreading"]]
+    fig.canvas.draw()
+    ticks = [t.get_text() for t in left.get_yticklabels() if t.get_text()]
+    assert ticks and all(t.endswith("%") for t in ticks)
+    assert plots.PERCENT(0.04, 0) == "4%" and plots.PERCENT(0.125, 0) == "12.5%"
+    only_papers = plots.dataset_figures(summary_of(papers), "toy")["toy_test_error"]
+    assert len(only_papers.axes) == 1
