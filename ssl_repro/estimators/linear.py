@@ -24,7 +24,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
+from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, Classifier
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
 from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
@@ -32,14 +32,14 @@ from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
 from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
 
 
-class _LinearModel(BinaryClassifier):
+class _LinearModel(Classifier):
     """Shared fit plumbing; subclasses implement ``_solve(problem, r)``."""
 
     _semi_supervised = False
+    _stacked_attributes = ("coef_", "intercept_")
 
-    def fit(self, X, y):
-        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
-        self._validate_params()
+    def _fit_binary(self, X, y):
+        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
@@ -54,7 +54,7 @@ class _LinearModel(BinaryClassifier):
             self.transduction_ = self._transduction(y, unlabeled, problem.op.matvec(w, problem.unlabeled))
         return self
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """Signed outputs w.x + b; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
@@ -74,12 +74,12 @@ class LinearSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -134,12 +134,12 @@ class LinearRLS(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -192,9 +192,11 @@ class LinearTSVM(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     switches : int >= 1 or "max", default=1
         S, the maximum number of label pairs switched per retraining
         (1 = Joachims' TSVM; "max" = every qualifying pair).
@@ -214,12 +216,12 @@ class LinearTSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -289,9 +291,11 @@ class LinearDA(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     T0 : float > 0 or None, default=None
         Starting temperature in units of lambda' (T = T0 x lambda'); ``None``
         means 10, i.e. 10 lambda' (reference software).
@@ -313,12 +317,12 @@ class LinearDA(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
