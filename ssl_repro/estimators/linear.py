@@ -20,6 +20,7 @@ regularized like every weight, as in the paper), ``classes_``,
 semi-supervised ones, ``transduction_`` (a label for every training row:
 the given label for labeled rows, the prediction for unlabeled ones).
 """
+import numpy as np
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -27,9 +28,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, Classifier
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
+from ssl_repro.solvers.potts import potts_da
 from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
-from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
+from ssl_repro.solvers.engine.data_checks import DATA_DTYPES, warn_wide
 
 
 class _LinearModel(Classifier):
@@ -58,6 +60,8 @@ class _LinearModel(Classifier):
         """Signed outputs w.x + b; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
+        if self.coef_.shape[0] > 1:                        # LinearDA(multiclass="potts"): one row per class
+            return safe_sparse_dot(X, self.coef_.T) + self.intercept_
         return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
 
 
@@ -314,6 +318,13 @@ class LinearDA(_LinearModel):
         Iteration caps of the temperature loop and the (p, w) loop; reaching
         one is reported (``diagnostics_.converged`` False, ``stop_reason``,
         a ConvergenceWarning).
+    multiclass : {"ovr", "potts"}, default="ovr"
+        K >= 3 classes: ``"ovr"`` runs K binary DAs, class k against the rest
+        with r = its fraction (002's one-vs-rest); ``"potts"`` one DA over K
+        classes (:mod:`ssl_repro.solvers.potts`: beliefs over the K classes per
+        unlabeled row, the entropy of that distribution, K balance constraints,
+        the w-step as K weighted L2-SVM-MFN solves), the footnote of 000 and 004.
+        Two classes run the binary DA either way.
 
     Attributes
     ----------
@@ -361,10 +372,10 @@ class LinearDA(_LinearModel):
     _iteration_field = "temperatures"
     _parameter_constraints = {**SEMI_SUPERVISED, "T0": [POSITIVE, None], "anneal_rate": [ABOVE_ONE],
                               "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
-                              "max_outer": [COUNT], "max_inner": [COUNT]}
+                              "max_outer": [COUNT], "max_inner": [COUNT], "multiclass": [StrOptions({"ovr", "potts"})]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=ANNEAL_RATE,
-                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
+                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, multiclass="ovr"):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
@@ -374,6 +385,28 @@ class LinearDA(_LinearModel):
         self.eps = eps
         self.max_outer = max_outer
         self.max_inner = max_inner
+        self.multiclass = multiclass
+
+    def _fit_one_vs_rest(self, X, y):
+        """K classes: one-vs-rest (the base's), or the Potts DA over K classes (``multiclass="potts"``)."""
+        if self.multiclass == "ovr":
+            return super()._fit_one_vs_rest(X, y)
+        self.__dict__.pop("estimators_", None)
+        warn_wide(X, type(self).__name__)
+        unlabeled, labels, self.classes_ = self._labeled_classes(y)
+        codes = np.searchsorted(self.classes_, labels)
+        X = X.tocsr() if hasattr(X, "tocsr") else X
+        problems = [problem_from_mask(X, np.where(codes == k, 1.0, -1.0), ~unlabeled)
+                    for k in range(self.classes_.size)]
+        W, self.diagnostics_ = potts_da(
+            problems, self.lam, self.lam_u, self._class_fractions(codes), T0=self.T0, anneal_rate=self.anneal_rate,
+            fixed_temperature=self.fixed_temperature, eps=self.eps, max_outer=self.max_outer,
+            max_inner=self.max_inner)
+        self._set_n_iter()
+        self.coef_, self.intercept_ = W[:, :-1].copy(), W[:, -1].copy()
+        self.transduction_ = y.copy()
+        self.transduction_[unlabeled] = self.classes_[np.argmax(self._decision_binary(X[unlabeled]), axis=1)]
+        return self
 
     def _solve(self, problem, r):
         return deterministic_annealing(
