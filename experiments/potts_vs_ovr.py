@@ -65,11 +65,13 @@ def main(argv=None):
     parser.add_argument("--splits", type=int, default=10)
     parser.add_argument("--lam", type=float, default=1e-3)
     parser.add_argument("--lam-u", type=float, default=1.0)
+    parser.add_argument("--max-unlabeled", type=int, default=None, help="fewer unlabeled rows than SIZES' (quicker)")
     args = parser.parse_args(argv)
     root = Path(os.environ.get("SSL_REPRO_DATA", "data"))
     for name in args.datasets.split(","):
         X, y = MULTICLASS_DATASETS[name](root)
         labeled, unlabeled = SIZES[name]
+        unlabeled = min(unlabeled, args.max_unlabeled or unlabeled)
         print(f"{name}: {X.shape[0]} rows, {X.shape[1]} features, {np.unique(y).size} classes; l={labeled}, "
               f"u={min(unlabeled, X.shape[0] - labeled)}, lam={args.lam:g}, lam_u={args.lam_u:g}", flush=True)
         results = []
