@@ -76,7 +76,7 @@ def potts_beliefs(G, T, r, nu=None, tol=TOL, max_iter=MAX_ITER):
     """OPTIMIZE-P over K classes (module doc): (P of shape (u, K), nu, Newton steps, converged).
 
     ``G`` holds the loss gaps g_jc, ``r`` the K class fractions (summing to 1), ``nu`` a warm start;
-    stops when every balance residual |mean_j p_jc - r_c| is at most ``tol``.
+    stops when every balance residual ``|mean_j p_jc - r_c|`` is at most ``tol``.
     """
     u, K = G.shape
     target = u * np.asarray(r, dtype=float)
