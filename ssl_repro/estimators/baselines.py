@@ -48,7 +48,7 @@ from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 from sklearn.semi_supervised import SelfTrainingClassifier
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ssl_repro.estimators.base import COUNT, OPEN_UNIT, POSITIVE, BinaryClassifier
+from ssl_repro.estimators.base import COUNT, OPEN_UNIT, POSITIVE, Classifier
 from ssl_repro.estimators.linear import LinearSVM
 from ssl_repro.estimators.label_reach import ReachSpreading, positive_share, unreached, warn_unreached
 from ssl_repro.solvers import SolverInfo
@@ -114,13 +114,12 @@ def _predict_with(fit):
     return fit_predict
 
 
-class _Baseline(BinaryClassifier):
+class _Baseline(Classifier):
     """Input checks and labels shared by the baselines (``-1`` marks an unlabeled row)."""
 
     _semi_supervised = False      # they take neither lam_u nor r (the papers' Eqn 18 parameters)
 
     def _labels(self, X, y):
-        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
         unlabeled, y_pm1 = self._read_data(X, y)
@@ -141,7 +140,9 @@ class _TunedLinear(_Baseline):
         self.lam = lam
         self.lams = lams
 
-    def fit(self, X, y):
+    _stacked_attributes = ("coef_", "intercept_", "lam_")
+
+    def _fit_binary(self, X, y):
         """Tune lambda on the labeled rows of ``X`` (``y == -1``: unlabeled, ignored), then fit there."""
         X, y, unlabeled, y_pm1 = self._labels(X, y)
         X_l = X[~unlabeled]
@@ -153,7 +154,7 @@ class _TunedLinear(_Baseline):
         self.n_iter_ = len(errors) * len(cv_folds(y_pm1)) + 1
         return self
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """Signed outputs w.x + b; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
@@ -287,7 +288,9 @@ class SelfTraining(_Baseline):
         self.threshold = threshold
         self.max_iter = max_iter
 
-    def fit(self, X, y):
+    _stacked_attributes = ("coef_", "intercept_", "lam_")
+
+    def _fit_binary(self, X, y):
         X, y, unlabeled, y_pm1 = self._labels(X, y)
         codes = np.full(y.shape[0], -1)          # sklearn.semi_supervised's: 0/1, -1 unlabeled
         codes[~unlabeled] = (y_pm1 > 0).astype(int)
@@ -301,7 +304,7 @@ class SelfTraining(_Baseline):
         self.transduction_ = self._transduction(y, unlabeled, outputs)
         return self
 
-    decision_function = _TunedLinear.decision_function
+    _decision_binary = _TunedLinear._decision_binary
 
 
 class LabelSpreadingKNN(_Baseline):
@@ -359,7 +362,7 @@ class LabelSpreadingKNN(_Baseline):
         self.alpha = alpha
         self.max_iter = max_iter
 
-    def fit(self, X, y):
+    def _fit_binary(self, X, y):
         X, y, unlabeled, y_pm1 = self._labels(X, y)
         codes = np.full(y.shape[0], -1)
         codes[~unlabeled] = (y_pm1 > 0).astype(int)
@@ -383,7 +386,7 @@ class LabelSpreadingKNN(_Baseline):
         share, reached = positive_share(self.model_, X, self._prior)
         return share - 0.5, reached
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """P(``classes_[1]``) - 1/2 from the neighbours' spread labels; positive means ``classes_[1]``
         (:meth:`spread_outputs`; the rows without evidence are counted by an ``UnreachedRowsWarning``)."""
         outputs, reached = self.spread_outputs(X)

@@ -37,9 +37,11 @@ class LinearNablaTSVM(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     steps : int, default=10
         Number of lambda' values of the C* schedule.
     start_fraction : float, default=0.01
@@ -47,12 +49,12 @@ class LinearNablaTSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -114,9 +116,11 @@ class LinearCCCPTSVM(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     s : float < 1, default=0.0
         Plateau of the squared-hinge ramp.
     max_iter : int, default=100
@@ -124,12 +128,12 @@ class LinearCCCPTSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int

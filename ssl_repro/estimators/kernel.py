@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn.utils._param_validation import StrOptions
 
-from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
+from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, Classifier
 from ssl_repro.kernel import fstep
 from ssl_repro.kernel.training import train_kernel
 from ssl_repro.kernel.gram import default_sigma, rbf_gram
@@ -54,7 +54,7 @@ def check_kernel_rows(n_rows, max_rows, what):
             f"times that while solving); use fewer rows (e.g. n_unlabeled) or, with the memory, raise max_rows")
 
 
-class _KernelModel(BinaryClassifier):
+class _KernelModel(Classifier):
     """Shared plumbing; subclasses set ``solver_name`` (their solver in
     :data:`ssl_repro.kernel.training.KERNEL_SOLVERS`) and implement ``_options()`` (the solver's
     keyword arguments, ``loss`` among them where the method has a choice)."""
@@ -62,6 +62,9 @@ class _KernelModel(BinaryClassifier):
     solver_name = None
     _parameter_constraints = {**SEMI_SUPERVISED, "sigma": [POSITIVE, None], "sigma_factor": [POSITIVE],
                               "max_rows": [COUNT, None]}
+    _dtype = np.float64
+    _stacked_attributes = ("dual_coef_", "intercept_")
+    _shared_attributes = ("support_vectors_", "sigma_")
     #: 001's losses, for the methods that take one.
     _LOSSES = {"loss": [StrOptions({"l1", "l2", "sqr"})]}
 
@@ -79,9 +82,8 @@ class _KernelModel(BinaryClassifier):
         self.sigma_factor = sigma_factor
         self.max_rows = max_rows
 
-    def fit(self, X, y):
-        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
-        self._validate_params()
+    def _fit_binary(self, X, y):
+        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64,
                              ensure_all_finite=True)
         check_scale(X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X, "X")
@@ -106,20 +108,24 @@ class _KernelModel(BinaryClassifier):
         self._set_n_iter()
         return self
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """f(x) = sum_i alpha_i K(x, x_i) + b; positive means ``classes_[1]``.
 
         Computed per block of :data:`BLOCK_ROWS` rows (densified one block at a time).
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
-        X = X.tocsr() if hasattr(X, "tocsr") else X
-        out = np.empty(X.shape[0])
+        return self._stacked_decision(X.tocsr() if hasattr(X, "tocsr") else X)[:, 0]
+
+    def _stacked_decision(self, X):
+        """The outputs of every row of ``dual_coef_`` (one per class for K classes; one column for two)
+        on checked ``X``: one kernel block per :data:`BLOCK_ROWS` rows for all of them."""
+        out = np.empty((X.shape[0], self.dual_coef_.shape[0]))
         for start in range(0, X.shape[0], BLOCK_ROWS):
             block = X[start:start + BLOCK_ROWS]
             block = block.toarray() if hasattr(block, "toarray") else block
-            out[start:start + BLOCK_ROWS] = rbf_gram(block, self.sigma_, self.support_vectors_) @ self.dual_coef_[0]
-        return out + self.intercept_[0]
+            out[start:start + BLOCK_ROWS] = rbf_gram(block, self.sigma_, self.support_vectors_) @ self.dual_coef_.T
+        return out + self.intercept_
 
 
 class KernelDA(_KernelModel):
@@ -131,9 +137,11 @@ class KernelDA(_KernelModel):
         lambda, weight of the RKHS norm (lambda/2 alpha' K alpha).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss.
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Mean belief p on the unlabeled points (Eqn 5); ``None`` estimates it
         from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     loss : {"l1", "l2", "sqr"}, default="l2"
         Hinge (weighted SVC per fixed p), quadratic hinge (finite Newton) or
         squared loss (Eqn 7).
@@ -154,16 +162,16 @@ class KernelDA(_KernelModel):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (1, n_samples)
+    dual_coef_ : ndarray of shape (1, n_samples), or (K, n_samples) for K >= 3 classes
         alpha, one coefficient per training row.
-    intercept_ : ndarray of shape (1,)
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias b (nonzero only for the l1 loss).
     support_vectors_ : ndarray of shape (n_samples, n_features)
         The training rows.
     sigma_ : float
         The RBF width used.
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
@@ -239,16 +247,16 @@ class KernelJTSVM(_KernelModel):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (1, n_samples)
+    dual_coef_ : ndarray of shape (1, n_samples), or (K, n_samples) for K >= 3 classes
         alpha, one coefficient per training row.
-    intercept_ : ndarray of shape (1,)
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias b (nonzero only for the l1 loss).
     support_vectors_ : ndarray of shape (n_samples, n_features)
         The training rows.
     sigma_ : float
         The RBF width used.
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     transduction_ : ndarray of shape (n_samples,)
         A label for every training row: the given one, or the prediction for an unlabeled row.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
@@ -322,9 +330,9 @@ class KernelNablaTSVM(_KernelModel):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (1, n_samples)
+    dual_coef_ : ndarray of shape (1, n_samples), or (K, n_samples) for K >= 3 classes
         alpha = V diag(1/sqrt(s)) w, so that K(x, X) alpha = w . phi(x).
-    intercept_ : ndarray of shape (1,)
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias b (not regularized: the balance constraint sets it).
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         ``objective``: the kernel form of Eqn 18; ``own_objective``: J_nabla at the last lambda';

@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from numbers import Integral, Real
 
-from ssl_repro.estimators.base import COUNT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
+from ssl_repro.estimators.base import COUNT, POSITIVE, SEMI_SUPERVISED, Classifier
 from ssl_repro.kernel.cccp import MAX_CCCP_ITER, kernel_cccp_tsvm
 from ssl_repro.kernel.gram import default_sigma
 from ssl_repro.kernel.rows import CACHE_BYTES
@@ -37,7 +37,7 @@ def sampled_sigma(X):
     return default_sigma(rows.toarray())
 
 
-class KernelCCCPTSVM(BinaryClassifier):
+class KernelCCCPTSVM(Classifier):
     """CCCP-TSVM of Collobert, Sinz, Weston & Bottou (002, Algorithm 2) with a linear or RBF kernel.
 
     Hinge on the labeled rows, symmetric ramp with plateau ``s`` on both
@@ -51,9 +51,11 @@ class KernelCCCPTSVM(BinaryClassifier):
         lambda; C = 1 / (lam L) (module doc).
     lam_u : float or "C*=C", default=1.0
         lambda'; C* = lam_u / (lam U): 1 is 002's UC* = LC, "C*=C" its other heuristic.
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]``: the balance is mean f = 2r - 1;
         ``None`` uses the labeled rows' (002's zeta_0, their mean label).
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     s : float < 1, default=-0.3
         Plateau of the symmetric ramp (002 Fig 1); 0 is the symmetric hinge.
     kernel : {"rbf", "linear"}, default="rbf"
@@ -73,7 +75,7 @@ class KernelCCCPTSVM(BinaryClassifier):
     dual_coef_ : ndarray of shape (1, n_support)
         Coefficients of f(x) = sum_d coef_d K(x_d, x) + b over the support rows.
     support_vectors_ : ndarray or CSR matrix of shape (n_support, n_features)
-    intercept_ : ndarray of shape (1,)
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
     C_, C_star_, sigma_ : float
         002's C and C*, and the RBF width (None for the linear kernel).
     classes_, transduction_, n_features_in_ : as for :class:`~ssl_repro.estimators.kernel.KernelDA`.
@@ -109,6 +111,9 @@ class KernelCCCPTSVM(BinaryClassifier):
     """
 
     _iteration_field = "cccp_iterations"
+    _dtype = np.float64
+    _stacked_attributes = ("intercept_",)
+    _shared_attributes = ("sigma_", "C_", "C_star_")
     _parameter_constraints = {**SEMI_SUPERVISED, "lam_u": [POSITIVE, StrOptions({"C*=C"})],
                               "s": [Interval(Real, None, 1, closed="neither")],
                               "kernel": [StrOptions({"rbf", "linear"})], "sigma": [POSITIVE, None],
@@ -139,9 +144,8 @@ class KernelCCCPTSVM(BinaryClassifier):
         self.max_iter = max_iter
         self.cache_bytes = cache_bytes
 
-    def fit(self, X, y):
-        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
-        self._validate_params()
+    def _fit_binary(self, X, y):
+        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite=True)
         X = sp.csr_matrix(X)
         check_scale(X.data, "X")
@@ -172,7 +176,7 @@ class KernelCCCPTSVM(BinaryClassifier):
     def _gamma(self):
         return 0.0 if self.sigma_ is None else 1.0 / (2.0 * self.sigma_ ** 2)
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """f(x) = sum_d coef_d K(x_d, x) + b, per block of rows; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = sp.csr_matrix(validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False))

@@ -20,26 +20,28 @@ regularized like every weight, as in the paper), ``classes_``,
 semi-supervised ones, ``transduction_`` (a label for every training row:
 the given label for labeled rows, the prediction for unlabeled ones).
 """
+import numpy as np
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, BinaryClassifier
+from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, Classifier
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
+from ssl_repro.solvers.potts import potts_da
 from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
-from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
+from ssl_repro.solvers.engine.data_checks import DATA_DTYPES, warn_wide
 
 
-class _LinearModel(BinaryClassifier):
+class _LinearModel(Classifier):
     """Shared fit plumbing; subclasses implement ``_solve(problem, r)``."""
 
     _semi_supervised = False
+    _stacked_attributes = ("coef_", "intercept_")
 
-    def fit(self, X, y):
-        """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row)."""
-        self._validate_params()
+    def _fit_binary(self, X, y):
+        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
                              ensure_all_finite=True)
         X = X.tocsr() if hasattr(X, "tocsr") else X
@@ -54,10 +56,12 @@ class _LinearModel(BinaryClassifier):
             self.transduction_ = self._transduction(y, unlabeled, problem.op.matvec(w, problem.unlabeled))
         return self
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """Signed outputs w.x + b; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
+        if self.coef_.shape[0] > 1:                        # LinearDA(multiclass="potts"): one row per class
+            return safe_sparse_dot(X, self.coef_.T) + self.intercept_
         return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
 
 
@@ -74,12 +78,12 @@ class LinearSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -134,12 +138,12 @@ class LinearRLS(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -192,9 +196,11 @@ class LinearTSVM(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     switches : int >= 1 or "max", default=1
         S, the maximum number of label pairs switched per retraining
         (1 = Joachims' TSVM; "max" = every qualifying pair).
@@ -214,12 +220,12 @@ class LinearTSVM(_LinearModel):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -289,9 +295,11 @@ class LinearDA(_LinearModel):
         lambda, the regularization of w (bias included).
     lam_u : float, default=1.0
         lambda', the weight of the unlabeled loss (Eqn 7).
-    r : float in (0, 1) or None, default=None
+    r : float in (0, 1), array-like or mapping of fractions per class, or None, default=None
         Fraction of unlabeled rows in ``classes_[1]`` (the balance constraint);
         ``None`` estimates it from the labeled rows.
+        For K >= 3 classes one fraction per class (in the order of ``classes_``, or
+        class -> fraction), each class's binary problem taking its own (002's one-vs-rest).
     T0 : float > 0 or None, default=None
         Starting temperature in units of lambda' (T = T0 x lambda'); ``None``
         means 10, i.e. 10 lambda' (reference software).
@@ -310,15 +318,22 @@ class LinearDA(_LinearModel):
         Iteration caps of the temperature loop and the (p, w) loop; reaching
         one is reported (``diagnostics_.converged`` False, ``stop_reason``,
         a ConvergenceWarning).
+    multiclass : {"ovr", "potts"}, default="ovr"
+        K >= 3 classes: ``"ovr"`` runs K binary DAs, class k against the rest
+        with r = its fraction (002's one-vs-rest); ``"potts"`` one DA over K
+        classes (:mod:`ssl_repro.solvers.potts`: beliefs over the K classes per
+        unlabeled row, the entropy of that distribution, K balance constraints,
+        the w-step as K weighted L2-SVM-MFN solves), the footnote of 000 and 004.
+        Two classes run the binary DA either way.
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        The weights w (without the bias).
-    intercept_ : ndarray of shape (1,)
+    coef_ : ndarray of shape (1, n_features), or (K, n_features) for K >= 3 classes
+        The weights w (without the bias); for K classes one row per class, one-vs-rest (:mod:`~ssl_repro.estimators.base`).
+    intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
         The bias, regularized like every weight (as in the paper).
-    classes_ : ndarray of shape (2,)
-        The two labels of the labeled rows; ``classes_[1]`` is the paper's +1 class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels of the labeled rows; with two, ``classes_[1]`` is the paper's +1 class.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         The solver's record (``objective``: Eqn 18; ``own_objective``; work counters).
     n_features_in_ : int
@@ -357,10 +372,10 @@ class LinearDA(_LinearModel):
     _iteration_field = "temperatures"
     _parameter_constraints = {**SEMI_SUPERVISED, "T0": [POSITIVE, None], "anneal_rate": [ABOVE_ONE],
                               "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
-                              "max_outer": [COUNT], "max_inner": [COUNT]}
+                              "max_outer": [COUNT], "max_inner": [COUNT], "multiclass": [StrOptions({"ovr", "potts"})]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=ANNEAL_RATE,
-                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER):
+                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, multiclass="ovr"):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
@@ -370,6 +385,28 @@ class LinearDA(_LinearModel):
         self.eps = eps
         self.max_outer = max_outer
         self.max_inner = max_inner
+        self.multiclass = multiclass
+
+    def _fit_one_vs_rest(self, X, y):
+        """K classes: one-vs-rest (the base's), or the Potts DA over K classes (``multiclass="potts"``)."""
+        if self.multiclass == "ovr":
+            return super()._fit_one_vs_rest(X, y)
+        self.__dict__.pop("estimators_", None)
+        warn_wide(X, type(self).__name__)
+        unlabeled, labels, self.classes_ = self._labeled_classes(y)
+        codes = np.searchsorted(self.classes_, labels)
+        X = X.tocsr() if hasattr(X, "tocsr") else X
+        problems = [problem_from_mask(X, np.where(codes == k, 1.0, -1.0), ~unlabeled)
+                    for k in range(self.classes_.size)]
+        W, self.diagnostics_ = potts_da(
+            problems, self.lam, self.lam_u, self._class_fractions(codes), T0=self.T0, anneal_rate=self.anneal_rate,
+            fixed_temperature=self.fixed_temperature, eps=self.eps, max_outer=self.max_outer,
+            max_inner=self.max_inner)
+        self._set_n_iter()
+        self.coef_, self.intercept_ = W[:, :-1].copy(), W[:, -1].copy()
+        self.transduction_ = y.copy()
+        self.transduction_[unlabeled] = self.classes_[np.argmax(self._decision_binary(X[unlabeled]), axis=1)]
+        return self
 
     def _solve(self, problem, r):
         return deterministic_annealing(

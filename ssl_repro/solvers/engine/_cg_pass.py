@@ -115,7 +115,10 @@ def _cg_steps(indptr, indices, data, rows, cost, slot, c, new_id, lam, bounds, b
         for k in range(n_chunks):
             qcq += part[k, 0]
             t_bias += part[k, 1]
-        gamma = omega1 / (lam * pp + qcq)
+        # p's curvature; 0 only when p underflowed (the residual is numerically 0, with z = 0 on the
+        # active rows): no step, and the test below stops, where the division would have raised
+        curvature = lam * pp + qcq
+        gamma = omega1 / curvature if curvature > 0.0 else 0.0
         # reduce the buffers (zeroing them) and update beta, r; update o, z
         for k in numba.prange(n_chunks):
             rr = 0.0
@@ -149,7 +152,7 @@ def _cg_steps(indptr, indices, data, rows, cost, slot, c, new_id, lam, bounds, b
             omega1 += part[k, 2]
             zz += part[k, 3]
         steps += 1
-        if omega1 < tol2 * zz:
+        if omega1 < tol2 * zz or curvature == 0.0:
             met = True
             break
         reduction = omega1 / omega2

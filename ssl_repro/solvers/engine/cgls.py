@@ -121,10 +121,11 @@ def cgls(op, rows, y, c, lam, beta, o, tol, max_iter, linear=None, residual=None
         steps.outputs(o, z)
         r = _residual(op, rows, z, lam, beta, linear)
         exact = r @ r
-        if exact < tol * tol * cg_scalars[2]:
+        # (or numerically 0: below the smallest normal double, where the relative test with z = 0 never holds)
+        if exact < tol * tol * cg_scalars[2] or exact < np.finfo(np.float64).tiny:
             omega1, converged = exact, True
             break
-        p *= exact / cg_scalars[3]
+        p *= exact / cg_scalars[3] if cg_scalars[3] > 0 else 0.0     # 0: the last r.r underflowed; restart at r
         p += r
         cg_scalars[:] = exact, p @ p, cg_scalars[2], exact
         omega1 = exact
