@@ -107,6 +107,20 @@ RUN_REFUSALS = [
     (["+experiment=learning_curve", "dataset=kdd99-10"],
      r"does not apply to it \(the recipes that do: \+experiment=transductive, \+experiment=scale_timing\)$"),
     (["+repeat=3", "method=svm"], r"^Error: \+repeat=3 numbers the repeats of a timing sweep.*drop \+repeat=3"),
+    (["n_labeled=${oc.env:NO_SUCH_VAR}"], r"^Error: n_labeled=\$\{oc.env:NO_SUCH_VAR\}: the environment variable "
+                                          r"NO_SUCH_VAR is not set: set it, or give a default as \$\{oc.env:NO_SUCH_VAR,VALUE\}$"),
+    (["n_labeled=${no_such_setting}"], r"names 'no_such_setting', which is no setting of a job"),
+    (["n_labeled=${nosuch:x}"], r"^Error: n_labeled=\$\{nosuch:x\}: its interpolation cannot be resolved \(Unsupported "
+                                r"interpolation type nosuch\): give the value itself$"),
+    (["~method"], r"^Error: ~method deletes method, which every job reads .*: set it instead, e.g. method=VALUE"),
+    (["split=[0,1"], r"^Error: the override 'split=\[0,1' is not in Hydra's syntax \(no viable alternative"),
+    (["dataset"], r"^Error: 'dataset' is not an override \(Hydra takes KEY=VALUE\): write dataset=VALUE"),
+    (["method.lam=1)"], r"^Error: the override 'method.lam=1\)' is not in Hydra's syntax \(extraneous input"),
+    (["n_labeled=${foo"], r"^Error: the override 'n_labeled=\$\{foo' is not in Hydra's syntax"),
+    (["-m", "split=range(0,"], r"^Error: the override 'split=range\(0,' is not in Hydra's syntax .*-m 'KEY=range"),
+    (["method=dA"], r"^Error: method=dA: no such method config \(did you mean da\?\)"),
+    (["method=TSVM"], r"^Error: method=TSVM: no such method config \(did you mean tsvm\b"),
+    (["dataset=PCMAC"], r"^Error: dataset=PCMAC: no such dataset config \(did you mean pcmac\?\)"),
 ]
 
 
