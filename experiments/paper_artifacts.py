@@ -89,7 +89,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
         print(dry_run_text(artifact, dataset, out, root, download, launcher))
         return None
     if artifact.kind == "not reproduced":
-        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
+        raise SystemExit(f"Error: {artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
         refuse_replacing(artifact, dataset, out, force)
         stem, draw = DRAWINGS[artifact.name]
@@ -97,21 +97,22 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
         return out / "figures"
     if artifact.kind == "script":
         if artifact.record:
-            raise SystemExit(f"{artifact.name}: run {artifact.command} (PATH: the peer's program), or run all "
+            raise SystemExit(f"Error: {artifact.name}: run {artifact.command} (PATH: the peer's program), or run all "
                              f"with that option")
         if not artifact.command.startswith("python "):
-            raise SystemExit(f"{artifact.name}: {artifact.why_not}")
+            raise SystemExit(f"Error: {artifact.name}: {artifact.why_not}")
         refuse_replacing(artifact, dataset, out, force)
         subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
         return out / Path(artifact.files[0]).parent
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
-        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+        raise SystemExit(f"Error: {artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}: give "
+                             f"--dataset one of them")
     refuse_replacing(artifact, dataset, out, force)
     folder, runs = sweep_folder(artifact, dataset), out / RUNS
     data = availability(dataset, root, download)
     if not data.runnable:
-        raise SystemExit(f"{artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
+        raise SystemExit(f"Error: {artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
     status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download, launcher), cwd=ROOT).returncode
     if status_:
         raise SystemExit(status_)     # the sweep printed why
@@ -127,7 +128,7 @@ def sweep_command(artifact, dataset, runs, root=None, download=False, launcher=N
     Hydra launcher ``launcher`` (None: the recipe's)."""
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
-        raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
+        raise SystemExit(f"Error: {artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
             f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"] + (
         [f"hydra/launcher={launcher}"] if launcher else [])
@@ -143,7 +144,8 @@ def dry_run_text(artifact, dataset, out, root=None, download=False, launcher=Non
         return f"{artifact.name}: would run {artifact.command}" + (f" ({artifact.why_not})" if artifact.why_not else "")
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
-        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+        raise SystemExit(f"Error: {artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}: give "
+                             f"--dataset one of them")
     command = " ".join(["python"] + sweep_command(artifact, dataset, out / RUNS, root, download, launcher)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"

@@ -69,6 +69,14 @@ COMMAND_REFUSALS = [
      r"--results .*nothing_here: no such folder \(render reads the records there\)"),
     ("paper_artifacts", ["report", "--results", "{tmp}/nothing_here"],
      r"--results .*nothing_here: no such folder \(report reads the records there\)"),
+    ("paper_artifacts", ["report", "--results", "{tmp}/garbage.csv"],
+     r"--results .*garbage\.csv is a file, not a folder \(report reads the records in a folder\)"),
+    ("paper_artifacts", ["render", "--force", "--results", "{tmp}/garbage.csv"], r"garbage\.csv is a file, not a folder"),
+    ("paper_artifacts", ["run", "learning-curves", "--dataset", "pcmac", "--data-root", "{tmp}/runs", "--results",
+                         "{tmp}/out"],
+     r"^Error: learning-curves on pcmac: dataset 'pcmac': expected file\(s\) .*missing .*--data-root DIR"),
+    ("paper_artifacts", ["run", "learning-curves", "--dataset", "pcmak", "--results", "{tmp}/out"],
+     r"^Error: learning-curves is made on .*, not 'pcmak': give --dataset one of them$"),
 ]
 
 
@@ -84,6 +92,37 @@ def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message
     assert one_error_line(str(stop.value.code)), stop.value.code
     assert __import__("re").search(message, str(stop.value.code)), stop.value.code
     assert files_under(tmp_path) == before
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder of records this process cannot write: mode 555, or (for root, whom modes do not stop) the
+    immutable attribute; skipped where neither stops a write."""
+    folder = tmp_path / "read_only"
+    (folder / "runs" / "job").mkdir(parents=True)
+    write_result(folder / "runs" / "job", record())
+    folder.chmod(0o555)
+    if os.access(folder, os.W_OK):
+        subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
+    try:
+        (folder / "probe").touch()
+    except OSError:
+        yield folder
+    else:
+        pytest.skip("no way to make a folder read-only here")
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("argv", [["render", "--force"], ["report"], ["run", "tsvm-loss"],
+                                  ["run", "learning-curves", "--dataset", "pcmac"]])
+def test_a_read_only_results_folder_is_refused_before_any_work(argv, read_only_folder, paper_artifacts):
+    with pytest.raises(SystemExit) as stop:
+        paper_artifacts([*argv, "--results", str(read_only_folder)])
+    assert one_error_line(str(stop.value.code)), stop.value.code
+    assert __import__("re").search(rf"^Error: --results .*read_only cannot be written \(.*\), and {argv[0]} writes "
+                                   r"there: give a folder you can write with --results DIR", stop.value.code)
 
 
 @pytest.fixture(scope="module")
