@@ -49,6 +49,7 @@ from pathlib import Path
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
+from ssl_repro.claims.record_file import RecordError, check_all
 from ssl_repro.claims.records import Records
 from ssl_repro.report.docs import docs_pages
 from ssl_repro.report.page import render, render_sections
@@ -284,6 +285,20 @@ def check_files(files, pages=DOCS_RESULTS):
     return 1
 
 
+def checked_records(results, pages=False):
+    """Stop with one ``Error:`` line naming the file, the line and the value when a record under ``results``
+    is malformed (:func:`ssl_repro.claims.record_file.check_all`), before anything is rendered or written;
+    with ``pages``, also when a value a page reads is (a missing key, text, NaN: the pages are rendered
+    once, and dropped).  Decision: ``render`` pays that one extra render of the pages (about 20 s) so that a
+    bad record stops it before it redraws a figure, not after."""
+    try:
+        check_all(Path(results))
+        if pages:
+            rendered_files(results)
+    except RecordError as error:
+        raise SystemExit(f"Error: {error}") from None
+
+
 def check_keys(results):
     """0 when no record's dataset key differs from today's definition (:meth:`Records.stale`), else 1 after
     one ``Error:`` line per such record."""
@@ -296,8 +311,13 @@ def check_keys(results):
 
 def write_report(results, check=False):
     """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
-    fresh render (:func:`check_files`): 0 when equal, 1 when not."""
-    files = rendered_files(results)
+    fresh render (:func:`check_files`): 0 when equal, 1 when not.  A malformed record stops it first with one
+    ``Error:`` line naming the file (:func:`checked_records`)."""
+    checked_records(results)
+    try:
+        files = rendered_files(results)
+    except RecordError as error:        # a value a page reads (a missing key, text, NaN), named with its file
+        raise SystemExit(f"Error: {error}") from None
     if check:
         return max(check_files(files), check_keys(results))
     for target, fresh in files.items():
@@ -357,6 +377,7 @@ def main(argv=None):
         sys.exit(write_report(args.results, args.check))
     if args.command == "render":
         refuse_rewriting(args.results, args.force, "render")
+        checked_records(args.results, pages=True)
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":
