@@ -226,7 +226,7 @@ def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(to
     aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
     out, err = capsys.readouterr()
     assert f"{bad}: holds {token}, which is not JSON" in err and "run the job again" in err, err
-    assert "1 incomplete result.json skipped" in out
+    assert "1 result.json skipped" in out
     import pandas as pd
     summary = pd.read_csv(tmp_path / "table" / "summary.csv")
     assert summary["n_splits"].tolist() == [1]          # what was averaged: the good record alone
