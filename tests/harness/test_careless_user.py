@@ -6,6 +6,7 @@ and a few go through a subprocess to see the console itself."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -202,6 +203,22 @@ def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tm
     assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
     assert __import__("re").search(message, error[0]), error
     assert files_under(tmp_path) == []          # no results/runs/ left behind
+
+
+@pytest.mark.slow   # Hydra sweeps in subprocesses
+@pytest.mark.parametrize("cwd, results_dir, folder", [
+    (None, str(REPO / "results"), "results/default"),                       # absolute
+    (REPO, "results", "results/default"),                                   # relative, from the repository
+    (None, str(REPO / "results" / "learning_curve_pcmac"), "results/learning_curve_pcmac/default"),  # an artifact's
+])
+def test_a_sweep_into_the_committed_results_is_refused_as_aggregate_refuses(cwd, results_dir, folder, tmp_path):
+    before = files_under(REPO / "results")
+    code, log = run_cli(cwd or tmp_path, "-m", "method=svm", f"results_dir={results_dir}")
+    error = [line for line in log.splitlines() if line.startswith("Error:")]
+    assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
+    assert re.search(rf"^Error: the sweep folder .*{folder} is in the repository's committed results \(.*\), which "
+                     r"aggregate and plots refuse to write: set results_dir=DIR outside it", error[0]), error
+    assert files_under(REPO / "results") == before
 
 
 @pytest.mark.slow   # a Hydra sweep in a subprocess
