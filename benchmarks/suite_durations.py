@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))      # this checkout's ssl_repro, as benchmarks/record_side_by_side.py
 from ssl_repro.claims.record_file import RecordError, read_json  # noqa: E402
-from ssl_repro.harness.app import unwritable_folder  # noqa: E402
+from ssl_repro.harness.app import unwritable_file  # noqa: E402
 from ssl_repro.utils.marked_block import with_block  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
 
@@ -119,13 +119,7 @@ def refusal(args, argv):
                     "checkout -- results/benchmarks/suite_durations.json) or measure: python "
                     "benchmarks/suite_durations.py --json results/benchmarks/suite_durations.json --readme")
         return None
-    if args.json_out:
-        out = Path(args.json_out)
-        problem = ("it is a folder" if out.is_dir() else "its folder does not exist" if not out.parent.is_dir()
-                   else unwritable_folder(out.parent))
-        if problem:
-            return f"Error: --json {args.json_out} cannot be written ({problem}): give a file in a folder you can write"
-    return None
+    return unwritable_file(args.json_out, "--json") if args.json_out else None
 
 
 def main(argv=None):

@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # this checkout's ssl_repro
 from ssl_repro.bench.files import bench_rows_of_split, load_bench_npz, save_bench_npz  # noqa: E402
 from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.harness.app import unwritable_file  # noqa: E402
 
 
 #: The options each source reads (the rest are refused with it, not ignored).
@@ -41,8 +42,6 @@ def refusal(args, argv):
     """The ``Error:`` line for a command line refused before any data is built or read, or None: an option its
     source does not read (``--model`` with ``--dataset``, ``--n-labeled`` with ``--text-bench``), ``--dataset``
     without ``--n-labeled``, an ``--out`` whose folder is missing or cannot be written, or that is a folder."""
-    from ssl_repro.harness.app import unwritable_folder
-
     source = next(name for name in READS if getattr(args, name))
     flag = "--" + source.replace("_file", "").replace("_", "-")
     unread = [o for o in dict.fromkeys(a.split("=")[0] for a in argv) if o in SOURCE_OPTIONS and o not in READS[source]]
@@ -51,12 +50,7 @@ def refusal(args, argv):
             " (--model changes the generated text20k: --text-bench)" if "--model" in unread else "")
     if source == "dataset" and args.n_labeled is None:
         return "Error: --dataset needs --n-labeled N (the labeled rows of the split)"
-    out = Path(args.out)
-    problem = ("it is a folder" if out.is_dir() else "its folder does not exist" if not out.parent.is_dir()
-               else unwritable_folder(out.parent))
-    if problem:
-        return f"Error: --out {args.out} cannot be written ({problem}): give a file in a folder you can write"
-    return None
+    return unwritable_file(args.out, "--out")
 
 
 def main(argv=None):
