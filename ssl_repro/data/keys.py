@@ -21,6 +21,15 @@ from ssl_repro.data.splits import make_split
 #: The mark of a record not made from a dataset (a drawing, a machine benchmark), in the key's own field.
 NOT_FROM_DATA = "not from a dataset"
 
+#: The fields a JSON record keys itself with (``keyed_at``: the commit that keyed a record made before jobs
+#: stamped keys); a reader that walks a record's entries leaves them out (:func:`without_keys`).
+KEY_FIELDS = ("data_keys", "keyed_at")
+
+
+def without_keys(record):
+    """A JSON record (a mapping of entries) less its :data:`KEY_FIELDS`."""
+    return {k: v for k, v in record.items() if k not in KEY_FIELDS}
+
 
 def array_digest(*arrays):
     """A 16-hex-digit BLAKE2b digest of ``arrays`` (dense or sparse), of their shapes, dtypes and values: a
