@@ -15,7 +15,9 @@ cluster: :data:`ssl_repro.harness.app.USER_ERRORS`) ends with its message alone 
 status 1, and leaves no folder in ``outputs/`` (:func:`ssl_repro.harness.app.remove_refused_run`);
 ``HYDRA_FULL_ERROR=1`` shows the traceback (and keeps the folder).  So does Ctrl-C (exit status
 130).  Before Hydra composes anything, a ``dataset=``/``method=`` naming no config is refused with
-the close name (:func:`ssl_repro.harness.settings.check_choices`) and a single run whose folder
+the close name (:func:`ssl_repro.harness.settings.check_choices`), an override Hydra would refuse in
+several lines or a traceback (:mod:`ssl_repro.harness.overrides`: bad syntax, ``~method``, an unset
+``${oc.env:...}``), and a single run whose folder
 cannot be written (a read-only working folder) with the override that moves it; so are a
 ``+repeat=N`` in a single run (only a timing sweep's repeats use it) and an ``+experiment=`` whose recipe
 does not apply to the dataset (:func:`ssl_repro.harness.resolvers.check_recipe`).  Every other
@@ -33,7 +35,8 @@ from omegaconf import OmegaConf
 
 from ssl_repro.harness import jobkey, resolvers
 from ssl_repro.harness.app import USER_ERRORS, local_jobs, remove_refused_run, run_or_skip, unwritable_folder
-from ssl_repro.harness.settings import check_choices
+from ssl_repro.harness.overrides import check_overrides, overrides_of
+from ssl_repro.harness.settings import JOB_SETTINGS, check_choices
 from ssl_repro.harness.timing_protocol import MachineBusy
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
@@ -87,8 +90,9 @@ def command_line(argv):
 
 def refusal(argv):
     """The ``Error:`` line for a command line refused before Hydra composes, or None."""
-    overrides = [a for a in argv if "=" in a and not a.startswith("-")]
     try:
+        check_overrides(argv, JOB_SETTINGS)
+        overrides = [a for a in overrides_of(argv) if "=" in a]
         check_choices(overrides, CONF)
         resolvers.check_recipe(overrides, CONF)
     except ValueError as error:

@@ -46,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # this checkout's ssl_repro (the code the runs time, see run()), so that "code" names its commit
 sys.path.insert(0, str(ROOT))
+from ssl_repro.claims.record_file import RecordError, read_json  # noqa: E402
 from ssl_repro.data.keys import NOT_FROM_DATA  # noqa: E402
 from ssl_repro.harness import timing_protocol  # noqa: E402
 from ssl_repro.utils.marked_block import with_block  # noqa: E402
@@ -284,6 +285,43 @@ def readme_table(rows):
     return "\n".join(lines)
 
 
+#: The options of a run (not read by ``--render`` or ``--check``, which run nothing).
+RUN_OPTIONS = ("--label", "--side-by-side", "--data", "--methods", "--pairs", "--busy-loops", "--env")
+
+
+def refusal(args, argv):
+    """The ``Error:`` line for a command line refused before anything runs or is rewritten, or None: a run's
+    option given to ``--render``/``--check``; ``--render``/``--check`` without the record (``--render`` would
+    empty README.md's speed list); an ``--out`` that is a file; a ``--pairs`` below 1, a ``--busy-loops``
+    below 0, an ``--env`` that is not K=V; a ``--side-by-side`` script or ``--data`` file that is missing."""
+    if args.out.exists() and not args.out.is_dir():
+        return f"Error: --out {args.out} is a file: give the folder of the records (default {OUT})"
+    if args.render or args.check:
+        given = [a.split("=")[0] for a in argv if a.split("=")[0] in RUN_OPTIONS]
+        if given:
+            return (f"Error: {', '.join(dict.fromkeys(given))} is not read by {'--check' if args.check else '--render'}, "
+                    "which runs nothing: drop it")
+        if not (args.out / "side_by_side.json").is_file():
+            return (f"Error: {args.out / 'side_by_side.json'} is missing: {'--check' if args.check else '--render'} "
+                    "reads the records there" + ("" if args.check else " (and would empty README.md's speed list)")
+                    + ": restore it (git checkout -- results/benchmarks/side_by_side.json) or give --out the folder "
+                    "that holds it")
+        return None
+    if args.pairs < 1:
+        return f"Error: --pairs {args.pairs}: give at least 1 (each pair times both sides once)"
+    if args.busy_loops < 0:
+        return f"Error: --busy-loops {args.busy_loops}: give 0 or more busy processes"
+    odd = [e for e in args.env if "=" not in e or not e.partition("=")[0]]
+    if odd:
+        return f"Error: --env {odd[0]} is not K=V: give it as e.g. --env NUMBA_NUM_THREADS=1"
+    for option, value in (("--side-by-side", args.side_by_side), ("--data", args.data)):
+        if value and not Path(value).is_file():
+            return (f"Error: {option} {value}: no such file (" + ("the timing script kept beside the C++ reference"
+                    if option == "--side-by-side" else "make it with python benchmarks/write_bench_file.py "
+                    "--text-bench --out text20k.npz") + ")")
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--label", help="name of the record (a record with the same label is replaced)")
@@ -301,18 +339,24 @@ def main(argv=None):
                     help="folder of the records (default results/benchmarks; e.g. results/reference_agreement "
                          "for runs that compare results, not speed, on a busy machine)")
     args = ap.parse_args(argv)
+    message = refusal(args, argv if argv is not None else sys.argv[1:])
+    if message:
+        sys.exit(message)
     path = args.out / "side_by_side.json"
-    records = json.loads(path.read_text()) if path.exists() else []
+    try:
+        records = read_json(path) if path.exists() else []
+    except RecordError as error:
+        sys.exit(f"Error: {error}")
     if args.check:
         text = README.read_text()
         if readme_with_speed(text, records) != text:
-            sys.exit("README.md's speed list differs from the records: run "
+            sys.exit("Error: README.md's speed list differs from the records: run "
                      "python benchmarks/record_side_by_side.py --render")
         print("README.md's speed list is up to date")
         return
     if not args.render:
         if not (args.label and args.data and args.side_by_side):
-            ap.error("--side-by-side, --label and --data are needed (or --render)")
+            sys.exit("Error: --side-by-side, --label and --data are needed for a run (or --render, --check)")
         record = run(args)
         records = [r for r in records if r["label"] != args.label] + [record]
         args.out.mkdir(parents=True, exist_ok=True)

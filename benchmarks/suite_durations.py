@@ -25,7 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))      # this checkout's ssl_repro, as benchmarks/record_side_by_side.py
+from ssl_repro.claims.record_file import RecordError, read_json  # noqa: E402
 from ssl_repro.data.keys import NOT_FROM_DATA  # noqa: E402
+from ssl_repro.harness.app import unwritable_file  # noqa: E402
 from ssl_repro.utils.marked_block import with_block  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
 
@@ -101,6 +103,26 @@ def readme_with(text, record):
     return with_block(text, START, END, [sentence(record)])
 
 
+def refusal(args, argv):
+    """The ``Error:`` line for a command line refused before anything runs (the suites take minutes), or None:
+    a repeat count below 1 (the sentence needs a run of each command), ``--check`` with an option it does not
+    read, a missing record to check, a ``--json`` path whose folder is missing or cannot be written."""
+    for name in ("repeats", "slow_repeats"):
+        if getattr(args, name) < 1:
+            return (f"Error: --{name.replace('_', '-')} {getattr(args, name)}: give at least 1 (the record gives the "
+                    "median of each command's runs)")
+    if args.check:
+        unread = [a.split("=")[0] for a in argv if a.startswith("--") and a.split("=")[0] != "--check"]
+        if unread:
+            return f"Error: {', '.join(unread)} is not read by --check, which runs nothing: drop it"
+        if not OUT.is_file():
+            return (f"Error: {OUT} is missing, so there is nothing to check README.md against: restore it (git "
+                    "checkout -- results/benchmarks/suite_durations.json) or measure: python "
+                    "benchmarks/suite_durations.py --json results/benchmarks/suite_durations.json --readme")
+        return None
+    return unwritable_file(args.json_out, "--json") if args.json_out else None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=2, help="runs of the default suite (default 2)")
@@ -109,8 +131,15 @@ def main(argv=None):
     ap.add_argument("--readme", action="store_true", help="render README.md's sentence from the record")
     ap.add_argument("--check", action="store_true", help="only check README.md's sentence against the record")
     args = ap.parse_args(argv)
+    message = refusal(args, argv if argv is not None else sys.argv[1:])
+    if message:
+        sys.exit(message)
     if args.check:
-        if readme_with(README.read_text(), json.loads(OUT.read_text())) != README.read_text():
+        try:
+            fresh = readme_with(README.read_text(), read_json(OUT))
+        except RecordError as error:            # a record truncated or edited: named, with the fix
+            sys.exit(f"Error: {error}")
+        if fresh != README.read_text():
             sys.exit("Error: README.md's test durations differ from results/benchmarks/suite_durations.json: run "
                      "python benchmarks/suite_durations.py --readme")
         print("README.md's test durations are up to date")

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ssl_repro.data import dataset_info
 from ssl_repro.data.registry import DATASETS
+from ssl_repro.harness.app import unwritable_folder
 from ssl_repro.report import plots
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -274,11 +275,22 @@ def refusal(args):
     executable file, even with ``--dry-run`` (the plan would list a step that cannot run); ``list``,
     ``report`` and ``render`` read ``--results``, so it must be a folder that exists (a typo would otherwise
     get a README and figures written into a new folder), and ``run`` writes into it, so it must be a folder
-    or not exist yet."""
+    or not exist yet; a command that writes there (``render``, ``report`` without ``--check``, ``run`` without
+    ``--dry-run``) is refused at once when the folder cannot be written
+    (:func:`ssl_repro.harness.app.unwritable_folder`), not with an OSError after its work (``report``: 22 s)."""
     results = Path(args.results)
+    if args.command in ("list", "report", "render") and results.is_file():
+        return (f"Error: --results {args.results} is a file, not a folder ({args.command} reads the records in a "
+                f"folder): give the results folder, e.g. --results {ROOT / 'results'} (the default)")
     if args.command in ("list", "report", "render") and not results.is_dir():
         return (f"Error: --results {args.results}: no such folder ({args.command} reads the records there): give the "
                 f"results folder, e.g. --results {ROOT / 'results'} (the default)")
+    writes = args.command == "render" or (args.command == "report" and not args.check) or (
+        args.command == "run" and not args.dry_run)
+    unwritable = unwritable_folder(results) if writes and not results.is_file() else None
+    if unwritable:
+        return (f"Error: --results {args.results} cannot be written ({unwritable}), and {args.command} writes there: "
+                f"give a folder you can write with --results DIR, or make this one writable")
     if args.command != "run":
         return None
     if results.exists() and not results.is_dir():

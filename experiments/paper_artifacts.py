@@ -50,6 +50,7 @@ from pathlib import Path
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
+from ssl_repro.claims.record_file import RecordError, check_all
 from ssl_repro.claims.records import Records
 from ssl_repro.report.key_check import key_problems
 from ssl_repro.report.docs import docs_pages
@@ -96,7 +97,7 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
         print(dry_run_text(artifact, dataset, out, root, download, launcher))
         return None
     if artifact.kind == "not reproduced":
-        raise SystemExit(f"{artifact.name}: not reproduced here: {artifact.why_not}")
+        raise SystemExit(f"Error: {artifact.name}: not reproduced here: {artifact.why_not}")
     if artifact.kind == "drawing":
         refuse_replacing(artifact, dataset, out, force)
         stem, draw = DRAWINGS[artifact.name]
@@ -104,21 +105,22 @@ def regenerate(artifact, dataset, results, dry_run=False, root=None, download=Fa
         return out / "figures"
     if artifact.kind == "script":
         if artifact.record:
-            raise SystemExit(f"{artifact.name}: run {artifact.command} (PATH: the peer's program), or run all "
+            raise SystemExit(f"Error: {artifact.name}: run {artifact.command} (PATH: the peer's program), or run all "
                              f"with that option")
         if not artifact.command.startswith("python "):
-            raise SystemExit(f"{artifact.name}: {artifact.why_not}")
+            raise SystemExit(f"Error: {artifact.name}: {artifact.why_not}")
         refuse_replacing(artifact, dataset, out, force)
         subprocess.run([sys.executable, *artifact.command.split()[1:]], check=True, cwd=ROOT)
         return out / Path(artifact.files[0]).parent
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
-        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+        raise SystemExit(f"Error: {artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}: give "
+                             f"--dataset one of them")
     refuse_replacing(artifact, dataset, out, force)
     folder, runs = sweep_folder(artifact, dataset), out / RUNS
     data = availability(dataset, root, download)
     if not data.runnable:
-        raise SystemExit(f"{artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
+        raise SystemExit(f"Error: {artifact.name} on {dataset}: {in_words_of(data.detail, *OPTIONS)}")
     status_ = subprocess.run(sweep_command(artifact, dataset, runs, root, download, launcher), cwd=ROOT).returncode
     if status_:
         raise SystemExit(status_)     # the sweep printed why
@@ -134,7 +136,7 @@ def sweep_command(artifact, dataset, runs, root=None, download=False, launcher=N
     Hydra launcher ``launcher`` (None: the recipe's)."""
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
-        raise SystemExit(f"{artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
+        raise SystemExit(f"Error: {artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
     return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
             f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"] + (
         [f"hydra/launcher={launcher}"] if launcher else [])
@@ -150,7 +152,8 @@ def dry_run_text(artifact, dataset, out, root=None, download=False, launcher=Non
         return f"{artifact.name}: would run {artifact.command}" + (f" ({artifact.why_not})" if artifact.why_not else "")
     dataset = dataset or artifact.default_dataset
     if dataset not in artifact.datasets:
-        raise SystemExit(f"{artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}")
+        raise SystemExit(f"Error: {artifact.name} is made on {', '.join(artifact.datasets)}, not {dataset!r}: give "
+                             f"--dataset one of them")
     command = " ".join(["python"] + sweep_command(artifact, dataset, out / RUNS, root, download, launcher)[1:])
     folder = sweep_folder(artifact, dataset)
     return (f"{artifact.name} on {dataset}: would run the sweep (its data loaded once first; resumable)\n"
@@ -291,6 +294,20 @@ def check_files(files, pages=DOCS_RESULTS):
     return 1
 
 
+def checked_records(results, pages=False):
+    """Stop with one ``Error:`` line naming the file, the line and the value when a record under ``results``
+    is malformed (:func:`ssl_repro.claims.record_file.check_all`), before anything is rendered or written;
+    with ``pages``, also when a value a page reads is (a missing key, text, NaN: the pages are rendered
+    once, and dropped).  Decision: ``render`` pays that one extra render of the pages (about 20 s) so that a
+    bad record stops it before it redraws a figure, not after."""
+    try:
+        check_all(Path(results))
+        if pages:
+            rendered_files(results)
+    except RecordError as error:
+        raise SystemExit(f"Error: {error}") from None
+
+
 def check_keys(results, root=None):
     """0 when every record under ``results`` carries the keys of the data it was made from and they are today's
     (:func:`ssl_repro.report.key_check.key_problems`, today's data loaded from the data root ``root``), else 1
@@ -305,8 +322,13 @@ def check_keys(results, root=None):
 
 def write_report(results, check=False):
     """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
-    fresh render (:func:`check_files`): 0 when equal, 1 when not."""
-    files = rendered_files(results)
+    fresh render (:func:`check_files`): 0 when equal, 1 when not.  A malformed record stops it first with one
+    ``Error:`` line naming the file (:func:`checked_records`)."""
+    checked_records(results)
+    try:
+        files = rendered_files(results)
+    except RecordError as error:        # a value a page reads (a missing key, text, NaN), named with its file
+        raise SystemExit(f"Error: {error}") from None
     if check:
         return max(check_files(files), check_keys(results))
     for target, fresh in files.items():
@@ -366,6 +388,7 @@ def main(argv=None):
         sys.exit(write_report(args.results, args.check))
     if args.command == "render":
         refuse_rewriting(args.results, args.force, "render")
+        checked_records(args.results, pages=True)
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":

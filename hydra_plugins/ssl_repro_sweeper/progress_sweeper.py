@@ -20,8 +20,9 @@ Before any job runs, the sweep loads each dataset its jobs use once
 (:func:`ssl_repro.harness.runner.check_job_data`): missing data stops it with
 the one message naming the file and where to put it, instead of every job
 failing (or downloading) on its own.
-A sweep folder (``results_dir``/``sweep_name``) that cannot be created or
-written stops the sweep before any job, with one ``Error:`` line naming it
+A sweep folder (``results_dir``/``sweep_name``) in the repository's committed
+``results/`` (not its ``runs/``), or one that cannot be created or
+written, stops the sweep before any job, with one ``Error:`` line naming it
 and the override that fixes it; a job whose own folder cannot be created or
 written is not launched (Hydra would fail the whole sweep creating it) and
 counts as a failed job of the summary, named with its reason.
@@ -50,8 +51,8 @@ from hydra_plugins.ssl_repro_sweeper.job_configs import JobConfigs
 from ssl_repro.harness import jobkey
 from ssl_repro.harness.app import RAN, REUSED, USER_ERRORS, local_jobs, remove_refused_run, unwritable_folder
 from ssl_repro.harness.progress import HISTORY, MANIFEST, REPORTED, count_done, mark_reported
-from ssl_repro.harness.result_files import (ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result, stale_lock,
-                                            write_json)
+from ssl_repro.harness.result_files import (COMMITTED, ERROR_FILE, LOCK_FILE, RESULT_FILE, finished_result,
+                                            in_committed, stale_lock, write_json)
 from ssl_repro.harness.runner import check_job_data
 from ssl_repro.harness.settings import check_settings
 
@@ -71,6 +72,10 @@ class ProgressSweeper(BasicSweeper):
         if problem:
             raise SystemExit(f"Error: cannot write the sweep folder {sweep_dir} ({problem}); "
                              "set results_dir=DIR to a folder you can write (or a shorter sweep_name=NAME)")
+        if in_committed(sweep_dir):
+            raise SystemExit(f"Error: the sweep folder {sweep_dir} is in the repository's committed results "
+                             f"({COMMITTED}), which aggregate and plots refuse to write: set results_dir=DIR outside "
+                             f"it, or leave results_dir out (sweeps write to results/runs, which is not committed)")
         log.info("sweep %s: composing its jobs, checking their settings and data", sweep_dir)
         created = next((folder for folder in reversed([sweep_dir, *sweep_dir.parents]) if not folder.exists()), None)
         had_multirun = (sweep_dir / "multirun.yaml").exists()

@@ -1,13 +1,16 @@
 """The records a verdict is judged on: the records under results/ and the papers' numbers and claims.
 
 One :class:`Records` is made per render (the report's) or per check: each sweep's results.csv is read once
-and each claim judged once for the life of the object, so the next one reads changed records anew.
+and each claim judged once for the life of the object, so the next one reads changed records anew.  Every
+record file is read through :mod:`ssl_repro.claims.record_file`, which refuses a malformed one with one error
+naming the file, the line and the value.
 """
 import json
 from pathlib import Path
 
 import pandas as pd
 
+from ssl_repro.claims.record_file import check_table, read_json, read_jsonl
 from ssl_repro.claims.registry import evaluate_by_set
 from ssl_repro.harness.aggregate import read_results
 
@@ -26,7 +29,7 @@ class Records:
         """``folder``'s results.csv, or None when absent (read once per render)."""
         if folder not in self._runs:
             f = self.results / folder / "results.csv"
-            self._runs[folder] = read_results(f) if f.exists() else None
+            self._runs[folder] = check_table(read_results(f), f, results_csv=True) if f.exists() else None
         return self._runs[folder]
 
     def verdict(self, claim):
@@ -49,17 +52,16 @@ class Records:
 
     def json(self, relative):
         f = self.results / relative
-        return json.loads(f.read_text()) if f.exists() else None
+        return read_json(f) if f.exists() else None
 
     def jsonl(self, relative):
         """The records of a JSON-lines file (one object a line) as a frame, or None when absent."""
         f = self.results / relative
-        return pd.DataFrame([json.loads(line) for line in f.read_text().splitlines() if line.strip()]) \
-            if f.exists() else None
+        return read_jsonl(f) if f.exists() else None
 
     def csv(self, relative):
         f = self.results / relative
-        return pd.read_csv(f) if f.exists() else None
+        return check_table(pd.read_csv(f), f) if f.exists() else None
 
     def folders(self, prefix):
         """The sweep folders under results/ whose name starts with ``prefix``, sorted."""

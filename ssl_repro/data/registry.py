@@ -327,6 +327,6 @@ def dataset_info(name):
     try:
         return DATASETS[name]
     except KeyError:
-        close = difflib.get_close_matches(str(name), list(DATASETS), n=3, cutoff=0.5)
+        close = difflib.get_close_matches(str(name).lower(), list(DATASETS), n=3, cutoff=0.5)
         raise ValueError(f"unknown dataset {name!r}" + (f" (did you mean {' or '.join(close)}?)" if close else "")
                          + f"; known datasets: {', '.join(sorted(DATASETS))}") from None

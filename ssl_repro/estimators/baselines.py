@@ -30,7 +30,12 @@ class has at least :data:`K_FOLDS` labeled rows, leave-one-out below; the
 lambda of fewest held-out errors, ties going to the grid value nearest the
 estimator's ``lam`` (the papers' lambda: cross-validation moves lambda only
 when it can tell the values apart).  A fold whose training rows hold one
-class predicts that class.
+class predicts that class.  When every grid value has the same held-out
+error (one labeled row per class: every fold's training rows hold one
+class, so every error is 1.0) the lambda is the tie-break's, not a tuned
+one: the fit is flagged ``cv_untold`` (``suspect`` in its record, a
+:class:`~ssl_repro.solvers.SuspectSolutionWarning` naming the labels to add);
+``converged`` keeps its meaning (the final fit ended by its own rule).
 
 **Label spreading's memory**: the graph holds n k entries (k =
 ``n_neighbors``) and scikit-learn's brute-force neighbour search works in
@@ -151,6 +156,12 @@ class _TunedLinear(_Baseline):
         w, b, converged = fit(X_l, y_pm1, self.lam_)
         self.coef_, self.intercept_ = w[None, :].copy(), np.array([b])
         self._set_info(converged, "max_iter", selected_lam=self.lam_, cv_errors=errors)
+        if len(errors) > 1 and len(set(errors)) == 1:
+            self.diagnostics_.flag("cv_untold", (
+                f"cross-validation on {len(y_pm1)} labeled rows cannot tell the lambda grid apart (every value's "
+                f"held-out error is {errors[0]:.2f}), so lambda={self.lam_:g} is the tie-break, the papers' lambda, "
+                f"not a tuned value; label more rows (at least {K_FOLDS} of each class for {K_FOLDS}-fold "
+                "cross-validation)"))
         self.n_iter_ = len(errors) * len(cv_folds(y_pm1)) + 1
         return self
 
@@ -294,12 +305,14 @@ class SelfTraining(_Baseline):
         X, y, unlabeled, y_pm1 = self._labels(X, y)
         codes = np.full(y.shape[0], -1)          # sklearn.semi_supervised's: 0/1, -1 unlabeled
         codes[~unlabeled] = (y_pm1 > 0).astype(int)
-        self.lam_ = TunedLogisticRegression(lam=self.lam).fit(X[~unlabeled], codes[~unlabeled]).lam_
+        tuned = TunedLogisticRegression(lam=self.lam).fit(X[~unlabeled], codes[~unlabeled])
+        self.lam_ = tuned.lam_
         model = SelfTrainingClassifier(_logistic(self.lam_, int(np.sum(~unlabeled))), threshold=self.threshold,
                                        max_iter=self.max_iter).fit(X, codes)
         self.coef_, self.intercept_ = model.estimator_.coef_.copy(), model.estimator_.intercept_.copy()
         self.n_iter_ = max(1, int(model.n_iter_))      # the fit on the labeled rows counts as one
         self._set_info(model.termination_condition_ != "max_iter", "max_iter", selected_lam=self.lam_)
+        self.diagnostics_.suspect = list(tuned.diagnostics_.suspect)     # an untold lambda (warned by the tuning)
         outputs = self.decision_function(X[unlabeled]) if unlabeled.any() else np.zeros(0)   # every row labeled
         self.transduction_ = self._transduction(y, unlabeled, outputs)
         return self

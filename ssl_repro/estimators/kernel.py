@@ -44,14 +44,16 @@ MAX_ROWS = 10_000
 BLOCK_ROWS = 1024
 
 
-def check_kernel_rows(n_rows, max_rows, what):
-    """Raise a ValueError naming the size when ``n_rows`` training rows exceed ``max_rows``."""
+def check_kernel_rows(n_rows, max_rows, what, cost=None):
+    """Raise a ValueError naming the size when ``n_rows`` training rows exceed ``max_rows``; ``cost``: what
+    so many rows would cost, in words (default: the dense Gram matrix's memory)."""
     if max_rows is not None and n_rows > max_rows:
         gigabytes = 8.0 * n_rows * n_rows / 1e9
-        raise ValueError(
-            f"{what}: {n_rows} training rows exceed the kernel methods' limit of max_rows={max_rows}: "
-            f"they build the dense {n_rows} x {n_rows} Gram matrix ({gigabytes:.1f} GB for K alone, several "
-            f"times that while solving); use fewer rows (e.g. n_unlabeled) or, with the memory, raise max_rows")
+        cost = cost or (f"they build the dense {n_rows} x {n_rows} Gram matrix ({gigabytes:.1f} GB for K alone, "
+                        "several times that while solving); use fewer rows (e.g. n_unlabeled) or, with the memory, "
+                        "raise max_rows")
+        raise ValueError(f"{what}: {n_rows} training rows exceed the kernel methods' limit of max_rows={max_rows}: "
+                         + cost)
 
 
 class _KernelModel(Classifier):

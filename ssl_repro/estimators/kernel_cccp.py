@@ -22,12 +22,17 @@ from ssl_repro.estimators.base import COUNT, POSITIVE, SEMI_SUPERVISED, Classifi
 from ssl_repro.kernel.cccp import MAX_CCCP_ITER, kernel_cccp_tsvm
 from ssl_repro.kernel.gram import default_sigma
 from ssl_repro.kernel.rows import CACHE_BYTES
-from ssl_repro.estimators.kernel import BLOCK_ROWS
+from ssl_repro.estimators.kernel import BLOCK_ROWS, check_kernel_rows
 from ssl_repro.solvers.engine.data_checks import check_scale
 from ssl_repro.solvers.objective import transductive_objective
 
 #: Rows whose pairwise distances give the default RBF width (all rows up to this many).
 SIGMA_ROWS = 1000
+#: The default ``max_rows``: above 002's largest run here (1,000 labeled + 10,892 unlabeled rows,
+#: ``experiments/cccp_002_large.py``).  Decision: the SMO's time, not its memory, bounds the size: each CCCP
+#: step evaluates of the order of n^2 kernel entries through the cache, so 100,000 rows would run for hours
+#: without a word; a larger set is refused at once, as the dense-Gram estimators refuse theirs.
+MAX_ROWS = 20_000
 
 
 def sampled_sigma(X):
@@ -69,6 +74,8 @@ class KernelCCCPTSVM(Classifier):
         Cap on CCCP steps.
     cache_bytes : int, default=256 MiB
         Kernel-row cache.
+    max_rows : int or None, default=MAX_ROWS (20000)
+        More training rows are refused at once (:data:`MAX_ROWS`: the time, not the memory); None: no limit.
 
     Attributes
     ----------
@@ -118,7 +125,7 @@ class KernelCCCPTSVM(Classifier):
                               "s": [Interval(Real, None, 1, closed="neither")],
                               "kernel": [StrOptions({"rbf", "linear"})], "sigma": [POSITIVE, None],
                               "sigma_factor": [POSITIVE], "tol": [POSITIVE], "max_iter": [COUNT],
-                              "cache_bytes": [Interval(Integral, 16, None, closed="left")]}
+                              "cache_bytes": [Interval(Integral, 16, None, closed="left")], "max_rows": [COUNT, None]}
 
     @classmethod
     def warm_up(cls):
@@ -132,7 +139,7 @@ class KernelCCCPTSVM(Classifier):
                 cls(lam=0.1, kernel=kernel).fit(X, np.r_[0, 1, np.full(18, -1)])
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, s=-0.3, kernel="rbf", sigma=None, sigma_factor=1.0,
-                 tol=1e-3, max_iter=MAX_CCCP_ITER, cache_bytes=CACHE_BYTES):
+                 tol=1e-3, max_iter=MAX_CCCP_ITER, cache_bytes=CACHE_BYTES, max_rows=MAX_ROWS):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
@@ -143,10 +150,18 @@ class KernelCCCPTSVM(Classifier):
         self.tol = tol
         self.max_iter = max_iter
         self.cache_bytes = cache_bytes
+        self.max_rows = max_rows
+
+    @staticmethod
+    def rows_cost(n_rows):
+        """Why ``n_rows`` training rows are too many, in words (:func:`~ssl_repro.estimators.kernel.check_kernel_rows`)."""
+        return (f"its SMO evaluates of the order of n^2 = {n_rows ** 2:.1e} kernel entries per CCCP step (hours at "
+                "this size); use fewer rows (e.g. n_unlabeled), or raise max_rows knowing the time")
 
     def _fit_binary(self, X, y):
         """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite=True)
+        check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__, self.rows_cost(X.shape[0]))
         X = sp.csr_matrix(X)
         check_scale(X.data, "X")
         unlabeled_mask, y_pm1 = self._read_data(X, y)

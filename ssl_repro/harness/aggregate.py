@@ -21,16 +21,23 @@ written by hand: the rule of
 :func:`~ssl_repro.harness.result_files.read_result`, by which ``run.py`` computes such a job
 again) is skipped with a warning naming the file, and counted (decision: named and left out, not
 refused, as an incomplete record is: the other records' summary stands, ``n_splits`` counts what was
-averaged, and the same command after the job is run again counts it too); the command fails (exit 1, no
-``--out`` folder created) only when no record is readable, and names a DIR that does not exist.
+averaged, and the same command after the job is run again counts it too); so is a record holding a value
+this project never writes (:func:`~ssl_repro.harness.result_files.wrong_value`: ``split: "zero"``,
+``n_labeled: "8"``, ``converged: "false"``, ``test_error: "0.25"`` or ``1e999``) and one made from other data
+than the other records of its dataset (:func:`without_other_data`).  The command fails (exit 1, no
+``--out`` folder created, nothing written) only when no record is readable, and names a DIR that does not
+exist.  After a sweep that stopped early it says how many of the sweep's jobs are done ("6 of the 12 jobs",
+from the sweep's job list, :func:`planned_jobs`).
 """
 import argparse
+import json
 import sys
 import warnings
 from pathlib import Path
 
 import pandas as pd
 
+from ssl_repro.harness.progress import MANIFEST, count_done
 from ssl_repro.harness.result_files import iter_results, refuse_committed
 
 
@@ -69,9 +76,33 @@ def collect(*dirs):
     columns = (list(RECORD_COLUMNS) + list(DIAGNOSTIC_COLUMNS) + list(PROVENANCE_COLUMNS)
                + (list(TIMING_COLUMNS) if any("repeat" in row for row in rows) else []) + ["path"])
     table = pd.DataFrame(rows, columns=columns)
-    for problem in skipped:
+    table, other_data = without_other_data(table)
+    for problem in skipped + other_data:
         warnings.warn(f"skipped {problem}", SkippedResult, stacklevel=2)
     return label_settings(table).sort_values(GROUP + ["split"], ignore_index=True)
+
+
+def without_other_data(table):
+    """``table`` less the records of a dataset made from other data than most of that dataset's records (their
+    ``dataset_key``, :mod:`ssl_repro.data.keys`: a record copied in from an older checkout, or edited), and a
+    line naming each one left out.  Records without a key (made before keys) are kept.  When no key holds most
+    of a dataset's keyed records (a tie) the command is refused (ValueError): which data is today's cannot be
+    told from the records."""
+    keyed = table.dropna(subset=["dataset_key"])
+    dropped, lines = [], []
+    for dataset, part in keyed.groupby("dataset"):
+        counts = part["dataset_key"].value_counts()
+        if len(counts) < 2:
+            continue
+        if counts.iloc[0] == counts.iloc[1]:
+            raise ValueError(f"the records of {dataset} were made from {len(counts)} different data (dataset keys "
+                             + ", ".join(f"{k}: {n} records" for k, n in counts.items())
+                             + "): aggregate the folders of one checkout, or run the jobs again")
+        for _, row in part[part["dataset_key"] != counts.index[0]].iterrows():
+            dropped.append(row.name)
+            lines.append(f"{row['path']}: made from other data than the other {counts.iloc[0]} records of {dataset} "
+                         f"(dataset key {row['dataset_key']}, theirs {counts.index[0]}): run the job again")
+    return table.drop(index=dropped), lines
 
 
 def timing_columns(record):
@@ -198,19 +229,27 @@ def write_tables(dirs, out, keep=()):
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)    # to the caller's filters
     if table.empty:
-        raise SystemExit(f"no readable result.json under {', '.join(map(str, dirs))}"
+        raise SystemExit(f"Error: no readable result.json under {', '.join(map(str, dirs))}"
                          + (f" ({len(skipped)} incomplete, skipped)" if skipped else ""))
+    sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
+    summary, text = summaries(table, sources)       # everything computed before any file is written
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "results.csv", index=False)
-    sources = ", ".join(map(str, dirs)) + "".join(f" and the earlier rows of {f}" for f in keep)
-    return table, write_summaries(table, out, sources)
+    return table, write_summaries(table, out, sources, (summary, text))
 
 
-def write_summaries(table, out, sources):
+def write_summaries(table, out, sources, made=None):
     """Write summary.csv and summary.md of the jobs ``table`` into ``out`` (``sources`` names where the
-    jobs came from, for summary.md's title); return the summary."""
-    summary = summarize(table if "converged" in table else table.assign(converged=True))
+    jobs came from, for summary.md's title; ``made``: :func:`summaries` already computed); return the summary."""
+    summary, text = made or summaries(table, sources)
     summary.to_csv(Path(out) / "summary.csv", index=False)
+    (Path(out) / "summary.md").write_text(text)
+    return summary
+
+
+def summaries(table, sources):
+    """(summary, summary.md's text) of the jobs ``table``."""
+    summary = summarize(table if "converged" in table else table.assign(converged=True))
     parts = [f"# Results from {sources}\n",
              "Mean ± standard deviation over splits.\n"]
     if "converged" not in table:
@@ -230,8 +269,7 @@ def write_summaries(table, out, sources):
                                                        summary["seconds_max"], summary["cpu_seconds_median"],
                                                        summary["cg_iterations_median"], summary["n_disturbed"])]),
                          None) + "\n")
-    (Path(out) / "summary.md").write_text("".join(parts))
-    return summary
+    return summary, "".join(parts)
 
 
 def main(argv=None):
@@ -262,8 +300,27 @@ def main(argv=None):
             for w in caught:
                 print(f"warning: {w.message}", file=sys.stderr)
     skipped = sum(issubclass(w.category, SkippedResult) for w in caught)
+    planned = planned_jobs(args.dirs)
     print(f"{len(table)} jobs, {len(summary)} groups -> {args.out}"
-          + (f"; {skipped} incomplete result.json skipped (see the warnings above)" if skipped else ""))
+          + (f"; {skipped} result.json skipped (see the warnings above)" if skipped else ""))
+    if planned and planned[0] > planned[1]:
+        print(f"warning: {planned[1]} of the {planned[0]} jobs of the sweep{'s' * (len(args.dirs) > 1)} "
+              f"{', '.join(args.dirs)} are done, {planned[0] - planned[1]} not (stopped, failed or still running): "
+              "the means cover the done ones; run the sweep again to finish it, then aggregate again",
+              file=sys.stderr)
+
+
+def planned_jobs(dirs):
+    """(jobs planned, jobs done) of the sweeps ``dirs`` by their job lists (``.sweep/jobs.json``, written by
+    the sweep before any job runs: :mod:`.progress`), or None when no folder holds one (a folder of records
+    copied from elsewhere)."""
+    jobs = []
+    for directory in dirs:
+        try:
+            jobs += json.loads((Path(directory) / MANIFEST).read_text())["jobs"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return (len(jobs), count_done(jobs)) if jobs else None
 
 
 if __name__ == "__main__":

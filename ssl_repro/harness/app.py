@@ -112,6 +112,17 @@ def unwritable_folder(directory):
     return None
 
 
+def unwritable_file(path, option):
+    """The ``Error:`` line for a command's ``option`` naming a file ``path`` it would write but cannot (a
+    folder, a missing folder, a folder it cannot write: :func:`unwritable_folder`), checked before the command's
+    work; None when it can be written."""
+    path = Path(path)
+    problem = ("it is a folder" if path.is_dir() else "its folder does not exist" if not path.parent.is_dir()
+               else unwritable_folder(path.parent))
+    return f"Error: {option} {path} cannot be written ({problem}): give a file in a folder you can write" if problem \
+        else None
+
+
 #: What :func:`run_or_skip` did with a job: computed it, found its record, left it to the
 #: process holding its lock, (in a sweep) recorded its failure, or copied the record of the same job
 #: from another sweep's folder (:func:`.result_files.sibling_result`).

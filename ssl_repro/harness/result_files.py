@@ -17,7 +17,7 @@ a number (a test error without test rows: NaN) is written ``null`` (:func:`write
 :func:`read_result` gives it back as NaN for the numeric fields (:data:`NUMBER_FIELDS`).
 
 One rule says what a complete record is (:func:`read_result`): a strict JSON object
-holding :data:`RECORD_KEYS`.  A ``result.json`` that is not (truncated, or
+holding :data:`RECORD_KEYS`, each value of the type this project writes (:func:`wrong_value`).  A ``result.json`` that is not (truncated, or
 written by hand: a ``NaN`` or ``Infinity`` token, which this project never writes, included) counts as
 no result: ``run.py`` computes the job again and
 the aggregation skips it with a warning naming the file.
@@ -39,7 +39,7 @@ LOCK_FILE = ".job.lock"
 ERROR_FILE = "error.txt"
 #: The keys every complete record holds (what the aggregation groups and reads; written by every
 #: version of :func:`ssl_repro.harness.runner.make_record`).
-RECORD_KEYS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "diagnostics")
+RECORD_KEYS = ("dataset", "method", "split", "n_labeled", "n_unlabeled", "test_error", "diagnostics")
 #: The numeric fields of a record (and of its ``diagnostics``) whose ``null`` is read back as NaN.
 NUMBER_FIELDS = ("r", "lam", "lam_u", "eqn18_lam", "eqn18_lam_u", "test_error", "transductive_error",
                  "unlabeled_positive_fraction", "objective_own", "objective_eqn18", "seconds", "compile_seconds",
@@ -50,13 +50,19 @@ NUMBER_FIELDS = ("r", "lam", "lam_u", "eqn18_lam", "eqn18_lam_u", "test_error", 
 COMMITTED = Path(__file__).resolve().parents[2] / "results"
 
 
+def in_committed(folder):
+    """Whether ``folder`` (absolute, or relative to the working folder) is in the repository's committed
+    ``results/`` and not in its ``runs/``, where sweeps write."""
+    target = Path(folder).absolute().resolve()
+    runs = COMMITTED / "runs"
+    return (target == COMMITTED or COMMITTED in target.parents) and not (target == runs or runs in target.parents)
+
+
 def refuse_committed(out, force=False, flag="--force"):
     """Refuse (ValueError naming ``flag``) to write into the repository's committed ``results/`` (not its
     ``runs/``) unless ``force``: a command run as the README shows it would otherwise replace a committed
     record without a word."""
-    target = Path(out).absolute().resolve()
-    inside = target == COMMITTED or COMMITTED in target.parents
-    if inside and not force and not (target == COMMITTED / "runs" or COMMITTED / "runs" in target.parents):
+    if in_committed(out) and not force:
         raise ValueError(f"{out} is in the repository's committed results ({COMMITTED}): writing there replaces "
                          f"a committed record; give another folder, or {flag} to replace it")
 
@@ -94,9 +100,34 @@ def read_result(path):
         raise IncompleteResult(f"{path}: an incomplete record (no {', '.join(missing)})")
     if not isinstance(record["diagnostics"], dict):
         raise IncompleteResult(f"{path}: an incomplete record ('diagnostics' is not an object)")
+    wrong = wrong_value(record)
+    if wrong:
+        raise IncompleteResult(f"{path}: {wrong}, which this project never writes (a hand edit?), so its means would "
+                               "be wrong: run the job again, or delete the file")
     for part in (record, record["diagnostics"]):
         part.update({key: float("nan") for key in NUMBER_FIELDS if key in part and part[key] is None})
     return record
+
+
+def wrong_value(record):
+    """What is wrong with a value of ``record`` the aggregation groups or averages by, in words, or None: a
+    ``split`` or ``n_unlabeled`` that is not a whole number, an ``n_labeled`` that is neither one nor ``all``
+    (``"8"`` would make a second group), a ``converged`` that is not true/false (``"false"`` would read as
+    converged), a number of :data:`NUMBER_FIELDS` written as text (``"0.25"``) or infinite (``1e999``)."""
+    def whole(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+    for key, ok, what in (("split", whole, "a whole number"), ("n_unlabeled", whole, "a whole number"),
+                          ("n_labeled", lambda v: whole(v) or v == "all", "a whole number or \"all\""),
+                          ("converged", lambda v: isinstance(v, bool), "true or false")):
+        if key in record and not ok(record[key]):
+            return f"{key} holds {json.dumps(record[key])}, not {what}"
+    for key in NUMBER_FIELDS:
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{key} holds {json.dumps(value)}, not a number"
+        if isinstance(value, float) and math.isinf(value):
+            return f"{key} holds {value} (a number too large for a float: 1e999?), not a finite number"
+    return None
 
 
 def write_result(directory, record):

@@ -40,9 +40,9 @@ of the dataset's matrix without copying it; kernel methods (``kernel_da``,
 ``kernel_jtsvm``: ``dual_coef_``) take their unlabeled rows' predictions
 from ``transduction_`` (no second Gram matrix) and score test rows with
 ``decision_function``.  The objectives come from the solver's record,
-never recomputed here.  A kernel method with a ``max_rows`` (the dense-Gram ones; the kernel CCCP-TSVM reads
-kernel rows through a bounded cache and has none) on more training rows than it (dense
-n x n Gram matrix) is refused before anything is copied.
+never recomputed here.  A kernel method on more training rows than its ``max_rows`` (the dense-Gram ones: the n x n
+Gram matrix's memory; the kernel CCCP-TSVM, which reads kernel rows through a bounded cache: its SMO's
+time) is refused before anything is copied.
 
 Unset (null) ``lam``/``lam_u`` come from the dataset registry (Table 1.1);
 a dataset setting other than :data:`DATASET_SETTINGS` is refused;
@@ -248,9 +248,11 @@ def fit_estimator(settings, dataset, split):
     estimator = estimator_for(settings.method, settings.lam, settings.lam_u, split.r)
     kernel = method(settings.method["name"]).kernel   # dense n x n Gram matrix
     if kernel:
-        check_kernel_rows(split.labeled.size + split.unlabeled.size, getattr(estimator, "max_rows", None),
+        n_rows = split.labeled.size + split.unlabeled.size
+        cost = estimator.rows_cost(n_rows) if hasattr(estimator, "rows_cost") else None   # the default: memory
+        check_kernel_rows(n_rows, getattr(estimator, "max_rows", None),
                           f"{settings.variant} on {dataset.name} ({split.labeled.size} labeled + "
-                          f"{split.unlabeled.size} unlabeled rows)")
+                          f"{split.unlabeled.size} unlabeled rows)", cost)
     X_fit, y_fit, all_rows = training_rows(dataset, split)
     if kernel and settings.backend["name"] != "local":
         raise ValueError(f"backend={settings.backend['name']} spreads the rows of a linear model's X; "

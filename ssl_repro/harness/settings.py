@@ -89,8 +89,12 @@ def job_labels(value, dataset):
 
 
 def close_names(word, names, n=3):
-    """The names of ``names`` closest to ``word`` (difflib), as " (did you mean a or b?)", or ""."""
-    close = difflib.get_close_matches(str(word), list(names), n=n, cutoff=0.6)
+    """The names of ``names`` closest to ``word`` (difflib, case ignored: ``dA`` finds ``da``), as
+    " (did you mean a or b?)", or ""."""
+    by_lower = {}
+    for name in sorted(names):
+        by_lower.setdefault(str(name).lower(), name)
+    close = [by_lower[c] for c in difflib.get_close_matches(str(word).lower(), list(by_lower), n=n, cutoff=0.6)]
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 

@@ -1,12 +1,14 @@
 """The diagnostics record every solver function returns, and how a solver says it stopped early
 or ended, by its own rule, on an answer its algorithm is not meant to give.
 
-Two such answers are flagged (``suspect`` in the record, and a :class:`SuspectSolutionWarning`):
+Such answers are flagged (``suspect`` in the record, and a :class:`SuspectSolutionWarning`):
 ``one_temperature``, deterministic annealing whose beliefs settled at its first temperature
 (a T0 so low that no annealing took place: the answer of a fixed low temperature, e.g. 12.6%
 test error against 3.7% at the default T0 on text-like data, not DA's path of Table 5 of 000); and
 ``one_class``, a semi-supervised solution putting every unlabeled row in one class, whatever the
-balance constraint's r (features scaled near 0, a lambda so large that w is nearly 0).
+balance constraint's r (features scaled near 0, a lambda so large that w is nearly 0).  A tuned baseline
+flags a third, ``cv_untold``: a cross-validation whose every lambda has the same held-out error, so the
+lambda is its tie-break's (:mod:`ssl_repro.estimators.baselines`).
 Decision: ``converged`` keeps its one meaning, every loop ended on its own rule, not on a cap;
 a suspect answer is said apart, so a reader can tell "ran out of iterations" from "finished,
 but look at this".  The checks cost no pass over X: the annealing's own temperature count, and

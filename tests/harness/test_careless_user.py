@@ -6,6 +6,7 @@ and a few go through a subprocess to see the console itself."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -69,6 +70,14 @@ COMMAND_REFUSALS = [
      r"--results .*nothing_here: no such folder \(render reads the records there\)"),
     ("paper_artifacts", ["report", "--results", "{tmp}/nothing_here"],
      r"--results .*nothing_here: no such folder \(report reads the records there\)"),
+    ("paper_artifacts", ["report", "--results", "{tmp}/garbage.csv"],
+     r"--results .*garbage\.csv is a file, not a folder \(report reads the records in a folder\)"),
+    ("paper_artifacts", ["render", "--force", "--results", "{tmp}/garbage.csv"], r"garbage\.csv is a file, not a folder"),
+    ("paper_artifacts", ["run", "learning-curves", "--dataset", "pcmac", "--data-root", "{tmp}/runs", "--results",
+                         "{tmp}/out"],
+     r"^Error: learning-curves on pcmac: dataset 'pcmac': expected file\(s\) .*missing .*--data-root DIR"),
+    ("paper_artifacts", ["run", "learning-curves", "--dataset", "pcmak", "--results", "{tmp}/out"],
+     r"^Error: learning-curves is made on .*, not 'pcmak': give --dataset one of them$"),
 ]
 
 
@@ -84,6 +93,37 @@ def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message
     assert one_error_line(str(stop.value.code)), stop.value.code
     assert __import__("re").search(message, str(stop.value.code)), stop.value.code
     assert files_under(tmp_path) == before
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder of records this process cannot write: mode 555, or (for root, whom modes do not stop) the
+    immutable attribute; skipped where neither stops a write."""
+    folder = tmp_path / "read_only"
+    (folder / "runs" / "job").mkdir(parents=True)
+    write_result(folder / "runs" / "job", record())
+    folder.chmod(0o555)
+    if os.access(folder, os.W_OK):
+        subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
+    try:
+        (folder / "probe").touch()
+    except OSError:
+        yield folder
+    else:
+        pytest.skip("no way to make a folder read-only here")
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("argv", [["render", "--force"], ["report"], ["run", "tsvm-loss"],
+                                  ["run", "learning-curves", "--dataset", "pcmac"]])
+def test_a_read_only_results_folder_is_refused_before_any_work(argv, read_only_folder, paper_artifacts):
+    with pytest.raises(SystemExit) as stop:
+        paper_artifacts([*argv, "--results", str(read_only_folder)])
+    assert one_error_line(str(stop.value.code)), stop.value.code
+    assert __import__("re").search(rf"^Error: --results .*read_only cannot be written \(.*\), and {argv[0]} writes "
+                                   r"there: give a folder you can write with --results DIR", stop.value.code)
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +147,20 @@ RUN_REFUSALS = [
     (["+experiment=learning_curve", "dataset=kdd99-10"],
      r"does not apply to it \(the recipes that do: \+experiment=transductive, \+experiment=scale_timing\)$"),
     (["+repeat=3", "method=svm"], r"^Error: \+repeat=3 numbers the repeats of a timing sweep.*drop \+repeat=3"),
+    (["n_labeled=${oc.env:NO_SUCH_VAR}"], r"^Error: n_labeled=\$\{oc.env:NO_SUCH_VAR\}: the environment variable "
+                                          r"NO_SUCH_VAR is not set: set it, or give a default as \$\{oc.env:NO_SUCH_VAR,VALUE\}$"),
+    (["n_labeled=${no_such_setting}"], r"names 'no_such_setting', which is no setting of a job"),
+    (["n_labeled=${nosuch:x}"], r"^Error: n_labeled=\$\{nosuch:x\}: its interpolation cannot be resolved \(Unsupported "
+                                r"interpolation type nosuch\): give the value itself$"),
+    (["~method"], r"^Error: ~method deletes method, which every job reads .*: set it instead, e.g. method=VALUE"),
+    (["split=[0,1"], r"^Error: the override 'split=\[0,1' is not in Hydra's syntax \(no viable alternative"),
+    (["dataset"], r"^Error: 'dataset' is not an override \(Hydra takes KEY=VALUE\): write dataset=VALUE"),
+    (["method.lam=1)"], r"^Error: the override 'method.lam=1\)' is not in Hydra's syntax \(extraneous input"),
+    (["n_labeled=${foo"], r"^Error: the override 'n_labeled=\$\{foo' is not in Hydra's syntax"),
+    (["-m", "split=range(0,"], r"^Error: the override 'split=range\(0,' is not in Hydra's syntax .*-m 'KEY=range"),
+    (["method=dA"], r"^Error: method=dA: no such method config \(did you mean da\?\)"),
+    (["method=TSVM"], r"^Error: method=TSVM: no such method config \(did you mean tsvm\b"),
+    (["dataset=PCMAC"], r"^Error: dataset=PCMAC: no such dataset config \(did you mean pcmac\?\)"),
 ]
 
 
@@ -151,6 +205,22 @@ def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tm
     assert files_under(tmp_path) == []          # no results/runs/ left behind
 
 
+@pytest.mark.slow   # Hydra sweeps in subprocesses
+@pytest.mark.parametrize("cwd, results_dir, folder", [
+    (None, str(REPO / "results"), "results/default"),                       # absolute
+    (REPO, "results", "results/default"),                                   # relative, from the repository
+    (None, str(REPO / "results" / "learning_curve_pcmac"), "results/learning_curve_pcmac/default"),  # an artifact's
+])
+def test_a_sweep_into_the_committed_results_is_refused_as_aggregate_refuses(cwd, results_dir, folder, tmp_path):
+    before = files_under(REPO / "results")
+    code, log = run_cli(cwd or tmp_path, "-m", "method=svm", f"results_dir={results_dir}")
+    error = [line for line in log.splitlines() if line.startswith("Error:")]
+    assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
+    assert re.search(rf"^Error: the sweep folder .*{folder} is in the repository's committed results \(.*\), which "
+                     r"aggregate and plots refuse to write: set results_dir=DIR outside it", error[0]), error
+    assert files_under(REPO / "results") == before
+
+
 @pytest.mark.slow   # a Hydra sweep in a subprocess
 def test_a_failed_job_of_a_sweep_is_one_console_line_and_its_traceback_stays_in_error_txt(tmp_path):
     code, log = run_cli(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da", "n_labeled=8,2999",
@@ -173,7 +243,7 @@ def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(to
     aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
     out, err = capsys.readouterr()
     assert f"{bad}: holds {token}, which is not JSON" in err and "run the job again" in err, err
-    assert "1 incomplete result.json skipped" in out
+    assert "1 result.json skipped" in out
     import pandas as pd
     summary = pd.read_csv(tmp_path / "table" / "summary.csv")
     assert summary["n_splits"].tolist() == [1]          # what was averaged: the good record alone

@@ -33,7 +33,7 @@ def test_incomplete_records_are_skipped_with_a_warning_naming_each_file(runs, tm
     for name in INCOMPLETE:
         assert f"{runs / name / RESULT_FILE}" in err
     assert err.count("warning: skipped") == len(INCOMPLETE)
-    assert f"1 jobs, 1 groups -> {tmp_path / 'out'}; {len(INCOMPLETE)} incomplete result.json skipped" in out
+    assert f"1 jobs, 1 groups -> {tmp_path / 'out'}; {len(INCOMPLETE)} result.json skipped" in out
 
 
 def test_run_py_computes_again_exactly_what_the_aggregation_skips(runs):

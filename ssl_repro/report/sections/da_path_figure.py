@@ -1,6 +1,6 @@
 """DA's path: the OPTIMIZE-W steps of one annealing run."""
-import json
 
+from ssl_repro.claims.record_file import read_json
 from ssl_repro.report.record_text import NOT_YET, provenance
 from ssl_repro.report.tables import pct
 
@@ -11,7 +11,7 @@ def section_da_path(records):
     if not files:
         return lines + [NOT_YET]
     for f in files:
-        record = json.loads(f.read_text())
+        record = read_json(f)
         path = record["path"]
         returned = next(i for i, step in enumerate(path) if step["returned"])
         lines += [f"`da_path/{f.name}` ({record['dataset']}, {record['n_labeled']} labels, split {record['split']}; "

@@ -1,7 +1,7 @@
 """DA's one-class runs on the learning curves: which cells, whether DA's error there equals the SVM's, and
 why (the recorded annealing path and the C++ reference's J on the same job)."""
-import json
 
+from ssl_repro.claims.record_file import read_json
 from ssl_repro import claims
 from ssl_repro.report.record_text import cells, sweep_frames
 
@@ -30,7 +30,7 @@ def _path_lines(records):
     reference = records.csv("reference_agreement/side_by_side.csv")
     lines = []
     for f in sorted((records.results / "da_path").glob("*.json")):
-        record = json.loads(f.read_text())
+        record = read_json(f)
         path = record["path"]
         step = next(i for i, s in enumerate(path) if s["returned"])
         job = f"{record['dataset']}-l{record['n_labeled']}-split{record['split']}"

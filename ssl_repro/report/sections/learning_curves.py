@@ -38,14 +38,16 @@ def section_learning_curves(records):
 
 def svm_bias_lines(records):
     """Why the SVM's pcmac error peaks at 7 labels, from ``svm_bias/pcmac.json``
-    (``experiments/svm_bias.py``)."""
+    (``experiments/svm_bias.py``); a value that is not a finite number is refused naming the record
+    (:meth:`~ssl_repro.claims.record_file.Record.number`), not printed as "+nan"."""
     record = records.json("svm_bias/pcmac.json")
     if record is None:
         return []
     r = record["rows"]
-    rows = [[l, f"{v['labeled_positives']:.0f} of {l}",
-             f"{v['bias']:+.3f} ({v['bias_min']:+.3f} to {v['bias_max']:+.3f})",
-             *(pct(v[k], 1) for k in ("wx_zero", "bias_decides", "predicted_positive", "test_error", "negative_share"))]
+    rows = [[l, f"{v.number('labeled_positives'):.0f} of {l}",
+             f"{v.number('bias'):+.3f} ({v.number('bias_min'):+.3f} to {v.number('bias_max'):+.3f})",
+             *(pct(v.number(k), 1) for k in ("wx_zero", "bias_decides", "predicted_positive", "test_error",
+                                             "negative_share"))]
             for l, v in r.items()]
     seven = r.get("7")
     why = "" if seven is None else (

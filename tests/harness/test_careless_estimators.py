@@ -1,0 +1,53 @@
+"""A careless user's fits: what would run silently wrong, or for hours, is said at once.  One row per case."""
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+from ssl_repro.estimators import KernelCCCPTSVM, KernelDA, SelfTraining, TunedLinearSVM, TunedLogisticRegression
+from ssl_repro.solvers import SuspectSolutionWarning
+
+
+def two_labels(n=60, seed=0):
+    """Two Gaussian classes, one labeled row of each: every fold of a leave-one-out trains on one class."""
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(size=(n // 2, 3)) + 2, rng.normal(size=(n // 2, 3)) - 2]
+    y = np.full(n, -1)
+    y[0], y[n // 2] = 1, 0
+    return X, y
+
+
+@pytest.mark.parametrize("estimator", [TunedLinearSVM(), TunedLogisticRegression(), SelfTraining()])
+def test_a_cross_validation_that_cannot_tell_lambda_apart_is_warned_and_recorded(estimator):
+    X, y = two_labels()
+    with pytest.warns(SuspectSolutionWarning, match=r"cross-validation on 2 labeled rows cannot tell the lambda grid "
+                                                     r"apart \(every value's held-out error is 1\.00\), so "
+                                                     r"lambda=0\.001 is the tie-break.*at least 5 of each class"):
+        estimator.fit(X, y)
+    assert estimator.diagnostics_.suspect == ["cv_untold"] and estimator.lam_ == 1e-3
+
+
+def test_a_cross_validation_that_tells_lambda_apart_is_not_flagged():
+    X, y = two_labels()
+    y[[1, 2, 3, 4, 5, 31, 32, 33, 34, 35]] = [1] * 5 + [0] * 5
+    y[5], y[35] = 0, 1                  # a mislabeled row of each class: some lambda values err more
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspectSolutionWarning)
+        model = TunedLinearSVM().fit(X, y)
+    assert len(set(model.diagnostics_.cv_errors)) > 1 and model.diagnostics_.suspect == []
+
+
+@pytest.mark.parametrize("estimator, message", [
+    (KernelCCCPTSVM(lam=1e-2), r"KernelCCCPTSVM: 100000 training rows exceed the kernel methods' limit of "
+                               r"max_rows=20000: its SMO evaluates of the order of n\^2 = 1\.0e\+10 kernel entries"),
+    (KernelDA(), r"KernelDA: 100000 training rows exceed the kernel methods' limit of max_rows=10000: they build"),
+])
+def test_a_kernel_fit_above_its_row_limit_is_refused_at_once(estimator, message):
+    X = np.random.default_rng(0).random((100_000, 10))
+    y = np.full(100_000, -1)
+    y[:2] = [0, 1]
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=message):
+        estimator.fit(X, y)
+    assert time.perf_counter() - started < 5
