@@ -9,7 +9,7 @@ counted; ``"per": "dataset"`` judges a sentence about each dataset per dataset (
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combined, frames, judge_set, tally_word
+from ssl_repro.claims.verdicts import CORNERS_PREFIX, FAILS, HOLDS, UNTESTABLE, Verdict, combined, frames, judge_set, tally_word
 
 
 def _converged(rows):
@@ -75,6 +75,9 @@ def compare_sets(records, test):
     set's ``test["set_checks"]`` (:func:`for_set`) must be met in a cell for the cell to count;
     ``test["per"] == "dataset"``: judged per dataset (module doc)."""
     found = frames(records, test["folder"] + "_")
+    if test["folder"] == "learning_curve":                      # an analog's runs at its other lambda' (corners)
+        for name, options in frames(records, CORNERS_PREFIX).items():
+            found.setdefault(name, []).extend(options)
     return [(name, judge_set(name, found.get(name, []), True,
                              lambda kind, dataset, frame, e=set_expect, t=for_set(test, name): judge_cells(frame, t, e, dataset)))
             for name, set_expect in test["expect"].items()]

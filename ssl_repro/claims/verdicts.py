@@ -9,14 +9,18 @@ single datasets into one verdict of a paper set and of a claim (stated once, her
 - *The verdict per data kind*: each paper set's verdict rests on its real set, else its real-text
   analog(s), else (timing) its stand-in (:data:`KIND_ORDER`); an error or optimization claim never rests
   on a stand-in alone.  A claim whose sets do not all give one verdict says which data gives which
-  ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both constructions)"), never a
+  ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, at the paper's lambda' = 10, construction a)"), never a
   bare "mixed".
-- *An analog's constructions*: an analog is built two ways (``construction`` a and b,
-  :mod:`ssl_repro.data.registry`): its verdict is **robust** when every construction with records gives
-  it ("both constructions"), **construction-dependent** otherwise (saying which gives which); a
-  construction without records is named ("construction a; b not run"), and one whose records decide no
-  cell is named with its reason ("b untested (no cell with both methods)", or its cells left out for runs
-  that did not converge).
+- *An analog's constructions: the paper's setting first*.  An analog is built two ways (``construction`` a
+  and b, :mod:`ssl_repro.data.registry`): a keeps the paper set's lambda' and train : test proportion and the
+  whole message (the closest preprocessing to the papers' sets), b takes the bodies only and the other lambda'.
+  The analog's verdict is the one **at the paper's own lambda'** (the paper set's registry entry: 10 for aut-avn
+  and ccat, 1 for gcat) with construction a's preprocessing; where the other preprocessing was also run at the
+  paper's lambda' (aut-avn's corners, :data:`CORNERS_PREFIX`) and gives another verdict, the verdict is
+  **construction-dependent** (the constructions differ at the paper's own setting).  Every record at the other
+  lambda' is a **robustness check** shown beside the verdict ("robustness check: does not hold with b, lambda'
+  = 1"), never an equal vote.  A construction without records is named ("b not run"), and one whose records
+  decide no cell is named with its reason ("b untested (no cell with both methods)").
 """
 from dataclasses import dataclass
 
@@ -88,7 +92,7 @@ class Verdict:
 
     ``word``: a single verdict (:data:`HOLDS`, :data:`FAILS`, :data:`MIXED`, :data:`UNTESTABLE`, or for
     one paper set :data:`CONSTRUCTION_DEPENDENT`) where every set gives it, else the verdict per data kind
-    ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, both constructions)");
+    ("holds on pcmac (real); does not hold on 20ng-aut-avn-like (analog, at the paper's lambda' = 10, construction a)");
     ``category``: the single verdict, or :data:`BY_DATA` (what a table of verdicts counts); ``data``: the
     datasets, with kind (and an analog's constructions); ``evidence``: one phrase per dataset;
     ``kind``: the short data kind (:data:`LABEL_ORDER`) of a verdict on one dataset; ``on``: {(kind, data):
@@ -175,46 +179,83 @@ def choose(options, real_only):
     return [o for o in options if o[0] == kind], ""
 
 
+#: The folders' prefix of the runs of an analog at the other lambda' of a construction (aut-avn's corners:
+#: :mod:`ssl_repro.claims.corners`); judged with the learning curves' records.
+CORNERS_PREFIX = "construction_corners_"
+
+
 def construction(dataset):
     """An analog's construction (``a`` for one declared without)."""
     info = registry.DATASETS.get(dataset)
     return (info.construction if info is not None else None) or "a"
 
 
+def paper_lambda(name):
+    """The paper's own lambda' on paper set ``name`` (its registry entry), or None when it has none."""
+    info = registry.DATASETS.get(name)
+    return info.lam_u if info is not None else None
+
+
+def run_lambda(dataset, frame):
+    """The lambda' an analog's records ran at: the one positive ``lam_u`` of ``frame`` (the semi-supervised
+    runs'), else the dataset's registry value."""
+    if "lam_u" in frame:
+        values = {float(v) for v in frame["lam_u"].dropna() if v > 0}
+        if len(values) == 1:
+            return values.pop()
+    return registry.DATASETS[dataset].lam_u if dataset in registry.DATASETS else None
+
+
 def judge_set(name, options, real_only, judge):
     """The :class:`Verdict` of paper set ``name``: ``judge(kind, dataset, frame)`` (a Verdict with the
-    dataset's evidence) on each dataset :func:`choose` picks; an analog's constructions merged
-    (:func:`merge_constructions`)."""
+    dataset's evidence) on each dataset :func:`choose` picks; an analog's settings merged, the paper's first
+    (:func:`merge_constructions`).  A record at a lambda' other than its dataset's is judged under the name
+    ``<dataset> at lambda' = <x>``."""
     chosen, why = choose(options, real_only)
     if not chosen:
         return Verdict(UNTESTABLE, "", f"{name}: {why}")
     kind = chosen[0][0]
-    verdicts = [(dataset, judge(kind, dataset, frame)) for kind, dataset, frame in chosen]
     if kind == ANALOG:
-        return merge_constructions(name, verdicts)
-    dataset, v = verdicts[0]
+        judged = []
+        for _, dataset, frame in chosen:
+            lam = run_lambda(dataset, frame)
+            label = dataset if lam == registry.DATASETS[dataset].lam_u else f"{dataset} at lambda' = {lam:g}"
+            judged.append((dataset, lam, judge(kind, label, frame)))
+        return merge_constructions(name, judged)
+    _, dataset, frame = chosen[0]
+    v = judge(kind, dataset, frame)
     return Verdict(v.word, f"{dataset} ({SHORT_KIND[kind]})", v.evidence, kind=SHORT_KIND[kind])
 
 
-def merge_constructions(name, verdicts):
-    """One verdict of an analog from its constructions' [(dataset, Verdict)]: **robust** when every
-    tested construction gives one verdict, else :data:`CONSTRUCTION_DEPENDENT` naming which gives which;
-    declared constructions without a testable record are named."""
+def merge_constructions(name, judged):
+    """One verdict of an analog from its records' [(dataset, lambda', Verdict)] (module doc): the verdict at
+    the paper's lambda' (:func:`paper_lambda`; every tested setting when none ran there), construction-dependent
+    when the preprocessings run at it disagree; the other lambda' a robustness check named beside it; declared
+    constructions without records, and settings whose records decide nothing, are named."""
     declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
-    tested = {construction(d): (d, v) for d, v in verdicts if v.word != UNTESTABLE}
-    ran = {construction(d) for d, _ in verdicts}
-    evidence = "; ".join(v.evidence for _, v in verdicts)
-    base = (tested.get("a") or next(iter(tested.values()), None) or verdicts[0])[0]
-    why_untested = {construction(d): v.evidence.removeprefix(f"{d}: ") for d, v in verdicts if v.word == UNTESTABLE}
-    untested = (f"; {', '.join(sorted(declared - ran))} not run" if declared - ran else "") + "".join(
-        f"; {c} untested ({why_untested[c]})" for c in sorted(ran - set(tested)))
-    words = {v.word for _, v in tested.values()}
+    tested = [(d, lam, v) for d, lam, v in judged if v.word != UNTESTABLE]
+    evidence = "; ".join(v.evidence for _, _, v in judged)
+    untested = "".join(f"; {c} not run" for c in sorted(declared - {construction(d) for d, _, _ in judged})) + "".join(
+        f"; {construction(d)} at lambda' = {lam:g} untested ({v.evidence.split(': ', 1)[-1]})"
+        for d, lam, v in judged if v.word == UNTESTABLE)
     if not tested:
-        return Verdict(UNTESTABLE, f"{base} (analog)", evidence, kind=SHORT_KIND[ANALOG])
+        return Verdict(UNTESTABLE, f"{judged[0][0]} (analog)", evidence, kind=SHORT_KIND[ANALOG])
+    paper = paper_lambda(name)
+    at_paper = [t for t in tested if t[1] == paper] or tested
+    robustness = [t for t in tested if t not in at_paper]
+    at_paper.sort(key=lambda t: construction(t[0]))
+    robustness.sort(key=lambda t: (t[1], construction(t[0])))
+    base = at_paper[0][0]
+    words = list(dict.fromkeys(v.word for _, _, v in at_paper))
+    setting = f"the paper's lambda' = {paper:g}" if paper is not None and at_paper[0][1] == paper else "its settings"
+    lams = list(dict.fromkeys(lam for _, lam, _ in robustness))
+    checks = "".join(f"; robustness check at lambda' = {lam:g}: " + ", ".join(
+        f"{v.word} with {construction(d)}" for d, x, v in robustness if x == lam) for lam in lams)
     if len(words) == 1:
-        how = "both constructions" if len(tested) == 2 else "every construction" if len(tested) > 2 else \
-            f"construction {next(iter(tested))}{untested}"
-        return Verdict(words.pop(), f"{base} (analog, {how})", evidence, kind=SHORT_KIND[ANALOG])
-    how = ", ".join(f"{v.word} with {c}" for c, (_, v) in sorted(tested.items()))
-    return Verdict(CONSTRUCTION_DEPENDENT, f"{base} (analog: {how}{untested})", evidence, kind=SHORT_KIND[ANALOG])
-
+        how = "preprocessings " + " and ".join(construction(d) for d, _, _ in at_paper) + " agree" \
+            if len(at_paper) > 1 else f"construction {construction(base)}"
+        return Verdict(words[0], f"{base} (analog, at {setting}, {how}{checks}{untested})", evidence,
+                       kind=SHORT_KIND[ANALOG])
+    how = ", ".join(f"{v.word} with {construction(d)}" for d, _, v in at_paper)
+    return Verdict(CONSTRUCTION_DEPENDENT, f"{base} (analog: at {setting} {how}{checks}{untested})", evidence,
+                   kind=SHORT_KIND[ANALOG])
