@@ -3,13 +3,16 @@
 A cell is one (labels, unlabeled rows) point of a sweep; each check ``{metric, a, b, expect}`` of the test
 is a :func:`~ssl_repro.claims.rules.compare` in every cell, met or not by
 :func:`~ssl_repro.claims.rules.meets`; cells whose outcome turns on non-converged runs are left out and
-counted; ``"per": "dataset"`` judges a sentence about each dataset per dataset (the rules:
-:mod:`ssl_repro.claims.rules`).  Which data a paper set's verdict rests on is
-:mod:`ssl_repro.claims.verdicts`'s.
+counted.  **One rule per form of sentence** (:mod:`ssl_repro.claims.rules`): a sentence about a set ("A is
+lower than B on S", "much lower", "about equal") is judged per dataset, each check (a *part* of the
+sentence) by :func:`part_status`, the parts by :func:`conjunction`; a sentence that says "over the entire
+range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell.
+Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import CORNERS_PREFIX, FAILS, HOLDS, UNTESTABLE, Verdict, combined, frames, judge_set, tally_word
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, UNTESTABLE, Verdict, combined, conjunction, frames, judge_set,
+                                      part_status, tally_word)
 
 
 def _converged(rows):
@@ -21,7 +24,7 @@ def judge_cells(frame, test, set_expect, dataset):
     """The verdict of one dataset's records on a ``compare`` test (module doc: cells, non-converged runs,
     per-dataset sentences)."""
     checks = test["checks"]
-    per_dataset = test.get("per") == "dataset"
+    per_dataset = test.get("per", "dataset") == "dataset"
     words = [{} for _ in checks]
     met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
     met = total = undecided = 0
@@ -61,11 +64,11 @@ def judge_cells(frame, test, set_expect, dataset):
         why = "no cell decided" if undecided else "no cell with both methods"
         return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
     if per_dataset:
-        ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
+        parts = [part_status(met_k[k], cells_k[k], against_k[k]) for k in range(len(checks)) if cells_k[k]]
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
                             for k in range(len(checks)) if cells_k[k])
-        return Verdict(HOLDS if ok else FAILS, "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
-                                                    f"{counts}){notes}")
+        return Verdict(conjunction(parts), "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
+                                               f"{counts}){notes}")
     return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
 
 
@@ -73,7 +76,7 @@ def compare_sets(records, test):
     """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
     rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) and of the
     set's ``test["set_checks"]`` (:func:`for_set`) must be met in a cell for the cell to count;
-    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+    judged per dataset unless ``test["per"] == "cell"`` or the set is in ``test["every_cell"]`` (module doc)."""
     found = frames(records, test["folder"] + "_")
     if test["folder"] == "learning_curve":                      # an analog's runs at its other lambda' (corners)
         for name, options in frames(records, CORNERS_PREFIX).items():
@@ -87,7 +90,8 @@ def for_set(test, name):
     """``test`` with the checks of paper set ``name``: ``checks`` and, where a sentence says something else of
     each set (000's "the observations in the previous section", one per set), ``set_checks[name]``."""
     extra = test.get("set_checks", {}).get(name, [])
-    return {**test, "checks": test["checks"] + extra} if extra else test
+    test = {**test, "checks": test["checks"] + extra} if extra else test
+    return {**test, "per": "cell"} if name in test.get("every_cell", ()) else test
 
 
 #: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.

@@ -67,9 +67,15 @@ splits, and never counts as better optimization or better error.
   not significant error is no improvement, a markedly lower one more than slight.  *"Slightly"* better optimization (000 Fig 4,
   004 Fig 1.3) is met only by a slightly-lower J: a significantly lower J does not read as
   "slightly".
-- *A per-dataset sentence* ("the benefit of unlabeled data is evident on all datasets": the test's
-  ``"per": "dataset"``) is judged per dataset, not per cell: a dataset meets it when each check is
-  met in more than half of its cells and reversed (significantly higher) in none.
+- *One rule per form of sentence* (:func:`ssl_repro.claims.verdicts.part_status`,
+  :func:`~ssl_repro.claims.verdicts.conjunction`): a sentence about a set ("lower on S", "much lower",
+  "about equal", "the benefit ... is evident on all datasets") is judged per dataset, not per cell: each
+  part is met when met in more than half of the dataset's cells and reversed (significantly the other
+  way) in none; "over the entire range" and "consistently" need every cell (the test's ``"per": "cell"``
+  or ``every_cell``); a conjunction holds when every part is met, does not hold when any part is reversed
+  or none is met, and is mixed otherwise.  Timing sentences read the same way over the label counts
+  (:mod:`ssl_repro.claims.timing_rules`: "can be k times" an existence, "particularly when labels are few"
+  a trend).
 - *One run*: every word that rests on one split says "(1 run)", "equal (1 run)" included.
 - *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
   converged"), and never decide a cell silently: a cell whose outcome changes when its
@@ -305,9 +311,13 @@ SENTENCE_RULES = (
     "evidence carries its band (J: significantly / slightly; errors: markedly / slightly). \"Slightly\" better "
     "optimization needs a J gap in the slight band; \"only slight\" error improvements need a slightly lower "
     "error (an equal one is no improvement, a markedly lower one more than slight); \"significantly\" or \"well "
-    "below\" an error needs it markedly lower. A sentence about each dataset (\"evident on all datasets\") is "
-    "judged per dataset: met in "
-    "more than half of its cells and reversed in none. A word resting on one split says \"(1 run)\", "
+    "below\" an error needs it markedly lower. One rule per form of sentence: a sentence about a set (\"lower on S\", "
+    "\"much lower\", \"about equal\", \"evident on all datasets\", \"an order of magnitude slower\") is met on a "
+    "dataset when met in more than half of its cells (label counts) and reversed in none; \"over the entire range\" "
+    "and \"consistently\" need every cell; a conjunction holds when every part is met, does not hold when any part "
+    "is reversed (or none is met), and is mixed otherwise; \"can be k times\" is an existence (some label count); "
+    "a trend \"particularly when labels are few\" needs the ratio at the fewest labels above its median and above "
+    "the ratio at the most, and qualifies a met headline. A word resting on one split says \"(1 run)\", "
     "\"equal\" included. Runs stopped on an iteration cap are counted (\"k of n runs not converged\"), and a "
     "cell whose outcome turns on them is left out and counted. A claim whose sets disagree gives its verdict "
     "per data kind (real first). An analog's verdict is the one at the paper's own lambda' (10 for aut-avn "
@@ -318,8 +328,8 @@ SENTENCE_RULES = (
     "Every error or objective claim that holds rests on the paired test above (p < {alpha:g} and a gap beyond "
     "the thresholds; \"approximately the same\" is equal, or lower), 001's and 002's kernel tables included. "
     "The exceptions, where the claim is not about paired errors: timing claims compare ratios of median seconds "
-    "of the timing protocol with the factor the claim states (\"six to seven times\": a ratio that rounds to 6 "
-    "or 7; \"more strongly dependent\": a spread at least 1.1 times the other's); 001 Table 2 compares success "
+    "of the timing protocol with the factor the claim states (\"can be six to seven times\": a ratio that "
+    "rounds to 6 or more at some label count; \"more strongly dependent\": a spread at least 1.1 times the other's); 001 Table 2 compares success "
     "counts of 10 draws; 002 Fig 4 counts CCCP steps; 002's \"quadratic trend\" needs the 95% interval of the "
     "fitted exponent inside [1.5, 2.5]; 004's large sets have one run a cell (\"(1 run)\"). A claim's page says "
     "which part of its sentence, if any, is not tested, and why."

@@ -14,8 +14,9 @@ judged as every claim's (:func:`ssl_repro.claims.verdicts.judge_set`: an analog'
 import numpy as np
 
 from ssl_repro.claims.registry import register
-from ssl_repro.claims.verdicts import (FAILS, HOLDS, MIXED, SHORT_KIND, UNTESTABLE, Verdict, combine, combined, data_kind, frames, judge_set,
-                     paper_set, tally_word)
+from ssl_repro.claims.verdicts import (FAILS, HOLDS, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
+                                      combined, conjunction, data_kind, frames, judge_set, paper_set, part_status,
+                                      tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
 #: before the evidence says that time and work part ways (1.5: half again).
@@ -82,27 +83,54 @@ def largest_u(runs):
     return runs[runs["n_unlabeled"] == runs.groupby("n_labeled")["n_unlabeled"].transform("max")]
 
 
+def ratio_part(check, ratio):
+    """(status, in range at how many label counts) of one ratio check (a part of the sentence) on one set's ratios
+    per label count (:func:`ssl_repro.claims.verdicts.part_status`).  ``at``: ``all`` or ``most`` (a sentence
+    about the set, "an order of magnitude slower", "typically slower": met at more than half of the label counts,
+    reversed at none), ``lowest`` ("when labels are relatively few": the fewest labels alone), ``some`` ("can
+    be k times": met at some label count; reversed only where the ratio is on the other side of 1 at all).  A
+    label count is **reversed** where the ratio is on the other side of 1 from the claim (``min`` >= 1: below 1)."""
+    ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
+    against = ratio < 1 if check.get("min", 0) >= 1 else ratio > 1 if check.get("max", np.inf) <= 1 else ratio < 0
+    at = check.get("at", "all")
+    if at == "lowest":
+        ok, against = ok.iloc[:1], against.iloc[:1]
+    if at == "some":
+        return (MET if ok.any() else REVERSED if against.all() else UNMET), ok
+    return part_status(int(ok.sum()), len(ok), int(against.sum())), ok
+
+
+def trend_part(check, ratio):
+    """A trend "particularly when labels are few" (``trend: "fewer"``): met when the ratio at the fewest labels is
+    above its median over the label counts and above the ratio at the most labels; reversed when below both.  It
+    qualifies its headline: judged (a part of the conjunction) only where the headline is met."""
+    first, last, median = ratio.iloc[0], ratio.iloc[-1], ratio.median()
+    return MET if first > median and first > last else REVERSED if first < median and first < last else UNMET
+
+
 def _ratio(test, dataset, runs):
     runs = largest_u(runs)
     seconds, work, counts = medians(runs, "n_labeled")
-    texts, oks = [], []
+    texts, parts = [], []
     for check in test["checks"]:
         num, den = check["num"], check["den"]
         if num not in seconds or den not in seconds:
             continue
         ratio = (seconds[num] / seconds[den]).dropna()
         work_ratio = (work[num] / work[den]).reindex(ratio.index)
-        if check.get("at") == "lowest":
-            ratio, work_ratio = ratio.iloc[:1], work_ratio.iloc[:1]
-        ok = (ratio >= check.get("min", 0)) & (ratio <= check.get("max", np.inf))
-        oks.append(ok.sum() > len(ok) / 2 if check.get("at") == "most" else bool(ok.all()))
+        status, ok = ratio_part(check, ratio)
+        parts.append(status)
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
-                     + work_note(ratio, work_ratio, "l") + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1))
-                     + capped_note(runs, (num, den)))
-    if not oks:
+                     f" ({status})" + work_note(ratio, work_ratio, "l")
+                     + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)) + capped_note(runs, (num, den)))
+        if check.get("trend") == "fewer" and len(ratio) > 1 and status == MET:     # qualifies a met headline
+            parts.append(trend_part(check, ratio))
+            texts.append(f"trend: {num} / {den} at the fewest labels {ratio.iloc[0]:.3g}, median {ratio.median():.3g}, "
+                         f"at the most {ratio.iloc[-1]:.3g} ({parts[-1]})")
+    if not parts:
         return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
-    return Verdict(HOLDS if all(oks) else FAILS if not any(oks) else MIXED, "", f"{dataset}: " + "; ".join(texts))
+    return Verdict(conjunction(parts), "", f"{dataset}: " + "; ".join(texts))
 
 
 def ratio_sets(records, test):

@@ -162,6 +162,29 @@ def combined(by_set):
     return check
 
 
+#: A part of a sentence on one set: met, reversed, or neither.
+MET, REVERSED, UNMET = "met", "reversed", "unmet"
+
+
+def part_status(met, cells, against):
+    """One part of a sentence about a set (one check over the set's ``cells``): **met** in more than half of its
+    cells and reversed (significantly the other way) in none; **reversed** when reversed in some cell and met in
+    at most half; else **unmet**."""
+    if 2 * met > cells and not against:
+        return MET
+    return REVERSED if against else UNMET
+
+
+def conjunction(parts):
+    """The verdict of a sentence of ``parts`` (:func:`part_status` each; one part is a conjunction of one): holds
+    when every part is met; does not hold when any part is reversed or none is met; else mixed."""
+    if all(p == MET for p in parts):
+        return HOLDS
+    if REVERSED in parts or MET not in parts:
+        return FAILS
+    return MIXED
+
+
 def tally_word(met, total):
     """The verdict of ``met`` of ``total`` cells: holds (all), does not hold (none), mixed, not testable (no cell)."""
     return UNTESTABLE if total == 0 else HOLDS if met == total else FAILS if met == 0 else MIXED

@@ -91,6 +91,14 @@ def claim_figures(claim, parts, records):
                    for f in records.results.glob(f"{folder}_*/figures/{d}_*{s}.png")})
 
 
+#: How a ratio check's ``at`` reads (:func:`ssl_repro.claims.timing_rules.ratio_part`).
+RATIO_AT = {"all": "at more than half of the label counts, reversed (on the other side of 1) at none",
+            "most": "at more than half of the label counts, reversed (on the other side of 1) at none",
+            "lowest": "at the fewest labels", "some": "at some label count (\"can be\": an existence)"}
+#: The trend part "particularly when labels are few" (:func:`ssl_repro.claims.timing_rules.trend_part`).
+TREND = "; and the trend: the ratio at the fewest labels above its median and above the ratio at the most labels"
+
+
 def describe(test):
     """The test applied, in words, for the claims table."""
     kind = test["kind"]
@@ -98,11 +106,14 @@ def describe(test):
         checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
                            for c in test["checks"])
         sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
-        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
+        every = ["every set"] if test.get("per") == "cell" else test.get("every_cell", [])
+        per = " (judged per dataset: each part met in more than half of the cells and reversed in none" + (
+            f"; in every cell on {', '.join(every)}, as the sentence says" if every else "") + ")"
         return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
     if kind == "ratio":
         return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
-                         f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
+                         + RATIO_AT[c.get("at", "all")] + (TREND if c.get("trend") else "")
+                         for c in test["checks"]) + f" (`{test['folder']}_*`); the parts a conjunction"
     return test.get("says", kind)
 
 

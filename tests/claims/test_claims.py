@@ -187,7 +187,7 @@ def test_a_per_dataset_claim_is_judged_per_dataset(tmp_path):
     assert claim["test"]["per"] == "dataset"
     v = claims.evaluate(claim, records)
     assert v.word == verdicts.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3 cells" in v.evidence
-    per_cell = claims.evaluate(dict(claim, test={k: x for k, x in claim["test"].items() if k != "per"}), records)
+    per_cell = claims.evaluate(dict(claim, test={**claim["test"], "per": "cell"}), records)
     assert per_cell.category == verdicts.MIXED and per_cell.word == "mixed on pcmac (real)"   # every cell asked
     higher = [t + 0.05 for t in TSVM]                       # TSVM above SVM in a cell: reversed, fails
     records = curve(tmp_path, {"pcmac": two_cells("pcmac", [lower] * 3, [lower, higher, lower], [TSVM] * 3)})
@@ -204,7 +204,7 @@ def test_non_converged_runs_are_counted_and_never_decide_a_cell(tmp_path):
     records = curve(tmp_path, {"pcmac": frame})
     claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs2-da")
     v = claims.evaluate(claim, records)
-    assert "lower in 1 of 1 cells" in v.evidence and "6 of 40 runs not converged" in v.evidence
+    assert "per dataset (met in 1 of 1 cells" in v.evidence and "6 of 40 runs not converged" in v.evidence
     assert "1 cell left out: the outcome turns on non-converged runs" in v.evidence
 
 
