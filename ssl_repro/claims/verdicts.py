@@ -74,12 +74,14 @@ def frames(records, prefix):
 #: The verdict words: the one vocabulary of every page (claims table, claim pages, "Beyond the papers",
 #: the docs, the tally under the claims table).  A single verdict ...
 HOLDS, FAILS, MIXED, UNTESTABLE = "holds", "does not hold", "mixed", "not testable"
+#: ... a result of the paper's size and direction that the paired test over our splits does not find significant ...
+NOT_SIGNIFICANT = "not significant"
 #: ... a paper set's verdict when its analog's constructions disagree (module doc) ...
 CONSTRUCTION_DEPENDENT = "construction-dependent"
 #: ... and a claim's when its data do not all give one verdict (its text then says which gives which).
 BY_DATA = "differs by data"
 #: Every verdict word, in the order a tally lists them.
-VOCABULARY = (HOLDS, FAILS, MIXED, CONSTRUCTION_DEPENDENT, BY_DATA, UNTESTABLE)
+VOCABULARY = (HOLDS, FAILS, MIXED, NOT_SIGNIFICANT, CONSTRUCTION_DEPENDENT, BY_DATA, UNTESTABLE)
 #: How the verdict text names a data kind.
 SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in", GENERATED: GENERATED}
 #: The order of the data kinds in a per-kind label (short names).

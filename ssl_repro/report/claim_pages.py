@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ssl_repro.claims import corners, verdicts
+from ssl_repro.claims import corners, paper_evidence, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
 from ssl_repro.report.tables import figure_caption, table
 from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
@@ -154,6 +154,7 @@ def claim_body(records, number, claim, section_link, figure_link):
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
+    lines += paper_evidence.evidence_lines(records, claim)
     lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]
