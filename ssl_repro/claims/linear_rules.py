@@ -6,13 +6,15 @@ is a :func:`~ssl_repro.claims.rules.compare` in every cell, met or not by
 counted.  **One rule per form of sentence** (:mod:`ssl_repro.claims.rules`): a sentence about a set ("A is
 lower than B on S", "much lower", "about equal") is judged per dataset, each check (a *part* of the
 sentence) by :func:`part_status`, the parts by :func:`conjunction`; a sentence that says "over the entire
-range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell.
+range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell; a trend
+"particularly striking towards the lower end" (``"trend": "fewer"``) needs each check's gain at the fewest
+labels above its median and above the gain at the most (:func:`ssl_repro.claims.verdicts.trend_status`).
 Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import (CORNERS_PREFIX, UNTESTABLE, Verdict, combined, conjunction, frames, judge_set,
-                                      part_status, tally_word)
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, MET, UNTESTABLE, Verdict, combined, conjunction, frames,
+                                      judge_set, part_status, tally_word, trend_status)
 
 
 def _converged(rows):
@@ -55,7 +57,7 @@ def judge_cells(frame, test, set_expect, dataset):
             cells_k[k] += 1
             met_k[k] += ok
             against_k[k] += against
-    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}{', ' + c['expect'] if 'expect' in c else ''}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
                        for k, c in enumerate(checks) if words[k])
     notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
@@ -65,11 +67,28 @@ def judge_cells(frame, test, set_expect, dataset):
         return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
     if per_dataset:
         parts = [part_status(met_k[k], cells_k[k], against_k[k]) for k in range(len(checks)) if cells_k[k]]
+        if test.get("trend") == "fewer" and all(p == MET for p in parts):      # qualifies a met headline
+            trends = gains_by_labels(frame, checks)
+            parts += [trend_status(g) for g in trends.values()]
+            counts += "; trend (gain at the fewest labels, median, most): " + ", ".join(
+                f"{k} {g.iloc[0]:.3g}, {g.median():.3g}, {g.iloc[-1]:.3g} ({trend_status(g)})" for k, g in trends.items())
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
                             for k in range(len(checks)) if cells_k[k])
         return Verdict(conjunction(parts), "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
                                                f"{counts}){notes}")
     return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
+
+
+def gains_by_labels(frame, checks):
+    """{"a vs b": mean of b - a per label count, fewest first} of each check with two or more label counts (the
+    gain a trend "particularly striking towards the lower end" is about)."""
+    out = {}
+    for c in checks:
+        rows = frame[frame["method"].isin([c["a"], c["b"]])]
+        means = rows.groupby(["n_labeled", "method"])[c["metric"]].mean().unstack()
+        if c["a"] in means and c["b"] in means and len(means) > 1:
+            out[f"{c['a']} vs {c['b']}"] = (means[c["b"]] - means[c["a"]]).sort_index()
+    return out
 
 
 def compare_sets(records, test):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.verdicts import (FAILS, HOLDS, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
-                                      combined, conjunction, data_kind, frames, judge_set, paper_set, part_status,
+                                      combined, conjunction, data_kind, trend_status, frames, judge_set, paper_set, part_status,
                                       tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
@@ -100,15 +100,24 @@ def ratio_part(check, ratio):
     return part_status(int(ok.sum()), len(ok), int(against.sum())), ok
 
 
-def trend_part(check, ratio):
-    """A trend "particularly when labels are few" (``trend: "fewer"``): met when the ratio at the fewest labels is
-    above its median over the label counts and above the ratio at the most labels; reversed when below both.  It
-    qualifies its headline: judged (a part of the conjunction) only where the headline is met."""
-    first, last, median = ratio.iloc[0], ratio.iloc[-1], ratio.median()
-    return MET if first > median and first > last else REVERSED if first < median and first < last else UNMET
+def other_u_note(runs, num, den):
+    """Where a label count was timed at more than one u (kdd99-10's doubling record): the ratio at each smaller u,
+    named beside the verdict's, which rests on the largest u (all unlabeled rows, as the paper's table)."""
+    if "n_unlabeled" not in runs:
+        return ""
+    smaller = runs[runs["n_unlabeled"] < runs.groupby("n_labeled")["n_unlabeled"].transform("max")]
+    if smaller.empty:
+        return ""
+    seconds = smaller.groupby(["n_unlabeled", "method"])["seconds"].median().unstack()
+    if num not in seconds or den not in seconds:
+        return ""
+    largest = int(runs["n_unlabeled"].max())
+    return f"; the verdict's u = {largest:,} (all unlabeled rows)" + "".join(
+        f"; at u = {int(u):,}: {r:.3g}" for u, r in (seconds[num] / seconds[den]).dropna().items())
 
 
 def _ratio(test, dataset, runs):
+    every_u = runs
     runs = largest_u(runs)
     seconds, work, counts = medians(runs, "n_labeled")
     texts, parts = [], []
@@ -123,9 +132,10 @@ def _ratio(test, dataset, runs):
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
                      f" ({status})" + work_note(ratio, work_ratio, "l")
-                     + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)) + capped_note(runs, (num, den)))
+                     + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)) + capped_note(runs, (num, den))
+                     + other_u_note(every_u, num, den))
         if check.get("trend") == "fewer" and len(ratio) > 1 and status == MET:     # qualifies a met headline
-            parts.append(trend_part(check, ratio))
+            parts.append(trend_status(ratio))
             texts.append(f"trend: {num} / {den} at the fewest labels {ratio.iloc[0]:.3g}, median {ratio.median():.3g}, "
                          f"at the most {ratio.iloc[-1]:.3g} ({parts[-1]})")
     if not parts:

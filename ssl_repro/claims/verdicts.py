@@ -187,6 +187,14 @@ def conjunction(parts):
     return MIXED
 
 
+def trend_status(values):
+    """A trend "particularly when labels are few" on ``values`` (a gain or a ratio per label count, fewest first):
+    met when the value at the fewest labels is above the median and above the value at the most labels, reversed
+    when below both, else unmet."""
+    first, last, median = values.iloc[0], values.iloc[-1], values.median()
+    return MET if first > median and first > last else REVERSED if first < median and first < last else UNMET
+
+
 def tally_word(met, total):
     """The verdict of ``met`` of ``total`` cells: holds (all), does not hold (none), mixed, not testable (no cell)."""
     return UNTESTABLE if total == 0 else HOLDS if met == total else FAILS if met == 0 else MIXED

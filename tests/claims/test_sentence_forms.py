@@ -8,7 +8,7 @@ import pandas as pd
 
 from ssl_repro import claims
 from ssl_repro.claims import verdicts
-from ssl_repro.claims.timing_rules import ratio_part, trend_part
+from ssl_repro.claims.timing_rules import ratio_part
 
 from tests.claims.test_claims import TSVM, cell, curve
 
@@ -58,11 +58,39 @@ def test_can_be_k_times_is_an_existence_and_particularly_when_few_a_trend():
     ratio = pd.Series([9.94, 6.13, 2.32], index=[20, 40, 80])                # 20ng-ccat-like-b's
     status, ok = ratio_part(check, ratio)
     assert status == verdicts.MET and list(ok) == [True, True, False]       # the old band [5.5, 7.5) failed 9.94
-    assert trend_part(check, ratio) == verdicts.MET
-    assert trend_part(check, ratio[::-1].set_axis(ratio.index)) == verdicts.REVERSED
+    assert verdicts.trend_status(ratio) == verdicts.MET
+    assert verdicts.trend_status(ratio[::-1].set_axis(ratio.index)) == verdicts.REVERSED
     assert ratio_part(check, pd.Series([2.3, 1.9, 1.2]))[0] == verdicts.UNMET
 
 
 def test_converges_after_five_to_ten_iterations_reads_within_ten():
     test = PAPERS["002-fig4"]["test"]
     assert test["max"] == 10 and test["min"] <= 3                          # g50c's 3 steps do not contradict it
+
+
+def test_whole_sentences_are_tested():
+    assert {"a": "da", "b": "tsvm-S1", "metric": "objective_eqn18"} in PAPERS["004-fig1.3-da"]["test"]["checks"]   # S=1 or S=max
+    assert "particularly striking on" in PAPERS["000-obs1"]["quote"]
+    assert set(PAPERS["000-obs1"]["test"]["set_checks"]) == {"aut-avn", "real-sim", "gcat", "pcmac"}
+    assert "particularly striking towards the lower end" in PAPERS["004-fig1.5"]["quote"]
+    assert PAPERS["004-fig1.5"]["test"]["trend"] == "fewer"
+    assert {c["metric"] for c in PAPERS["000-annealing"]["test"]["checks"]} == {"objective_eqn18", "transductive_error"}
+    assert {c["metric"] for c in PAPERS["001-fig5-bottom"]["test"]["checks"]} == {"test_error"}    # learning curves
+    for cid in ("000-table9", "003-table4"):
+        assert PAPERS[cid]["test"]["methods"] == ["tsvm-Smax", "tsvm-S1", "da"]                      # "our methods"
+
+
+def test_a_trend_particularly_striking_towards_the_lower_end_qualifies_a_met_headline(tmp_path):
+    gains = [[t - g for t in TSVM] for g in (0.10, 0.05, 0.02)]          # the gain shrinks as labels grow
+    rows = []
+    for k, gain in enumerate(gains):
+        rows.append(cell({"tsvm-Smax": gain, "da": gain, "svm": TSVM}, metric="test_error",
+                         dataset="20ng-gcat-like", l=10 * (k + 1)))
+    records = curve(tmp_path, {"20ng-gcat-like": pd.concat(rows, ignore_index=True).assign(lam_u=1.0)})
+    gcat = dict(records.named_verdicts(PAPERS["004-fig1.5"]))["gcat"]
+    assert gcat.category == verdicts.HOLDS and "trend" in gcat.evidence
+    rows.reverse()                                                     # the largest gain at the most labels
+    for k, frame in enumerate(rows):
+        frame["n_labeled"] = 10 * (k + 1)
+    records = curve(tmp_path, {"20ng-gcat-like": pd.concat(rows, ignore_index=True).assign(lam_u=1.0)})
+    assert dict(records.named_verdicts(PAPERS["004-fig1.5"]))["gcat"].category == verdicts.FAILS   # trend reversed
