@@ -13,13 +13,28 @@ Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import (CORNERS_PREFIX, MET, UNTESTABLE, Verdict, combined, conjunction, frames,
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, KNIFE_EDGE, MET, UNTESTABLE, Verdict, combined, conjunction, frames,
                                       judge_set, part_status, tally_word, trend_status)
 
 
 def _converged(rows):
     """The rows of runs that converged (all rows when the column is absent)."""
     return rows[rows["converged"].astype(bool)] if "converged" in rows else rows
+
+
+def knife_note(edges):
+    """The evidence's note of the cells on a knife edge (:attr:`ssl_repro.claims.rules.Comparison.knife_edge`)."""
+    return f"; {KNIFE_EDGE}: " + "; ".join(edges) if edges else ""
+
+
+def turns_on_unconverged(cell, check, expect, ok):
+    """Whether a cell's outcome ``ok`` on ``check`` changes (or the cell empties) when its non-converged runs are
+    left out (:mod:`ssl_repro.claims.rules`: such a cell is left out, never decided by them)."""
+    settled = _converged(cell)
+    if len(settled) == len(cell):
+        return False
+    again = compare(settled, check["a"], check["b"], check["metric"])
+    return again is None or meets(again, expect) != ok
 
 
 def judge_cells(frame, test, set_expect, dataset):
@@ -30,6 +45,7 @@ def judge_cells(frame, test, set_expect, dataset):
     words = [{} for _ in checks]
     met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
     met = total = undecided = 0
+    edges = []
     runs = frame[frame["method"].isin({m for c in checks for m in (c["a"], c["b"])})]
     unconverged = len(runs) - len(_converged(runs))
     for _, cell in frame.groupby(["n_labeled", "n_unlabeled"]):
@@ -42,9 +58,14 @@ def judge_cells(frame, test, set_expect, dataset):
                 continue
             ok = meets(c, expect)
             words[k][c.evidence_word] = words[k].get(c.evidence_word, 0) + 1
-            if settled is not None and len(settled) < len(cell):
-                again = compare(settled, check["a"], check["b"], check["metric"])
-                doubtful |= again is None or meets(again, expect) != ok
+            if c.knife_edge:
+                edges.append(f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} ({check['metric']}): "
+                             f"{c.evidence_word}, p = {c.p:.3g}, gap {100 * abs(c.mean):.3g} points"
+                             if not check["metric"].startswith("objective") else
+                             f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} (J): {c.evidence_word}, "
+                             f"p = {c.p:.3g}, gap {100 * abs(c.relative):.3g}%")
+            if settled is not None:
+                doubtful |= turns_on_unconverged(cell, check, expect, ok)
             outcomes.append((k, ok, reversed_(c)))
         if not outcomes:
             continue
@@ -61,7 +82,7 @@ def judge_cells(frame, test, set_expect, dataset):
                        for k, c in enumerate(checks) if words[k])
     notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
-        if undecided else "")
+        if undecided else "") + knife_note(edges)
     if total == 0:
         why = "no cell decided" if undecided else "no cell with both methods"
         return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")

@@ -107,6 +107,10 @@ ERROR_SLIGHT_POINTS = 0.015
 ERROR_SLIGHT_SHARE = 0.20
 #: Differences (and gaps between |differences|) up to this share of the largest value compared are float noise.
 TIE_RTOL = 1e-12
+#: A knife edge: a p within this of :data:`ALPHA` ...
+KNIFE_P = 0.005
+#: ... or a gap (or ratio) within this share of the bound it is read against.
+KNIFE_SHARE = 0.01
 #: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
 EXACT_UP_TO = 16
 #: A run is one-class when its predicted minority share is below this share of r's minority share ...
@@ -180,6 +184,11 @@ def reaches(gap, bound, scale):
     return gap >= bound - TIE_RTOL * abs(scale)
 
 
+def near(value, bound):
+    """Whether ``value`` lies within :data:`KNIFE_SHARE` of ``bound`` (a knife edge)."""
+    return bound > 0 and abs(value - bound) <= KNIFE_SHARE * bound
+
+
 def error_bound(points, share, a_mean, b_mean):
     """The error bound ``min(points, share x the larger mean error)``: a gap reaches it when it reaches either."""
     return min(points, share * max(abs(a_mean), abs(b_mean)))
@@ -236,6 +245,23 @@ class Comparison:
         if self.n > 1 and self.p >= ALPHA:
             return "not significant"
         return "lower" if lower else "higher"
+
+    @property
+    def knife_edge(self):
+        """Whether the outcome rests on a knife edge: p within :data:`KNIFE_P` of :data:`ALPHA`, or the gap within
+        :data:`KNIFE_SHARE` of the equal threshold or of the slight band's bound (errors) / J's bands."""
+        if self.p is not None and abs(self.p - ALPHA) <= KNIFE_P:
+            return True
+        if self.metric == "seconds":
+            return False
+        scale = max(abs(self.a_mean), abs(self.b_mean))
+        if is_objective(self.metric):
+            gap, bounds = abs(self.relative), (J_EQUAL, J_SIGNIFICANT)
+        else:
+            gap = abs(self.mean)
+            bounds = (error_bound(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, self.a_mean, self.b_mean),
+                      error_bound(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE, self.a_mean, self.b_mean))
+        return scale > 0 and any(near(gap, b) for b in bounds)
 
     @property
     def word(self):

@@ -14,7 +14,8 @@ judged as every claim's (:func:`ssl_repro.claims.verdicts.judge_set`: an analog'
 import numpy as np
 
 from ssl_repro.claims.registry import register
-from ssl_repro.claims.verdicts import (FAILS, HOLDS, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
+from ssl_repro.claims.rules import near
+from ssl_repro.claims.verdicts import (FAILS, HOLDS, KNIFE_EDGE, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
                                       combined, conjunction, data_kind, trend_status, frames, judge_set, paper_set, part_status,
                                       tally_word)
 
@@ -129,11 +130,13 @@ def _ratio(test, dataset, runs):
         work_ratio = (work[num] / work[den]).reindex(ratio.index)
         status, ok = ratio_part(check, ratio)
         parts.append(status)
+        bounds = [b for b in (check.get("min"), check.get("max")) if b]
+        edge = [f"l = {k}: {r:.3g} against {b:g}" for k, r in ratio.items() for b in bounds if near(r, b)]
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
                      f" ({status})" + work_note(ratio, work_ratio, "l")
                      + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)) + capped_note(runs, (num, den))
-                     + other_u_note(every_u, num, den))
+                     + other_u_note(every_u, num, den) + (f"; {KNIFE_EDGE}: {', '.join(edge)}" if edge else ""))
         if check.get("trend") == "fewer" and len(ratio) > 1 and status == MET:     # qualifies a met headline
             parts.append(trend_status(ratio))
             texts.append(f"trend: {num} / {den} at the fewest labels {ratio.iloc[0]:.3g}, median {ratio.median():.3g}, "

@@ -55,7 +55,17 @@ def overview_rows(records, link):
     its verdict per data kind."""
     return [[number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
              f"{claim['paper']} {claim['where']}", f"**{records.verdict(claim).category}**",
-             verdict_label(set_verdicts(claim, records))] for number, claim in tested(records)]
+             verdict_label(set_verdicts(claim, records)), "yes" if knife_edge(records.verdict(claim)) else ""]
+            for number, claim in tested(records)]
+
+
+def knife_edge(verdict):
+    """Whether ``verdict``'s evidence marks a knife edge (:data:`ssl_repro.claims.verdicts.KNIFE_EDGE`)."""
+    return f"{verdicts.KNIFE_EDGE}: " in verdict.evidence
+
+
+KNIFE_SAID = ("**Knife edge**: part of this verdict rests on a p within 0.005 of 0.05 or a gap or ratio within 1% of "
+              "its bound (marked \"knife edge\" in the evidence below); a small change of the records could flip it.")
 
 
 def tally(rows):
@@ -70,11 +80,12 @@ def overview(records, link):
     rows = overview_rows(records, link)
     summary = ", ".join(f"{w} {n}" for w, n in tally(rows).items())
     return [table(["#", "the claim (its page: the paper's words, test, evidence, figures)", "paper, place",
-                   "verdict", "verdict by data kind"], rows), "",
+                   "verdict", "verdict by data kind", "knife edge"], rows), "",
             f"Every claim the papers make about their experiments, tested on our records; the verdict column "
             f"counts {summary} ({len(rows)} claims). A claim whose data do not all give one verdict "
             f"{verdicts.BY_DATA}; mixed is a verdict on one dataset that holds in some cells or checks and not in "
-            "others. Data: real is the paper's set, analog a 20 Newsgroups set standing for it, stand-in a "
+            "others. Knife edge: the verdict rests in part on a p within 0.005 of 0.05 or a gap or ratio within 1% of "
+            "its bound (its page says which). Data: real is the paper's set, analog a 20 Newsgroups set standing for it, stand-in a "
             "generated set of its shape, generated a paper's own generated set (rules below)."]
 
 
@@ -150,7 +161,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += [f"({note}.)" for note in glossary(quote)]
     # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
     detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
-    lines += ["", f"**Verdict: {verdict.category}** ({detail}).",
+    lines += ["", f"**Verdict: {verdict.category}** ({detail}).", *(["", KNIFE_SAID] if knife_edge(verdict) else []),
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]

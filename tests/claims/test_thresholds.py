@@ -36,3 +36,21 @@ def test_the_rules_page_states_the_threshold_the_code_implements_once():
     assert "below 0.5 points *and* below 10% of the larger mean error" in text
     assert "reaches either bound is beyond the threshold" in text and "counts as reaching" in text
     assert "for errors 0.5 points and 10% of the larger error" not in text    # the old, two-way sentence
+
+
+def test_a_knife_edge_is_a_p_near_alpha_or_a_gap_near_its_bound():
+    def comparison(mean, a, b, p):
+        return claims.Comparison("transductive_error", 10, 7, 0, mean, 0.01, a, b, p, 0, 0)
+    assert comparison(-0.0039909, 0.035919, 0.039909, 0.01).knife_edge        # pcmac's 584-label gap on the 10% line
+    assert comparison(-0.02, 0.10, 0.12, 0.048).knife_edge                    # p = 0.048
+    assert not comparison(-0.02, 0.10, 0.12, 0.01).knife_edge
+
+
+def test_the_claims_table_and_pages_mark_a_knife_edge():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    index = (root / "docs" / "results" / "index.md").read_text()
+    row = next(line for line in index.splitlines() if line.startswith("| 7 | "))     # pcmac's 584-label cell
+    assert row.rstrip(" |").endswith("yes")
+    page = (root / "docs" / "results" / "claims" / "000-obs2-da.md").read_text()
+    assert "**Knife edge**" in page and "knife edge: l = 584" in page
