@@ -35,6 +35,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
+from ssl_repro.data.keys import without_keys  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "benchmarks"
 #: the benchmark matrix, made by ``python benchmarks/write_bench_file.py --text-bench --out text20k.npz``
@@ -106,6 +108,7 @@ def pcmac_fits():
 
 def render(records):
     """Markdown: per record, the text20k fits and pcmac's totals; then pcmac fit by fit beside each other."""
+    records = without_keys(records)
     lines = ["# DA's stopping rule at a fractional r*u", "",
              "Written by `benchmarks/da_stopping.py` from `da_stopping.json` (one record per code version).", ""]
     for label, rec in records.items():

@@ -33,8 +33,9 @@ the loss-shape drawings, then the report.  ``report`` writes
 results/README.md and the documentation's Results pages (``docs/results/``)
 from the records (:mod:`ssl_repro.report`, verdicts by
 :mod:`ssl_repro.claims.rules`); ``report --check`` exits 1, printing a
-diff, when a committed file differs from a fresh render, and with an ``Error:`` line per record made from
-a dataset definition other than today's (its ``dataset_key``, :func:`ssl_repro.data.definition_key`).
+diff, when a committed file differs from a fresh render, and with an ``Error:`` line per record that does not carry the keys of the data it was made
+from or whose keys are not today's (:mod:`ssl_repro.report.key_check`: every results.csv row's ``dataset_key``
+and ``split_key``, every JSON record's ``data_keys``, recomputed from the data as this checkout loads it).
 Papers: 000 = tech report (spec), 001 = ICML 2006 (kernel DA), 002 = JMLR
 2006 (CCCP-TSVM), 003 = SIGIR 2006, 004 = book chapter; their numbers and
 claims, quoted, are in ``experiments/paper_numbers.json``.
@@ -50,6 +51,7 @@ from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
 from ssl_repro.claims.records import Records
+from ssl_repro.report.key_check import key_problems
 from ssl_repro.report.docs import docs_pages
 from ssl_repro.report.page import render, render_sections
 from ssl_repro.report.record_text import commit_note
@@ -60,6 +62,7 @@ from ssl_repro.harness.aggregate import read_results, write_summaries, write_tab
 from artifact_table import (ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, refusal,
                             refuse_replacing, refuse_rewriting, status, sweep_folder)
 from run_all_plan import run_all
+from data_keys import remake_command, todays_keys
 
 #: The documentation's Results pages, rendered from the same records as results/README.md.
 DOCS_RESULTS = ROOT / "docs" / "results"
@@ -282,14 +285,16 @@ def check_files(files, pages=DOCS_RESULTS):
     return 1
 
 
-def check_keys(results):
-    """0 when no record's dataset key differs from today's definition (:meth:`Records.stale`), else 1 after
-    one ``Error:`` line per such record."""
-    stale = Records(results, ROOT).stale()
-    for path, dataset, key, today in stale:
-        print(f"Error: {path} was made from another definition of {dataset} (dataset key {key}, today's {today}): "
-              "re-run it to record today's data")
-    return 1 if stale else 0
+def check_keys(results, root=None):
+    """0 when every record under ``results`` carries the keys of the data it was made from and they are today's
+    (:func:`ssl_repro.report.key_check.key_problems`, today's data loaded from the data root ``root``), else 1
+    after one ``Error:`` line per record file: what is wrong and the command that remakes it."""
+    found = key_problems(results, todays_keys(root))
+    for relative, problems in found:
+        remake = remake_command(results, relative)
+        print(f"Error: {Path(results).name}/{relative}: {'; '.join(problems)}: "
+              + (f"remake it with {remake}" if remake else "remake it with the command in its provenance"))
+    return 1 if found else 0
 
 
 def write_report(results, check=False):

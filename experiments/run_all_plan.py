@@ -6,7 +6,9 @@ the files under the data root (or, with ``--download``, may fetch them), SYNTHET
 ``--stand-ins`` and the large transductive tables only with ``--scale`` (:func:`optional`).  Each sweep's
 time is estimated from its committed record and its recipe (:func:`ssl_repro.harness.sweep_estimate.estimate`:
 the record's seconds per job, times the jobs the recipe launches now, over the jobs it runs at once, plus a
-per-job overhead); a script's from the seconds its record sums, taken under load ("busy").  Two adjacent steps
+per-job overhead); a script's from the seconds its record sums, taken under load ("busy"), less the rows of a
+peer whose path is not given (:func:`ours_and_given_peers`); any other step's from its wall seconds in the last
+run that ran it (:func:`last_measured`, the run record ``run_all/steps.csv``).  Two adjacent steps
 that use about one core each (:data:`ONE_CORE`) run side by side and count once, as the longer of the two
 (:mod:`step_runs`).
 """
@@ -75,7 +77,7 @@ def recorded_seconds(results, artifact, dataset=None, earlier=()):
         return float(sum(r["seconds"] for r in runs)), "busy s summed in kernel_benchmarks/runs.jsonl"
     if artifact.kind == "drawing":
         return 0.0, "a drawing"
-    return None, "seconds not recorded"
+    return last_measured(results, artifact.name)
 
 
 #: The peers' and the calibration's scripts (written beside this one): (name, script and its arguments, the
@@ -140,7 +142,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     for name, command, option, record in EXTRA_SCRIPTS:
         script, *arguments = command.split()
         path = ROOT / "experiments" / script
-        seconds, basis = None, "seconds not recorded"
+        seconds, basis = last_measured(results, name)
         if record and (Path(results) / record).exists():
             seconds, basis = float(pd.read_csv(Path(results) / record)["seconds"].sum()), f"busy s summed in {record}"
         if not path.exists():
@@ -183,16 +185,34 @@ def record_steps(results, programs):
         if tuple(argv) in seen:
             continue
         seen.add(tuple(argv))
-        seconds, basis = None, "seconds not recorded"
+        seconds, basis = last_measured(results, a.name)
         record = Path(results) / a.record
         if record.exists():
-            frame = pd.read_csv(record)
+            frame = ours_and_given_peers(pd.read_csv(record), programs)
             if "--dataset" in argv and "dataset" in frame:
                 frame = frame[frame["dataset"] == argv[argv.index("--dataset") + 1]]
             if "seconds" in frame and not frame.empty:
-                seconds, basis = float(frame["seconds"].sum()), f"busy s summed in {a.record}"
+                seconds, basis = float(frame["seconds"].sum()), f"busy s summed in {a.record}" + (
+                    "" if len(frame) == frame.attrs.get("rows") else ", less the peers' rows not run")
         steps.append(Step(a.name, [sys.executable, *argv], seconds, basis))
     return steps
+
+
+#: The peers' programs (``run all``'s option giving each one's path) and the prefix of their rows' ``method``
+#: in the records of 002 (``cccp_002/grid.csv``, ``times.csv``): without the path, ``run all`` runs none of them.
+PEER_METHODS = {"--universvm": "universvm", "--svm-learn": "svmlight"}
+
+
+def ours_and_given_peers(frame, programs):
+    """The rows of a record ``frame`` that ``run all`` with ``programs`` runs: ours, and a peer's only when its
+    path is given (:data:`PEER_METHODS`); ``attrs["rows"]`` keeps how many rows the record holds."""
+    rows = len(frame)
+    if "method" in frame:
+        for option, prefix in PEER_METHODS.items():
+            if not programs.get(option):
+                frame = frame[~frame["method"].astype(str).str.startswith(prefix)]
+    frame.attrs["rows"] = rows
+    return frame
 
 
 def coverage(steps, programs):
@@ -338,13 +358,20 @@ FINISH_STEP = "render + report"
 
 def finish_step(results):
     """The re-rendering after the steps as a :class:`Step` (run in-process, no argv), estimated by its row of
-    the last run in the run record."""
+    the last run in the run record (:func:`last_measured`)."""
+    return Step(FINISH_STEP, None, *last_measured(results, FINISH_STEP))
+
+
+def last_measured(results, name):
+    """(seconds, basis) of the step ``name`` from its row of the last run that ran it in the run record
+    (:data:`RUN_RECORD`: its wall seconds), or (None, "seconds not recorded")."""
     path = Path(results) / RUN_RECORD
-    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["step", "seconds"])
-    rows = rows[rows["step"] == FINISH_STEP]
+    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["run", "step", "seconds"])
+    rows = rows[rows["step"] == name]
     if rows.empty:
-        return Step(FINISH_STEP, None, None, "seconds not recorded")
-    return Step(FINISH_STEP, None, float(rows["seconds"].iloc[-1]), f"its seconds in the last run, {RUN_RECORD}")
+        return None, "seconds not recorded"
+    last = rows.iloc[-1]
+    return float(last["seconds"]), f"its wall seconds in the run of {str(last['run'])[:10]}, {RUN_RECORD}"
 
 
 def estimate_text(step):

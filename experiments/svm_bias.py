@@ -7,7 +7,7 @@ split (:func:`ssl_repro.data.make_split`, the splits of the learning curves) and
 count, the means over the splits of: the labeled positives, the bias b, the share of test rows with
 w.x = 0 and with |w.x| < |b| (rows whose sign the bias decides), the share predicted positive, the
 test error and the test rows' negative share.  Writes ``OUT/<dataset>.json`` with machine, date,
-command, code commit and the key of the dataset's definition (:func:`ssl_repro.data.definition_key`).  The data root is ``$SSL_REPRO_DATA``.
+command, code commit and the key of the data it was made from (``data_keys``: :func:`ssl_repro.data.keys.dataset_key`).  The data root is ``$SSL_REPRO_DATA``.
 """
 import argparse
 import json
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ssl_repro.data import definition_key, load_dataset, make_split
+from ssl_repro.data import load_dataset, make_split
+from ssl_repro.data.keys import dataset_key
 from ssl_repro.estimators import LinearSVM, mask_labels
 from ssl_repro.utils.provenance import provenance
 
@@ -53,7 +54,7 @@ def main(argv=None):
     ap.add_argument("--out", default=str(ROOT / "results" / "svm_bias"))
     args = ap.parse_args(argv)
     dataset = load_dataset(args.dataset, root=os.environ.get("SSL_REPRO_DATA"), download=False)
-    record = {"provenance": provenance(), "dataset": args.dataset, "dataset_key": definition_key(args.dataset),
+    record = {"provenance": provenance(), "dataset": args.dataset, "data_keys": {args.dataset: dataset_key(dataset)},
               "rows": bias_rows(dataset, args.labels, args.splits)}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,6 @@ from pathlib import Path
 import pandas as pd
 
 from ssl_repro.claims.registry import evaluate_by_set
-from ssl_repro.data import definition_key
 from ssl_repro.harness.aggregate import read_results
 
 
@@ -57,28 +56,6 @@ class Records:
         f = self.results / relative
         return pd.DataFrame([json.loads(line) for line in f.read_text().splitlines() if line.strip()]) \
             if f.exists() else None
-
-    def dataset_keys(self):
-        """[(record, dataset, its key, today's key)] of every record under results/ that carries the key of
-        its dataset's definition (:func:`ssl_repro.data.definition_key`): a sweep folder's results.csv (its
-        ``dataset_key`` column, per dataset) or a JSON record (``dataset`` and ``dataset_key``); records made
-        before keys were stamped carry none and are not listed."""
-        found = []
-        for folder in sorted(p.parent.name for p in self.results.glob("*/results.csv")):
-            frame = self.runs(folder)
-            if "dataset_key" in frame:
-                for (dataset, key), _ in frame.dropna(subset=["dataset_key"]).groupby(["dataset", "dataset_key"]):
-                    found.append((f"{folder}/results.csv", dataset, key, definition_key(dataset)))
-        for path in sorted(self.results.glob("*/*.json")):
-            record = json.loads(path.read_text())
-            if isinstance(record, dict) and record.get("dataset_key"):
-                found.append((path.relative_to(self.results).as_posix(), record["dataset"], record["dataset_key"],
-                              definition_key(record["dataset"])))
-        return found
-
-    def stale(self):
-        """The :meth:`dataset_keys` whose key differs from today's definition."""
-        return [k for k in self.dataset_keys() if k[2] != k[3]]
 
     def csv(self, relative):
         f = self.results / relative

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 
 from ssl_repro.labels import mask_labels
 from ssl_repro.data.files import load_svmlin_pair
-from ssl_repro.data.registry import DATASETS, DatasetInfo, dataset_info, definition_key, generator_key
+from ssl_repro.data.registry import DATASETS, DatasetInfo, dataset_info, generator_key
 from ssl_repro.data.splits import Split, make_split
 from ssl_repro.data.cache import DatasetNotAvailable, data_root
 from ssl_repro.data.sources import Availability, availability
@@ -78,4 +78,4 @@ def load_dataset(name, root=None, download=True, **paths):
 
 
 __all__ = ["DATASETS", "Availability", "Dataset", "DatasetInfo", "DatasetNotAvailable", "Split", "data_root",
-           "availability", "dataset_info", "definition_key", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]
+           "availability", "dataset_info", "generator_key", "load_dataset", "load_svmlin_pair", "make_split"]

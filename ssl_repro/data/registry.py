@@ -99,7 +99,7 @@ from typing import Callable
 from ssl_repro.data import loaders
 from ssl_repro.data.cache import cached, parameters_key
 from ssl_repro.data.embedded import standin
-from ssl_repro.data.text import VECTORIZER, task_key
+from ssl_repro.data.text import task_key
 
 
 @dataclass(frozen=True)
@@ -309,21 +309,6 @@ def generator_key(name):
     if not name.startswith("synthetic-"):
         return task_key(name)
     return parameters_key(standin_parameters(name[len("synthetic-"):]))
-
-
-def definition_key(name):
-    """A short hash of dataset ``name``'s definition as the harness makes its splits today: its generator's or
-    task's key (:func:`generator_key`: groups, parts removed; for a 20 Newsgroups task also the vectorizer's
-    settings, :data:`.text.VECTORIZER`), its l + u and test rows and r.  Every record carries the key of the
-    data it was made from; a record whose key differs from today's was made from a dataset defined otherwise
-    (``report --check`` fails on it).  None for a name the registry does not know."""
-    info = DATASETS.get(name)
-    if info is None:
-        return None
-    generator = generator_key(name)
-    return parameters_key({"generator": generator, "n_train": info.n_train, "n_test": info.n_test, "r": info.r,
-                           "vectorizer": VECTORIZER if generator is not None and not name.startswith("synthetic-")
-                           else None})
 
 
 def synthetic(name, root, download, paths):

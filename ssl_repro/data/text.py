@@ -52,11 +52,15 @@ SRAA_POSITIVE = {"aut-avn": ("realauto", "simauto"), "real-sim": ("realauto", "r
 SRAA_MIN_DF = 11
 
 
-#: The vectorizer's settings (besides ``min_df``): part of a task's definition key (:func:`ssl_repro.data.definition_key`).
+#: Words must occur in this many 20 Newsgroups documents or more (:func:`vectorize`'s default); part of a task's
+#: cache key (:func:`task_key`).
+NEWSGROUPS_MIN_DF = 2
+
+#: The vectorizer's settings (besides ``min_df``), part of a task's cache key (:func:`task_key`).
 VECTORIZER = dict(sublinear_tf=True, stop_words="english", token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b")
 
 
-def vectorize(texts, min_df=2):
+def vectorize(texts, min_df=NEWSGROUPS_MIN_DF):
     """TF-IDF rows with unit norm of words seen in ``min_df`` documents or more (see module doc)."""
     vec = TfidfVectorizer(min_df=min_df, **VECTORIZER, dtype=np.float64)
     X = vec.fit_transform(texts).tocsr()
@@ -105,9 +109,13 @@ NEWSGROUPS_ANALOGS = tuple(name for name in NEWSGROUPS_TASKS if name not in ("pc
 
 
 def task_key(name):
-    """A short hash of task ``name``'s definition: its cache file's key (and its jobs' folders' key,
-    :func:`ssl_repro.data.generator_key`); None for a dataset that is no 20 Newsgroups task."""
-    return parameters_key(asdict(NEWSGROUPS_TASKS[name])) if name in NEWSGROUPS_TASKS else None
+    """A short hash of task ``name``'s definition and of the vectorizer's settings (:data:`VECTORIZER`,
+    :data:`NEWSGROUPS_MIN_DF`): its cache file's key (and its jobs' folders' key,
+    :func:`ssl_repro.data.generator_key`), so that a changed setting builds the data anew instead of reading the
+    old cache; None for a dataset that is no 20 Newsgroups task."""
+    if name not in NEWSGROUPS_TASKS:
+        return None
+    return parameters_key({**asdict(NEWSGROUPS_TASKS[name]), "vectorizer": VECTORIZER, "min_df": NEWSGROUPS_MIN_DF})
 
 
 def newsgroups_cache(root):

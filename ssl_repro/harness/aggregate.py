@@ -44,7 +44,7 @@ DIAGNOSTIC_COLUMNS = ("switches", "mfn_calls", "cg_iterations")
 #: What a timing job's record says of how it was measured (:mod:`.timing_protocol`): its repeat, the
 #: 1-minute load average before and after, the other processes' CPU use (cores) before and during it.
 TIMING_COLUMNS = ("repeat", "load_before", "load_after", "others_busy_before", "others_busy_during", "disturbed")
-PROVENANCE_COLUMNS = ("git_commit", "date", "command", "dataset_key")
+PROVENANCE_COLUMNS = ("git_commit", "date", "command", "dataset_key", "split_key")
 METRICS = ("test_error", "transductive_error", "objective_own", "objective_eqn18", "seconds")
 GROUP = ["dataset", "n_labeled", "n_unlabeled", "method"]
 

@@ -32,7 +32,8 @@ diagnostics (the solver's record less what the fields above hold: :func:`stored_
 unreached_rows (label spreading only: the rows it gave no label, which got the labeled rows' majority
 class, :mod:`ssl_repro.estimators.label_reach`: ``unlabeled``, of them ``no_path``, ``test``, and the class ``given``, +1/-1),
 data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and provenance (the command, date, git commit and
-machine of the run: :func:`ssl_repro.utils.provenance.provenance`).
+machine of the run: :func:`ssl_repro.utils.provenance.provenance`; and the keys of the data the job used,
+:mod:`ssl_repro.data.keys`: ``dataset_key`` of the loaded X and y, ``split_key`` of its rows).
 
 The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
 of the dataset's matrix without copying it; kernel methods (``kernel_da``,
@@ -57,7 +58,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ssl_repro.distributed.backend import backend_from_settings
-from ssl_repro.data import dataset_info, definition_key, load_dataset, make_split
+from ssl_repro.data import dataset_info, load_dataset, make_split
+from ssl_repro.data.keys import dataset_key, split_key
 from ssl_repro.estimators.kernel import check_kernel_rows
 from ssl_repro.estimators.label_reach import UnreachedRowsWarning
 from ssl_repro.labels import LabelConventionWarning, mask_labels
@@ -345,6 +347,6 @@ def make_record(cfg, settings, dataset, split, fitted):
         "diagnostics": stored_diagnostics(info), "data_source": dataset.source,
         **({"unreached_rows": unreached} if unreached is not None else {}),
         **({"data_files": settings.data_files} if settings.data_files else {}),
-        "config": cfg, "provenance": {**provenance(), "dataset_key": definition_key(settings.dataset)},
+        "config": cfg, "provenance": {**provenance(), "dataset_key": dataset_key(dataset), "split_key": split_key(split)},
     }
     return record, arrays

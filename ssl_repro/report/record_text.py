@@ -4,7 +4,6 @@ import pandas as pd
 
 from ssl_repro.claims import verdicts
 from ssl_repro.claims.records import Records
-from ssl_repro.data import definition_key
 
 
 NOT_YET = "not measured yet"
@@ -35,17 +34,10 @@ def commit_note(frame):
     commits = sorted({short_commit(c) for c in frame.loc[recorded, "git_commit"]})
     dates = sorted({str(d)[:10] for d in frame.loc[recorded, "date"].dropna()}) if "date" in frame else []
     note = f"code commit {', '.join(commits)}" + (f" ({', '.join(dates)})" if dates else "")
-    keys = frame[["dataset", "dataset_key"]].dropna().drop_duplicates() if "dataset_key" in frame else []
-    note += stale_note(keys.itertuples(index=False) if len(keys) else [])
+    if "keyed_at" in frame and frame["keyed_at"].notna().any():
+        note += (f"; data keys computed later from the data the rows name, at code commit "
+                 f"{', '.join(sorted({short_commit(c) for c in frame['keyed_at'].dropna()}))}")
     return note if recorded.all() else f"{note}; {int((~recorded).sum())} jobs: {unrecorded}"
-
-
-def stale_note(pairs):
-    """The mark of records made from a dataset definition other than today's (``pairs``: (dataset, its
-    recorded key)): "; **made from another definition of pcmac** (key ..., today ...): re-run it"; "" when
-    every key is today's (``report --check`` fails on such a record)."""
-    return "".join(f"; **made from another definition of {d}** (key {k}, today {definition_key(d)}): re-run it"
-                   for d, k in pairs if k != definition_key(d))
 
 
 def provenance(record):
@@ -56,8 +48,7 @@ def provenance(record):
             f", code commit {commit}" if commit else "")
     earlier = record.get("earlier", []) if "provenance" in record else []
     return one(record.get("provenance", record)) + "".join(
-        f"; merged with the runs of {one(p)}" for p in earlier) + stale_note(
-        [(record["dataset"], record["dataset_key"])] if record.get("dataset_key") else [])
+        f"; merged with the runs of {one(p)}" for p in earlier)
 
 
 def with_record(records, title, relative, body, load=Records.json):

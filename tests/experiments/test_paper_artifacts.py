@@ -381,6 +381,27 @@ def test_the_estimate_counts_a_pair_as_the_longer_of_the_two(plan, tmp_path, cap
     assert "kernel-benchmarks beside kernel-toy-table (estimate 3600 s" in out
 
 
+def test_the_estimate_counts_a_peers_seconds_only_with_its_path_and_a_step_without_a_record_by_its_last_run(
+        plan, tmp_path):
+    """002's records hold UniverSVM's and SVM-light's rows beside ours: without ``--universvm`` / ``--svm-learn``
+    their seconds are not counted; a step whose record holds no seconds is estimated by its wall seconds in the
+    last run that ran it (run_all/steps.csv), and none is left at "?" once each has run."""
+    import pandas as pd
+    results = tmp_path / "results"
+    (results / "cccp_002").mkdir(parents=True)
+    pd.DataFrame({"dataset": "g50c", "method": ["svm", "cccp-tsvm", "universvm", "nabla-tsvm"],
+                  "seconds": [1.0, 2.0, 900.0, 4.0]}).to_csv(results / "cccp_002" / "grid.csv", index=False)
+    (results / "run_all").mkdir()
+    pd.DataFrame({"run": ["old"] * 2, "step": ["dataset-table", "002-table6"], "seconds": [8.0, 30.0]}).to_csv(
+        results / plan.RUN_RECORD, index=False)
+    by_name = {s.name: s for s in plan.plan_all(results, {}, root=tmp_path / "empty")}
+    assert by_name["002-table2"].seconds == 7.0 and "less the peers' rows not run" in by_name["002-table2"].basis
+    with_peer = {s.name: s for s in plan.plan_all(results, {"--universvm": "/bin/true"}, root=tmp_path / "empty")}
+    assert with_peer["002-table2"].seconds == 907.0
+    assert (by_name["dataset-table"].seconds, by_name["002-table6"].seconds) == (8.0, 30.0)
+    assert "last run" not in by_name["002-table2"].basis and "run of old" in by_name["002-table6"].basis
+
+
 def test_a_record_without_the_beside_column_stays_readable_and_gains_it(plan, tmp_path):
     import pandas as pd
     path = tmp_path / plan.RUN_RECORD

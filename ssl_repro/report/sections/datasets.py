@@ -1,5 +1,6 @@
 """Datasets (000 Table 8, 003 Table 1, 004 Table 1.1): the paper's sizes beside ours."""
 from ssl_repro.claims import verdicts
+from ssl_repro.report.key_check import keyed_later, record_files
 from ssl_repro.report.record_text import provenance, with_record
 from ssl_repro.report.tables import fmt, table
 
@@ -45,13 +46,17 @@ def _dataset_table(records, record):
 
 
 def key_lines(records):
-    """Which records carry the key of their dataset's definition, and each whose key is not today's
-    (``report --check`` fails on those)."""
-    keyed, stale = records.dataset_keys(), records.stale()
-    lines = [f"Records and their data: {len(keyed)} {'record carries' if len(keyed) == 1 else 'records carry'} the key of the dataset "
-             "definition they were made from (`ssl_repro/data/registry.py`, `definition_key`: groups, parts "
-             "removed, vectorizer settings, split sizes); records made before keys were stamped carry none. "
-             + (f"{len(stale)} differ from today's definition (re-run them):" if stale else
-                "None differs from today's definition.")]
-    return lines + [f"- **made from another definition of {d}**: `{path}` (key {key}, today {today})"
-                    for path, d, key, today in stale]
+    """How the records know their data (:mod:`ssl_repro.report.key_check`): how many record files carry keys,
+    how many of them were keyed after they were made (``keyed_at``: the commit that computed their keys from the
+    data they name), and that ``report --check`` recomputes every key from today's data."""
+    files = record_files(records.results)
+    later = [f.relative_to(records.results).as_posix() for f in files if keyed_later(f)]
+    return [f"Records and their data: each of the {len(files)} record files under results/ carries the keys of the "
+            "data it was made from (`ssl_repro/data/keys.py`: a digest of the matrix and the labels, and of each "
+            "job's labeled, unlabeled and test rows), or says it was made from no dataset; `paper_artifacts.py "
+            "report --check` recomputes every key from the data as this checkout loads it and fails on a record "
+            "whose keys are missing or not today's."
+            + (f" {len(later)} of them were made before jobs stamped keys: their keys were computed later from the "
+               "data they name, at the commit their `keyed_at` field gives, so they attest that the data was today's "
+               "at that commit, not what their jobs loaded (each table quoting one says so beside its commit)."
+               if later else "")]

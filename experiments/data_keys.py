@@ -1,0 +1,75 @@
+"""The data the scripts' records name, loaded as today's checkout loads it, and the command that remakes a record:
+what ``paper_artifacts.py report --check`` needs to recompute a record's keys (:mod:`ssl_repro.report.key_check`).
+
+A record's ``data_keys`` names each dataset it was made from: a name of the registry
+(:data:`ssl_repro.data.DATASETS`, loaded without download from the data root) or one of a script's own sets
+(:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`) and its large analog ``20ng-ccat-vs-gcat``
+(:func:`cccp_002_large.load`), 001's 2MOONS and 2CIRCLES (as
+``kernel_toy_table.py`` generates them) and ``text20k`` (the bench model's problem).  A script stamps the key
+of the arrays it used with :func:`ssl_repro.data.keys.matrix_key`; the check loads the same name today.
+"""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ssl_repro.data import load_dataset
+from ssl_repro.data.embedded import two_circles, two_moons
+from ssl_repro.data.keys import TodaysKeys
+
+from artifact_table import ARTIFACTS, sweep_folder
+
+
+def _text():
+    from cccp_002_data import load
+    return load("text")
+
+
+def _ccat_vs_gcat():
+    from cccp_002_large import load
+    return load()
+
+
+def _text20k():
+    from ssl_repro.bench.text_model import make_text_bench
+    X, y, _ = make_text_bench()
+    return X, y
+
+
+#: A script's own sets, by the name its records give them: a function returning today's (X, y).
+SCRIPT_SETS = {"text": _text, "20ng-ccat-vs-gcat": _ccat_vs_gcat, "text20k": _text20k, "2MOONS": two_moons,
+               "2CIRCLES": two_circles}
+
+
+def todays_keys(root=None):
+    """:class:`~ssl_repro.data.keys.TodaysKeys` of today's data: the registry's sets under the data root
+    ``root`` (never downloaded: a missing file is a problem the check names) and :data:`SCRIPT_SETS`."""
+    return TodaysKeys(lambda name: load_dataset(name, root=root, download=False), SCRIPT_SETS)
+
+
+def remake_command(results, relative):
+    """The command that remakes the record ``relative`` (to the folder ``results``): a sweep folder's ``run
+    ARTIFACT --dataset D --force``, a script's own command (:data:`artifact_table.ARTIFACTS`), else the command
+    its record gives (its provenance's, or its results.csv's ``command`` column); None when it gives none."""
+    folder = relative.split("/")[0]
+    for a in ARTIFACTS:
+        if a.kind == "sweep":
+            for d in a.datasets:
+                if sweep_folder(a, d) == folder:
+                    return f"python experiments/paper_artifacts.py run {a.name} --dataset {d} --force"
+        elif a.kind == "script" and any(f.split("/")[0] == folder for f in a.files):
+            return a.command
+    return recorded_command(Path(results) / relative)
+
+
+def recorded_command(path):
+    """The command a record file says made it (the first of a list record's, of a CSV's ``command``
+    column), or None."""
+    if path.suffix == ".csv":
+        frame = pd.read_csv(path, dtype=str)
+        return frame["command"].dropna().iloc[0] if "command" in frame and frame["command"].notna().any() else None
+    record = json.loads(path.read_text())
+    record = record[0] if isinstance(record, list) and record else record
+    if not isinstance(record, dict):
+        return None
+    return (record.get("provenance") or {}).get("command") or record.get("command")
