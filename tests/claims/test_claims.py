@@ -186,7 +186,7 @@ def test_a_per_dataset_claim_is_judged_per_dataset(tmp_path):
     claim = next(c for c in records.papers["claims"] if c["id"] == "000-obs1")
     assert claim["test"]["per"] == "dataset"
     v = claims.evaluate(claim, records)
-    assert v.word == verdicts.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3 cells" in v.evidence
+    assert v.word == verdicts.HOLDS and "pcmac: lower per dataset (met in 2 of 3, 3 of 3, " in v.evidence
     per_cell = claims.evaluate(dict(claim, test={**claim["test"], "per": "cell"}), records)
     assert per_cell.category == verdicts.MIXED and per_cell.word == "mixed on pcmac (real)"   # every cell asked
     higher = [t + 0.05 for t in TSVM]                       # TSVM above SVM in a cell: reversed, fails
