@@ -21,8 +21,9 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``, ``what``):
   SVM-light's TSVM's (a peer's cell with a capped fit gives a lower bound: not testable when that bound
   is below ``min``); without SVM-light rows its part is not testable (:func:`speed_ups`);
 - ``table6``: on text, the transductive run's error on the held-out half (each mode at its best C*) below
-  the semi-supervised run's, paired over splits: "slightly better" is the rules' slightly lower (p < 0.05,
-  a gap beyond the equal threshold and inside the slight band);
+  the semi-supervised run's, paired over splits: "slightly better" is a lower error inside the slight band
+  whatever its size against the equal threshold (:func:`ssl_repro.claims.paper_evidence.slightly_better`: 002
+  calls its own 0.48 points so), holding when p < 0.05 and "not significant" when it is not;
 - ``scaling``: the fitted exponent p of CCCP-TSVM's seconds ~ n^p (n = L + U
   training rows, least squares on logs) and its 95% interval: a "quadratic
   trend" (002 fits parabolas, against the cubic worst case) holds when the
@@ -37,9 +38,10 @@ import pandas as pd
 from ssl_repro.claims import cccp_002_large_rules as large
 from ssl_repro.claims import verdicts
 from ssl_repro.claims.registry import register
-from ssl_repro.claims.rules import compare, meets
+from ssl_repro.claims.paper_evidence import slightly_better
+from ssl_repro.claims.rules import ALPHA, compare, meets
 from ssl_repro.claims.scaling import scaling_verdict
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict
+from ssl_repro.claims.verdicts import FAILS, HOLDS, NOT_SIGNIFICANT, UNTESTABLE, Verdict
 
 FOLDER = "cccp_002"
 #: Table 2's rows: (our label, 002's method key in paper_numbers.json, how the grid is read).
@@ -155,9 +157,12 @@ def _table6(frame, test):
     rows = pd.concat([pd.DataFrame({"method": mode, "split": errors.index, "error": errors.to_numpy()})
                       for mode, errors in (("transductive", trans), ("semi-supervised", semi))])
     c = compare(rows, "transductive", "semi-supervised", "error")
-    return Verdict(HOLDS if meets(c, "slightly lower") else FAILS, "text (real)",
+    sized, band = slightly_better(c.a_mean, c.b_mean)
+    word = (HOLDS if c.p < ALPHA and not c.one_class_a else NOT_SIGNIFICANT) if sized else FAILS
+    return Verdict(word, "text (real)",
                    f"text: transductive {100 * c.a_mean:.2f}% vs semi-supervised {100 * c.b_mean:.2f}% "
-                   f"({100 * c.mean:+.2f} points, p = {c.p:.2g}: {c.evidence_word}; wins {c.wins} of {c.n})", kind="real")
+                   f"({100 * c.mean:+.2f} points, {band}: the paper's own 0.48 points is the size it calls slightly "
+                   f"better; p = {c.p:.2g}, wins {c.wins} of {c.n})", kind="real")
 
 
 def _per_split(grid, dataset, method, fixed, point):

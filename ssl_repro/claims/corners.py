@@ -13,12 +13,12 @@ preprocessing under either lambda', **flips with the preprocessing** in the reve
 depends on **both** (an interaction) -- or on **neither** when the four corners agree.
 """
 from ssl_repro.claims.linear_rules import for_set, judge_cells
-from ssl_repro.claims.verdicts import UNTESTABLE, frames
+from ssl_repro.claims.verdicts import CORNERS_PREFIX, UNTESTABLE, frames
 
 #: The analog whose 2 x 2 is recorded, and its paper set.
 ANALOG, PAPER_SET = "20ng-aut-avn-like", "aut-avn"
 #: The record folders' prefix of the missing corners.
-PREFIX = "construction_corners_"
+PREFIX = CORNERS_PREFIX
 #: (preprocessing, lambda') -> the dataset of its records and the folder prefix holding them.
 CORNERS = {("a", 10.0): (ANALOG, "learning_curve_"), ("b", 1.0): (f"{ANALOG}-b", "learning_curve_"),
            ("a", 1.0): (ANALOG, PREFIX), ("b", 10.0): (f"{ANALOG}-b", PREFIX)}

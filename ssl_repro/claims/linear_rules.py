@@ -3,13 +3,18 @@
 A cell is one (labels, unlabeled rows) point of a sweep; each check ``{metric, a, b, expect}`` of the test
 is a :func:`~ssl_repro.claims.rules.compare` in every cell, met or not by
 :func:`~ssl_repro.claims.rules.meets`; cells whose outcome turns on non-converged runs are left out and
-counted; ``"per": "dataset"`` judges a sentence about each dataset per dataset (the rules:
-:mod:`ssl_repro.claims.rules`).  Which data a paper set's verdict rests on is
-:mod:`ssl_repro.claims.verdicts`'s.
+counted.  **One rule per form of sentence** (:mod:`ssl_repro.claims.rules`): a sentence about a set ("A is
+lower than B on S", "much lower", "about equal") is judged per dataset, each check (a *part* of the
+sentence) by :func:`part_status`, the parts by :func:`conjunction`; a sentence that says "over the entire
+range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell; a trend
+"particularly striking towards the lower end" (``"trend": "fewer"``) needs each check's gain at the fewest
+labels above its median and above the gain at the most (:func:`ssl_repro.claims.verdicts.trend_status`).
+Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combined, frames, judge_set, tally_word
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, KNIFE_EDGE, MET, UNTESTABLE, Verdict, combined, conjunction, frames,
+                                      judge_set, part_status, tally_word, trend_status)
 
 
 def _converged(rows):
@@ -17,14 +22,30 @@ def _converged(rows):
     return rows[rows["converged"].astype(bool)] if "converged" in rows else rows
 
 
+def knife_note(edges):
+    """The evidence's note of the cells on a knife edge (:attr:`ssl_repro.claims.rules.Comparison.knife_edge`)."""
+    return f"; {KNIFE_EDGE}: " + "; ".join(edges) if edges else ""
+
+
+def turns_on_unconverged(cell, check, expect, ok):
+    """Whether a cell's outcome ``ok`` on ``check`` changes (or the cell empties) when its non-converged runs are
+    left out (:mod:`ssl_repro.claims.rules`: such a cell is left out, never decided by them)."""
+    settled = _converged(cell)
+    if len(settled) == len(cell):
+        return False
+    again = compare(settled, check["a"], check["b"], check["metric"])
+    return again is None or meets(again, expect) != ok
+
+
 def judge_cells(frame, test, set_expect, dataset):
     """The verdict of one dataset's records on a ``compare`` test (module doc: cells, non-converged runs,
     per-dataset sentences)."""
     checks = test["checks"]
-    per_dataset = test.get("per") == "dataset"
+    per_dataset = test.get("per", "dataset") == "dataset"
     words = [{} for _ in checks]
     met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
     met = total = undecided = 0
+    edges = []
     runs = frame[frame["method"].isin({m for c in checks for m in (c["a"], c["b"])})]
     unconverged = len(runs) - len(_converged(runs))
     for _, cell in frame.groupby(["n_labeled", "n_unlabeled"]):
@@ -37,9 +58,14 @@ def judge_cells(frame, test, set_expect, dataset):
                 continue
             ok = meets(c, expect)
             words[k][c.evidence_word] = words[k].get(c.evidence_word, 0) + 1
-            if settled is not None and len(settled) < len(cell):
-                again = compare(settled, check["a"], check["b"], check["metric"])
-                doubtful |= again is None or meets(again, expect) != ok
+            if c.knife_edge:
+                edges.append(f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} ({check['metric']}): "
+                             f"{c.evidence_word}, p = {c.p:.3g}, gap {100 * abs(c.mean):.3g} points"
+                             if not check["metric"].startswith("objective") else
+                             f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} (J): {c.evidence_word}, "
+                             f"p = {c.p:.3g}, gap {100 * abs(c.relative):.3g}%")
+            if settled is not None:
+                doubtful |= turns_on_unconverged(cell, check, expect, ok)
             outcomes.append((k, ok, reversed_(c)))
         if not outcomes:
             continue
@@ -52,29 +78,49 @@ def judge_cells(frame, test, set_expect, dataset):
             cells_k[k] += 1
             met_k[k] += ok
             against_k[k] += against
-    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
+    counts = "; ".join(f"{c['a']} vs {c['b']} ({c['metric']}{', ' + c['expect'] if 'expect' in c else ''}): " + ", ".join(f"{w} {n}" for w, n in words[k].items())
                        for k, c in enumerate(checks) if words[k])
     notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
-        if undecided else "")
+        if undecided else "") + knife_note(edges)
     if total == 0:
         why = "no cell decided" if undecided else "no cell with both methods"
         return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
     if per_dataset:
-        ok = all(2 * met_k[k] > cells_k[k] and not against_k[k] for k in range(len(checks)) if cells_k[k])
+        parts = [part_status(met_k[k], cells_k[k], against_k[k]) for k in range(len(checks)) if cells_k[k]]
+        if test.get("trend") == "fewer" and all(p == MET for p in parts):      # qualifies a met headline
+            trends = gains_by_labels(frame, checks)
+            parts += [trend_status(g) for g in trends.values()]
+            counts += "; trend (gain at the fewest labels, median, most): " + ", ".join(
+                f"{k} {g.iloc[0]:.3g}, {g.median():.3g}, {g.iloc[-1]:.3g} ({trend_status(g)})" for k, g in trends.items())
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
                             for k in range(len(checks)) if cells_k[k])
-        return Verdict(HOLDS if ok else FAILS, "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
-                                                    f"{counts}){notes}")
+        return Verdict(conjunction(parts), "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
+                                               f"{counts}){notes}")
     return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
+
+
+def gains_by_labels(frame, checks):
+    """{"a vs b": mean of b - a per label count, fewest first} of each check with two or more label counts (the
+    gain a trend "particularly striking towards the lower end" is about)."""
+    out = {}
+    for c in checks:
+        rows = frame[frame["method"].isin([c["a"], c["b"]])]
+        means = rows.groupby(["n_labeled", "method"])[c["metric"]].mean().unstack()
+        if c["a"] in means and c["b"] in means and len(means) > 1:
+            out[f"{c['a']} vs {c['b']}"] = (means[c["b"]] - means[c["a"]]).sort_index()
+    return out
 
 
 def compare_sets(records, test):
     """[(paper set, Verdict)] of a ``compare`` test: paired comparisons in every cell (labels, unlabeled
     rows) of each set ``test["expect"]`` names; each of ``test["checks"]`` ({metric, a, b, expect}) and of the
     set's ``test["set_checks"]`` (:func:`for_set`) must be met in a cell for the cell to count;
-    ``test["per"] == "dataset"``: judged per dataset (module doc)."""
+    judged per dataset unless ``test["per"] == "cell"`` or the set is in ``test["every_cell"]`` (module doc)."""
     found = frames(records, test["folder"] + "_")
+    if test["folder"] == "learning_curve":                      # an analog's runs at its other lambda' (corners)
+        for name, options in frames(records, CORNERS_PREFIX).items():
+            found.setdefault(name, []).extend(options)
     return [(name, judge_set(name, found.get(name, []), True,
                              lambda kind, dataset, frame, e=set_expect, t=for_set(test, name): judge_cells(frame, t, e, dataset)))
             for name, set_expect in test["expect"].items()]
@@ -84,7 +130,8 @@ def for_set(test, name):
     """``test`` with the checks of paper set ``name``: ``checks`` and, where a sentence says something else of
     each set (000's "the observations in the previous section", one per set), ``set_checks[name]``."""
     extra = test.get("set_checks", {}).get(name, [])
-    return {**test, "checks": test["checks"] + extra} if extra else test
+    test = {**test, "checks": test["checks"] + extra} if extra else test
+    return {**test, "per": "cell"} if name in test.get("every_cell", ()) else test
 
 
 #: The verdict of a ``compare`` test: its sets' (:func:`compare_sets`) combined.

@@ -33,7 +33,10 @@ def without_keys(record):
 
 def array_digest(*arrays):
     """A 16-hex-digit BLAKE2b digest of ``arrays`` (dense or sparse), of their shapes, dtypes and values: a
-    sparse matrix is digested as CSR with sorted, summed indices, so one matrix stored two ways has one key."""
+    sparse matrix is digested as CSR with sorted, summed indices, so a matrix given as COO or with unsorted
+    indices has its CSR's key.  The dtypes are part of the key (a float32 copy, or int64 indices where scipy
+    chose int32, has another key): a key can only tell apart too much (the check then asks for a re-run that
+    changes nothing), never miss a change of values."""
     h = hashlib.blake2b(digest_size=8)
     for a in arrays:
         if sp.issparse(a):

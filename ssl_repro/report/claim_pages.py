@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ssl_repro.claims import corners, verdicts
+from ssl_repro.claims import corners, paper_evidence, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
 from ssl_repro.report.tables import figure_caption, table
 from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
@@ -55,7 +55,17 @@ def overview_rows(records, link):
     its verdict per data kind."""
     return [[number, f"[{CLAIM_WORDS.get(claim['id'], claim['id'])}]({link(number, claim)})",
              f"{claim['paper']} {claim['where']}", f"**{records.verdict(claim).category}**",
-             verdict_label(set_verdicts(claim, records))] for number, claim in tested(records)]
+             verdict_label(set_verdicts(claim, records)), "yes" if knife_edge(records.verdict(claim)) else ""]
+            for number, claim in tested(records)]
+
+
+def knife_edge(verdict):
+    """Whether ``verdict``'s evidence marks a knife edge (:data:`ssl_repro.claims.verdicts.KNIFE_EDGE`)."""
+    return f"{verdicts.KNIFE_EDGE}: " in verdict.evidence
+
+
+KNIFE_SAID = ("**Knife edge**: part of this verdict rests on a p within 0.005 of 0.05 or a gap or ratio within 1% of "
+              "its bound (marked \"knife edge\" in the evidence below); a small change of the records could flip it.")
 
 
 def tally(rows):
@@ -70,11 +80,12 @@ def overview(records, link):
     rows = overview_rows(records, link)
     summary = ", ".join(f"{w} {n}" for w, n in tally(rows).items())
     return [table(["#", "the claim (its page: the paper's words, test, evidence, figures)", "paper, place",
-                   "verdict", "verdict by data kind"], rows), "",
+                   "verdict", "verdict by data kind", "knife edge"], rows), "",
             f"Every claim the papers make about their experiments, tested on our records; the verdict column "
             f"counts {summary} ({len(rows)} claims). A claim whose data do not all give one verdict "
             f"{verdicts.BY_DATA}; mixed is a verdict on one dataset that holds in some cells or checks and not in "
-            "others. Data: real is the paper's set, analog a 20 Newsgroups set standing for it, stand-in a "
+            "others. Knife edge: the verdict rests in part on a p within 0.005 of 0.05 or a gap or ratio within 1% of "
+            "its bound (its page says which). Data: real is the paper's set, analog a 20 Newsgroups set standing for it, stand-in a "
             "generated set of its shape, generated a paper's own generated set (rules below)."]
 
 
@@ -91,6 +102,14 @@ def claim_figures(claim, parts, records):
                    for f in records.results.glob(f"{folder}_*/figures/{d}_*{s}.png")})
 
 
+#: How a ratio check's ``at`` reads (:func:`ssl_repro.claims.timing_rules.ratio_part`).
+RATIO_AT = {"all": "at more than half of the label counts, reversed (on the other side of 1) at none",
+            "most": "at more than half of the label counts, reversed (on the other side of 1) at none",
+            "lowest": "at the fewest labels", "some": "at some label count (\"can be\": an existence)"}
+#: The trend part "particularly when labels are few" (:func:`ssl_repro.claims.timing_rules.trend_part`).
+TREND = "; and the trend: the ratio at the fewest labels above its median and above the ratio at the most labels"
+
+
 def describe(test):
     """The test applied, in words, for the claims table."""
     kind = test["kind"]
@@ -98,18 +117,22 @@ def describe(test):
         checks = "; ".join(f"{c['a']} vs {c['b']} on {c['metric']}" + (f" ({c['expect']})" if "expect" in c else "")
                            for c in test["checks"])
         sets = ", ".join(f"{s}: {e}" for s, e in test["expect"].items())
-        per = " (judged per dataset: met in most cells, reversed in none)" if test.get("per") == "dataset" else ""
+        every = ["every set"] if test.get("per") == "cell" else test.get("every_cell", [])
+        per = " (judged per dataset: each part met in more than half of the cells and reversed in none" + (
+            f"; in every cell on {', '.join(every)}, as the sentence says" if every else "") + ")"
         return f"paired per cell of `{test['folder']}_*`: {checks}; expected {sets}{per}"
     if kind == "ratio":
         return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
-                         f"at {c.get('at', 'all')} label counts" for c in test["checks"]) + f" (`{test['folder']}_*`)"
+                         + RATIO_AT[c.get("at", "all")] + (TREND if c.get("trend") else "")
+                         for c in test["checks"]) + f" (`{test['folder']}_*`); the parts a conjunction"
     return test.get("says", kind)
 
 
 def corner_lines(records, claim, named):
-    """Where the claim's aut-avn verdict is construction-dependent: its verdict at each corner of the 2 x 2
-    of preprocessing and lambda' (:mod:`ssl_repro.claims.corners`) and which of the two flips it."""
-    if not any(name == corners.PAPER_SET and v.category == verdicts.CONSTRUCTION_DEPENDENT for name, v in named):
+    """Where the claim's aut-avn verdict was judged on the corners: its verdict at each corner of the 2 x 2 of
+    preprocessing and lambda' (:mod:`ssl_repro.claims.corners`; the paper's lambda' = 10 gives the verdict, the
+    other the robustness check) and which of the two flips it."""
+    if not any(name == corners.PAPER_SET and v.category != verdicts.UNTESTABLE for name, v in named):
         return []
     found = corners.corner_verdicts(records, claim["test"])
     if not found:
@@ -119,9 +142,9 @@ def corner_lines(records, claim, named):
              evidence_words(v.evidence)] for (prep, lam), v in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1]))]
     verdict = {None: "not all four corners are recorded", "neither": "the four corners agree",
                "both": "it flips with both (neither alone decides it)"}.get(factor, f"it flips with {factor}")
-    return ["", f"Which construction choice decides the aut-avn verdict ({corners.ANALOG}: the preprocessing, with "
-            f"its train : test proportion, against lambda'; the two mixed corners are `{corners.PREFIX}*`): "
-            f"**{verdict}**.", "",
+    return ["", f"The aut-avn verdict at each construction choice ({corners.ANALOG}: the preprocessing, with "
+            f"its train : test proportion, against lambda'; the two mixed corners are `{corners.PREFIX}*`; the "
+            f"paper's lambda' = 10 gives the verdict, lambda' = 1 is the robustness check): **{verdict}**.", "",
             table(["preprocessing", "lambda'", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r]
                                                                         for r in rows])]
 
@@ -177,7 +200,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += [f"({note}.)" for note in glossary(quote)]
     # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
     detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
-    lines += ["", f"**Verdict: {verdict.category}** ({detail}).",
+    lines += ["", f"**Verdict: {verdict.category}** ({detail}).", *(["", KNIFE_SAID] if knife_edge(verdict) else []),
               "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
@@ -185,6 +208,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += ["", "Terms: " + "; ".join(f"*{term}*: {means}" for term, means in TERMS.items()
                                        if re.search(TERM_USED[term], used)) + "."] if any(
         re.search(pattern, used) for pattern in TERM_USED.values()) else []
+    lines += paper_evidence.evidence_lines(records, claim)
     lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
     return lines + ["", "The artifact: " + ", ".join(section_link(key) for key in claim["sections"]) + "."]

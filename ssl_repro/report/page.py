@@ -53,9 +53,12 @@ How comparisons are decided (`ssl_repro/claims/rules.py`, where the rules are st
 paired over the splits both ran: wins k/n, the mean ± std of A - B and the two-sided Wilcoxon signed-rank p
 (exact over the sign flips with average ranks for tied sizes; differences equal up to float noise, within
 {tie:g} of the values, are ties, and zeros are dropped). `yes` needs p < {alpha} *and* a difference beyond the
-thresholds: for J (Eqn 18) a relative gap of {j_equal:g}% (from {j_sig:g}% it is "significantly", below "slightly":
-bands read off 004 Table 1.2's minima), for errors {e_pts:g} points and {e_share:g}% of the larger error. Below the
-thresholds the two are `equal` however small p is; beyond them with p >= {alpha} `not significant`; `no` when A is
+threshold. The threshold, exactly: two J (Eqn 18) are equal when their mean difference is below {j_equal:g}% of
+B's mean (from {j_sig:g}% it is "significantly" lower, below "slightly": bands read off 004 Table 1.2's minima); two
+errors are equal when their mean difference is below {e_pts:g} points *and* below {e_share:g}% of the larger mean
+error, so a difference that reaches either bound is beyond the threshold; a value equal to a bound up to float
+noise ({tie:g} of the larger mean, the paired test's tolerance for ties) is on the bound and counts as reaching
+it. Below the threshold the two are `equal` however small p is; beyond it with p >= {alpha} `not significant`; `no` when A is
 above B. One split or one run has no test: `yes (1 split)` / `no (1 split)`. A run is one-class when its
 unlabeled predictions are (nearly) all one class ({one:g}% of r's minority share or less, r's minority share at
 least {inside:g}%; derived from the error and r for records without the predicted share): it is counted in its

@@ -28,8 +28,10 @@ KIND_MEANS = {verdicts.SHORT_KIND[verdicts.REAL]: "the paper's own set",
 WORD_MEANS = {verdicts.HOLDS: "the records agree with the paper on every set tested",
               verdicts.FAILS: "they contradict it",
               verdicts.MIXED: "it holds in some cells of a set and not in others",
+              verdicts.NOT_SIGNIFICANT: "the records show the paper's direction and size, but the paired test over "
+                                        "our splits does not reach p < 0.05",
               verdicts.BY_DATA: "the claim's sets give different verdicts (its row says which)",
-              verdicts.CONSTRUCTION_DEPENDENT: "an analog's two constructions give different verdicts",
+              verdicts.CONSTRUCTION_DEPENDENT: "an analog's two preprocessings, both at the paper's lambda', give different verdicts (the other lambda' is only a robustness check)",
               verdicts.UNTESTABLE: "no record here can test it (the paper's data or program is missing)"}
 
 

@@ -30,20 +30,20 @@ def timing_medians(records, folder):
     return runs.groupby(["method", "n_labeled"])["seconds"].median()
 
 
-def test_six_to_seven_times_is_a_ratio_that_rounds_to_six_or_seven(records):
+def test_can_be_six_to_seven_times_is_an_existence_with_its_trend_at_the_papers_setting(records):
     v = claims.evaluate(claim(records, "004-fig1.6"), records)
-    ratios = {}
-    for folder in ("timing_pcmac", "timing_20ng_ccat_like", "timing_20ng_ccat_like_b"):
+    expected = {}
+    for folder in ("timing_pcmac", "timing_20ng_ccat_like", "timing_20ng_gcat_like"):
         m = timing_medians(records, folder)
-        fewest = m["tsvm-S1"].index.min()
-        ratios[folder] = m["tsvm-S1"][fewest] / m["tsvm-Smax"][fewest]
-    inside = {f: 5.5 <= r < 7.5 for f, r in ratios.items()}
-    assert v.on[("real", "pcmac (real)")] == (verdicts.HOLDS if inside["timing_pcmac"] else verdicts.FAILS)
-    ccat = next(w for (kind, data), w in v.on.items() if data.startswith("20ng-ccat-like "))
-    both = {inside["timing_20ng_ccat_like"], inside["timing_20ng_ccat_like_b"]}
-    assert ccat == (verdicts.CONSTRUCTION_DEPENDENT if len(both) == 2 else
-                    verdicts.HOLDS if both == {True} else verdicts.FAILS)
-    assert ratios["timing_20ng_ccat_like"] > 7.5             # 8.1: the old ">= 6" said holds
+        ratio = (m["tsvm-S1"] / m["tsvm-Smax"]).sort_index()
+        exists = (ratio >= 5.5).any()                               # "can be": at some label count
+        trend = ratio.iloc[0] > ratio.median() and ratio.iloc[0] > ratio.iloc[-1]     # "particularly when few"
+        expected[folder] = verdicts.HOLDS if exists and trend else verdicts.MIXED if exists else verdicts.FAILS
+    assert v.on[("real", "pcmac (real)")] == expected["timing_pcmac"]
+    for folder, name in (("timing_20ng_ccat_like", "20ng-ccat-like "), ("timing_20ng_gcat_like", "20ng-gcat-like ")):
+        assert next(w for (_, data), w in v.on.items() if data.startswith(name)) == expected[folder]
+    ccat = timing_medians(records, "timing_20ng_ccat_like")
+    assert (ccat["tsvm-S1"] / ccat["tsvm-Smax"]).max() > 7.5          # 8.1: the old band [5.5, 7.5) failed it
 
 
 def test_15_minutes_against_2_hours_20_is_the_papers_ratio_within_the_doubling_tolerance(records):
@@ -55,15 +55,15 @@ def test_15_minutes_against_2_hours_20_is_the_papers_ratio_within_the_doubling_t
     assert not ((ratio >= low) & (ratio <= high)).all()          # ours 5.49: the old ">= 2" said holds
 
 
-def test_five_to_ten_iterations_reads_both_bounds_on_fig4_and_over_the_grid(records):
+def test_five_to_ten_iterations_reads_within_ten_on_fig4_and_over_the_grid(records):
     v = claims.evaluate(claim(records, "002-fig4"), records)
     path, grid = records.csv("cccp_002/path.csv"), records.csv("cccp_002/grid.csv")
     for d, rows in path.groupby("dataset"):
         fits = grid[(grid["dataset"] == d) & (grid["method"] == "cccp-tsvm")]["cccp_iterations"]
-        ok = 5 <= rows["step"].max() <= 10 and ((fits >= 5) & (fits <= 10)).mean() > 0.5
+        ok = rows["step"].max() <= 10 and (fits <= 10).mean() > 0.5
         words = {w for (_, data), w in v.on.items() if data.startswith(d + " ")}
         assert words == {verdicts.HOLDS if ok else verdicts.FAILS} or (not ok and verdicts.MIXED in words), d
-    assert path[path["dataset"] == "g50c"]["step"].max() < 5                # the old "<= 10" passed it
+    assert path[path["dataset"] == "g50c"]["step"].max() < 5                # the old "5 <= steps" failed it
 
 
 def test_more_strongly_dependent_asks_both_tsvms_and_a_margin(records):
@@ -108,4 +108,4 @@ def test_a_claims_untestable_part_is_said_on_its_page(records):
 
 def test_orders_of_magnitude_shows_the_papers_own_figures_under_the_rule(records):
     v = claims.evaluate(claim(records, "002-speed"), records)
-    assert "002's own Fig 3: 50x, below 100x" in v.evidence and "002's own Fig 3: 133x, at least 100x" in v.evidence
+    assert "002's own Fig 3: 50x, at least 10x" in v.evidence and "002's own Fig 3: 133x, at least 10x" in v.evidence

@@ -16,6 +16,7 @@ import numpy as np
 from ssl_repro import claims
 from ssl_repro.claims.verdicts import KIND_ORDER, SHORT_KIND, STAND_IN
 from ssl_repro.claims.beyond_rules import PAPERS_METHODS, SWEEPS, verdicts
+from ssl_repro.claims.linear_rules import turns_on_unconverged
 from ssl_repro.harness.methods import LABELS
 from ssl_repro.report.record_text import data_kind
 from ssl_repro.report.tables import table
@@ -30,23 +31,33 @@ SPREAD = (0.2, 0.8)
 
 
 def cells(frame, method, baseline, metrics):
-    """[(cell's per-metric Comparisons)] of ``method`` vs ``baseline`` per cell (labels, unlabeled rows) of ``frame``."""
-    found = []
+    """([(cell's per-metric Comparisons)], cells left out) of ``method`` vs ``baseline`` per cell (labels, unlabeled
+    rows) of ``frame``: a cell whose outcome turns on non-converged runs is left out, as the verdict leaves it
+    (:func:`ssl_repro.claims.linear_rules.turns_on_unconverged`), so the mark counts the cells the verdict counts."""
+    found, left_out = [], 0
     for _, cell in frame.groupby(["n_labeled", "n_unlabeled"]):
         pair = [claims.compare(cell, method, baseline, m) for m in metrics]
-        if all(c is not None for c in pair):
-            found.append(pair)
-    return found
+        if any(c is None for c in pair):
+            continue
+        if any(turns_on_unconverged(cell, {"a": method, "b": baseline, "metric": m}, "lower", claims.meets(c, "lower"))
+               for m, c in zip(metrics, pair)):
+            left_out += 1
+            continue
+        found.append(pair)
+    return found, left_out
 
 
-def mark(pairs):
-    """``9/11, -4.2`` (a no-break space after the comma): the cells where the method is lower on every metric, of all cells, and the mean
-    difference of the first metric in points; ``-`` when no cell holds both."""
+def mark(judged):
+    """``9/11, -4.2`` (a no-break space after the comma): the cells where the method is lower on every metric
+    (:func:`ssl_repro.claims.rules.meets`), of the cells the verdict counts, and the mean difference of the first
+    metric in points, with ``(k out)`` where cells turned on non-converged runs; ``-`` when no cell is decided."""
+    pairs, left_out = judged
+    note = f"\u00a0({left_out}\u00a0out)" if left_out else ""
     if not pairs:
-        return "-"
-    wins = sum(all(c.outcome == "lower" for c in pair) for pair in pairs)
+        return "-" + note
+    wins = sum(all(claims.meets(c, "lower") for c in pair) for pair in pairs)
     points = round(100 * float(np.mean([pair[0].mean for pair in pairs])), 1) or 0.0      # no "-0.0"
-    return f"{wins}/{len(pairs)},\u00a0{points:+.1f}"        # a no-break space: the mark stays on one line
+    return f"{wins}/{len(pairs)},\u00a0{points:+.1f}{note}"        # a no-break space: the mark stays on one line
 
 
 def datasets(records, folder):
@@ -79,7 +90,7 @@ def evidence(records):
         lines += [f"**Does {LABELS.get(m, m)} beat {LABELS.get(b, b)}?{where[f]}** {said}.", ""]
         items = []
         for piece in split_top(v.evidence):
-            if re.match(r"[\w.-]+: ", piece) or not items:
+            if re.match(r"[\w.-]+( at lambda' = [\d.]+)?: ", piece) or not items:     # a dataset, or a corner
                 items.append(piece)
             else:
                 items[-1] += f"; {piece}"
@@ -105,7 +116,8 @@ def section(records, figure_link=lambda f: f"{f}.png"):
     head, rows = matrix(records, lc, lc_baselines, lc_metrics)
     lines = ["## Beyond the papers", "",
              "Do TSVM and DA beat today's baselines? Each cell: **wins k/n** label counts, and the **mean "
-             "difference** of the error on the unlabeled rows in points (negative: the method is better).", "",
+             "difference** of the error on the unlabeled rows in points (negative: the method is better); **(k out)**: "
+             "cells left out, as the verdict leaves them, because their outcome turns on runs that did not converge.", "",
              table(head, rows), "",
              "The baselines: a supervised SVM and logistic regression tuned by cross-validation on the labeled rows "
              "only (`ssl_repro/estimators/baselines.py` states the budget), self-training and label spreading.\n"

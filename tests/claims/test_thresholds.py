@@ -1,0 +1,56 @@
+"""The one threshold sentence (ssl_repro/claims/rules.py): equal below both error bounds, and a value on a
+bound up to float noise reaches it, as the paired test ties differences equal up to float noise."""
+import numpy as np
+import pandas as pd
+
+from ssl_repro import claims
+from ssl_repro.report import page
+
+
+def frame(a, b, n=5):
+    return pd.DataFrame([{"method": m, "split": s, "transductive_error": v} for m, v in (("da", a), ("tsvm", b))
+                         for s in range(n)])
+
+
+def test_a_gap_on_the_ten_percent_bound_up_to_float_noise_is_beyond_it_whichever_way_the_bit_falls():
+    # 0.0279 vs 0.031: the gap is 10% of 3.1% exactly, but in floats 0.0030999999999999986 < 0.0031000000000000003
+    a, b = 0.031 - 0.031 / 10, 0.031
+    gap = abs(np.mean(np.full(5, a) - np.full(5, b)))
+    assert gap < 0.1 * b                                              # the old reading: "below", hence equal
+    c = claims.compare(frame(a, b), "da", "tsvm", "transductive_error")
+    assert not c.equal and c.band == "slightly"                       # on the bound: reaches it
+    assert claims.equal_within("transductive_error", -(gap - 1e-6), a, b)   # a real step below stays equal
+
+
+def test_equal_means_below_both_bounds_and_reaching_either_is_beyond():
+    # 0.4 points at errors of 3%: below 0.5 points, beyond 10% of 3% (0.3 points): not equal
+    assert not claims.equal_within("transductive_error", -0.004, 0.026, 0.03)
+    # 0.4 points at errors of 30%: below both bounds: equal
+    assert claims.equal_within("transductive_error", -0.004, 0.296, 0.30)
+    # 0.6 points at errors of 30%: beyond 0.5 points, below 10% (3 points): not equal
+    assert not claims.equal_within("transductive_error", -0.006, 0.294, 0.30)
+
+
+def test_the_rules_page_states_the_threshold_the_code_implements_once():
+    text = " ".join(page.rules_text().split())
+    assert "below 0.5 points *and* below 10% of the larger mean error" in text
+    assert "reaches either bound is beyond the threshold" in text and "counts as reaching" in text
+    assert "for errors 0.5 points and 10% of the larger error" not in text    # the old, two-way sentence
+
+
+def test_a_knife_edge_is_a_p_near_alpha_or_a_gap_near_its_bound():
+    def comparison(mean, a, b, p):
+        return claims.Comparison("transductive_error", 10, 7, 0, mean, 0.01, a, b, p, 0, 0)
+    assert comparison(-0.0039909, 0.035919, 0.039909, 0.01).knife_edge        # pcmac's 584-label gap on the 10% line
+    assert comparison(-0.02, 0.10, 0.12, 0.048).knife_edge                    # p = 0.048
+    assert not comparison(-0.02, 0.10, 0.12, 0.01).knife_edge
+
+
+def test_the_claims_table_and_pages_mark_a_knife_edge():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    index = (root / "docs" / "results" / "index.md").read_text()
+    row = next(line for line in index.splitlines() if line.startswith("| 7 | "))     # pcmac's 584-label cell
+    assert row.rstrip(" |").endswith("yes")
+    page = (root / "docs" / "results" / "claims" / "000-obs2-da.md").read_text()
+    assert "**Knife edge**" in page and "knife edge: l = 584" in page
