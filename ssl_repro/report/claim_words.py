@@ -7,10 +7,10 @@ the row titles a reader scans. DA is 000's MFA; S=1 and S=max are TSVM with sing
 #: {claim id: the claim in a few plain words}.
 CLAIM_WORDS = {
     "000-fig4": "DA reaches a lower objective than TSVM, much lower on aut-avn, ccat, pcmac",
-    "004-fig1.3-da": "DA reaches a lower objective than TSVM (S=1 or S=max), much lower on aut-avn, ccat",
+    "004-fig1.3-da": "DA's objective below TSVM's (S=1 or S=max), much lower on aut-avn, ccat",
     "004-fig1.3-switching": "Multiple switching loses no objective against single switching",
     "000-obs2-realsim-J": "On real-sim, TSVM and DA reach about the same objective",
-    "000-obs1": "Unlabeled data lowers the error (TSVM and DA below the SVM), markedly on aut-avn, real-sim, gcat, pcmac",
+    "000-obs1": "TSVM and DA below the SVM; markedly on aut-avn, real-sim, gcat, pcmac",
     "004-fig1.5": "Unlabeled data lowers the test error on all sets, most with few labels",
     "000-obs2-da": "DA's error well below TSVM's on aut-avn and pcmac",
     "003-table3-da": "DA's test error well below TSVM's on aut-avn and pcmac",

@@ -8,16 +8,13 @@ learning curves with the SVM baseline (Figs 5-10 of 000, Figs 1.4-1.5 of
 004), the Eqn 18 objective minima of the semi-supervised methods (Fig 4 of
 000, Fig 1.3 of 004), training time vs labels (Fig 11 of 000, Fig 1.6 of
 004) and, where fixed-T runs exist, the annealing ablation with its times
-(Figs 12-13 of 000); plus the loss shapes: the TSVM loss (Fig 1 / Fig 1.1),
-the DA loss as T falls (Fig 2 / Fig 1.2) and B(nu) with its root (Fig 3 of
-000).  Each function returns its Figure, whose plotted values are the
-summary's (tested).
+(Figs 12-13 of 000); plus the loss shapes (:mod:`.loss_shapes`: Figs 1-3 of 000, Figs 1.1-1.2 of 004).
+Each function returns its Figure, whose plotted values are the summary's (tested).
 
 Conventions, the same in every figure:
 
 - one colour, marker and line style per method (:func:`method_style`);
-- error bars are one standard deviation over splits, drawn only when a
-  point has more than one split (a one-split figure says so in its title);
+- the spread is a band of one standard error over splits, where a point has more than one split;
 - a curve equal to one drawn before it (e.g. RLS and SVM make the same
   predictions when every labeled row is a support vector; TSVM S=1 and
   S=max often reach the same labels) is still drawn, dashed over the
@@ -37,8 +34,7 @@ Conventions, the same in every figure:
   in percent, and the papers' methods apart from today's baselines: an error figure holding both is two
   panels (:data:`PANELS`), each legend below its panel;
 - the legend outside the axes, right of the data (below each panel of a two-panel figure);
-- a timing figure names, in its title, the code commit of its records
-  (``note``, from results.csv's ``git_commit``).
+- a timing figure names, in its title, the code commit of its records (``note``: results.csv's ``git_commit``).
 """
 import argparse
 import textwrap

@@ -211,7 +211,8 @@ def test_a_ratio_on_a_doubling_record_reads_the_whole_u_not_the_half():
     verdict = check_ratio(FakeRecords(scale_timing_kdd99_10=capped),
                           {"kind": "ratio", "folder": "scale_timing",
                            "checks": [{"num": "da", "den": "tsvm-Smax", "min": 5, "at": "all"}]})
-    assert verdict.evidence.endswith("; 3 of 6 runs stopped on an iteration cap (timed as they ran)")
+    assert "; 3 of 6 runs stopped on an iteration cap (timed as they ran); the verdict's u = 200 (all unlabeled " \
+        "rows); at u = 100: 1" in verdict.evidence                      # the u it rests on named, the other beside
     assert check_doubling(FakeRecords(scale_timing_kdd99_10=capped), DOUBLING).evidence.endswith(
         "; 6 of 12 runs stopped on an iteration cap (timed as they ran)")
 

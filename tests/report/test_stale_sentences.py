@@ -33,7 +33,7 @@ def test_the_kernel_tables_use_and_show_the_per_split_record(readme):
 
 def test_an_analog_is_never_called_real_and_a_protocol_record_never_provisional(readme):
     row = next(line for line in readme.splitlines() if line.startswith("| 41 |"))
-    assert row.endswith("real: **holds**, analog: **holds** |")          # 20ng-ccat-vs-gcat is an analog
+    assert "| real: **holds**, analog: **holds** |" in row                # 20ng-ccat-vs-gcat is an analog
     records = Records(ROOT / "results", ROOT)
     assert records.csv("cccp_002/large_times.csv")["timing"].str.startswith("one-job-at-a-time").all()
     claim = next(c for c in records.papers["claims"] if c.get("id") == "002-scaling")

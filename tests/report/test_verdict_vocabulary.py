@@ -37,7 +37,7 @@ def verdict_phrases(page):
         if header is None:
             header = [k for k, c in enumerate(cells) if c.startswith("verdict")]
         elif not set(line) <= set("|-: "):
-            found += [cells[k] for k in header if k < len(cells)]
+            found += [cells[k] for k in header if k < len(cells) and cells[k]]     # a construction b row: none
     return found
 
 
