@@ -20,8 +20,10 @@ regularized like every weight, as in the paper), ``classes_``,
 semi-supervised ones, ``transduction_`` (a label for every training row:
 the given label for labeled rows, the prediction for unlabeled ones).
 """
+from numbers import Real
+
 import numpy as np
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -29,7 +31,8 @@ from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEM
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
 from ssl_repro.solvers.potts import potts_da
-from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
+from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, INNER_CG_TOL, MAX_INNER, MAX_OUTER
+from ssl_repro.solvers.mfn import COLD_TOL
 from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
 from ssl_repro.solvers.engine.data_checks import DATA_DTYPES, warn_wide
 
@@ -283,6 +286,11 @@ class LinearTSVM(_LinearModel):
                     max_switch_rounds=self.max_switch_rounds, max_levels=self.max_levels)
 
 
+#: The estimator parameters whose defaults depart from the papers' pseudo-code for speed, and the values that
+#: restore it (the harness sets them where ``paper_tolerances`` is true: the timing protocol's sweeps).
+PAPER_TOLERANCES = {"inner_cg_tol": None}
+
+
 class LinearDA(_LinearModel):
     """Deterministic annealing semi-supervised L2-SVM (DA).
 
@@ -325,6 +333,11 @@ class LinearDA(_LinearModel):
         unlabeled row, the entropy of that distribution, K balance constraints,
         the w-step as K weighted L2-SVM-MFN solves), the footnote of 000 and 004.
         Two classes run the binary DA either way.
+    inner_cg_tol : float in (0, 1e-2) or None, default=1e-3
+        CGLS's epsilon for the w-steps after which the beliefs still move at the
+        same temperature; the w-step that ends each temperature uses Table 7's
+        1e-6.  ``None``: Table 7's 1e-6 for every w-step (the paper's pseudo-code,
+        slower; :mod:`ssl_repro.solvers.annealing` says what it changes).
 
     Attributes
     ----------
@@ -372,10 +385,12 @@ class LinearDA(_LinearModel):
     _iteration_field = "temperatures"
     _parameter_constraints = {**SEMI_SUPERVISED, "T0": [POSITIVE, None], "anneal_rate": [ABOVE_ONE],
                               "fixed_temperature": [POSITIVE, None], "eps": [OPEN_UNIT],
-                              "max_outer": [COUNT], "max_inner": [COUNT], "multiclass": [StrOptions({"ovr", "potts"})]}
+                              "max_outer": [COUNT], "max_inner": [COUNT], "multiclass": [StrOptions({"ovr", "potts"})],
+                              "inner_cg_tol": [Interval(Real, 0, COLD_TOL, closed="neither"), None]}
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=ANNEAL_RATE,
-                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, multiclass="ovr"):
+                 fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, multiclass="ovr",
+                 inner_cg_tol=INNER_CG_TOL):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r
@@ -386,6 +401,7 @@ class LinearDA(_LinearModel):
         self.max_outer = max_outer
         self.max_inner = max_inner
         self.multiclass = multiclass
+        self.inner_cg_tol = inner_cg_tol
 
     def _fit_one_vs_rest(self, X, y):
         """K classes: one-vs-rest (the base's), or the Potts DA over K classes (``multiclass="potts"``)."""
@@ -412,4 +428,4 @@ class LinearDA(_LinearModel):
         return deterministic_annealing(
             problem, self.lam, self.lam_u, r, T0=self.T0, anneal_rate=self.anneal_rate,
             fixed_temperature=self.fixed_temperature, eps=self.eps,
-            max_outer=self.max_outer, max_inner=self.max_inner)
+            max_outer=self.max_outer, max_inner=self.max_inner, inner_cg_tol=self.inner_cg_tol)

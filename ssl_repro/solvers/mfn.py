@@ -49,7 +49,7 @@ class MFNInfo:
 
 
 def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, previous=None,
-              keep_state=False):
+              keep_state=False, cg_tol=TOL):
     """Minimize ``loss`` (Eqn 2) by L2-SVM-MFN (Table 1).
 
     Parameters
@@ -68,6 +68,10 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
         Set ``info.state`` on convergence (for a following call's
         ``previous``); off by default, so callers that do not pass it on do
         not hold the last system's arrays.
+    cg_tol : float
+        CGLS's epsilon once a guess exists (Table 1: 1e-6, :data:`TOL`).
+        DA's w-steps between two belief updates pass a looser one
+        (:data:`ssl_repro.solvers.annealing.INNER_CG_TOL`).
 
     Returns
     -------
@@ -88,7 +92,7 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
     else:
         if o is None:
             o = loss.outputs(w)
-        tol, max_cg = TOL, MAX_CG_ITER
+        tol, max_cg = cg_tol, MAX_CG_ITER
     info = MFNInfo()
     if previous is None:
         system, residual = loss.active_system(o), None
@@ -100,14 +104,14 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
         info.cg_iterations += cg.iterations
         max_cg = MAX_CG_ITER
         if cg.converged and loss.optimal(o_bar, system.active, tau):
-            if tol == TOL:
+            if tol == cg_tol:
                 w, o = w_bar, o_bar
                 info.converged, info.stop_reason = True, "tolerance"
                 if keep_state:
                     info.state = NewtonState(_residual_inputs(system), cg)
                 break
             delta, w, o = 1.0, w_bar, o_bar
-            tol = TOL
+            tol = cg_tol
         else:
             delta = line_search(loss, w, w_bar, o, o_bar)
             w = w + delta * (w_bar - w)
