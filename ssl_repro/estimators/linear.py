@@ -31,7 +31,7 @@ from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEM
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
 from ssl_repro.solvers.potts import potts_da
-from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, INNER_CG_TOL, MAX_INNER, MAX_OUTER
+from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from ssl_repro.solvers.mfn import COLD_TOL
 from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
 from ssl_repro.solvers.engine.data_checks import DATA_DTYPES, warn_wide
@@ -286,11 +286,6 @@ class LinearTSVM(_LinearModel):
                     max_switch_rounds=self.max_switch_rounds, max_levels=self.max_levels)
 
 
-#: The estimator parameters whose defaults depart from the papers' pseudo-code for speed, and the values that
-#: restore it (the harness sets them where ``paper_tolerances`` is true: the timing protocol's sweeps).
-PAPER_TOLERANCES = {"inner_cg_tol": None}
-
-
 class LinearDA(_LinearModel):
     """Deterministic annealing semi-supervised L2-SVM (DA).
 
@@ -333,11 +328,12 @@ class LinearDA(_LinearModel):
         unlabeled row, the entropy of that distribution, K balance constraints,
         the w-step as K weighted L2-SVM-MFN solves), the footnote of 000 and 004.
         Two classes run the binary DA either way.
-    inner_cg_tol : float in (0, 1e-2) or None, default=1e-3
-        CGLS's epsilon for the w-steps after which the beliefs still move at the
-        same temperature; the w-step that ends each temperature uses Table 7's
-        1e-6.  ``None``: Table 7's 1e-6 for every w-step (the paper's pseudo-code,
-        slower; :mod:`ssl_repro.solvers.annealing` says what it changes).
+    inner_cg_tol : float in (0, 1e-2) or None, default=None
+        ``None``: every w-step solved as Table 7 says (CGLS epsilon 1e-6).  A
+        number: CGLS's epsilon for the w-steps after which the beliefs still move
+        at the same temperature (the one ending each temperature keeps 1e-6):
+        fewer CG iterations, but DA's path, and the J it returns, can move
+        (:mod:`ssl_repro.solvers.annealing` says by how much).
 
     Attributes
     ----------
@@ -390,7 +386,7 @@ class LinearDA(_LinearModel):
 
     def __init__(self, lam=1e-3, lam_u=1.0, r=None, T0=None, anneal_rate=ANNEAL_RATE,
                  fixed_temperature=None, eps=EPS, max_outer=MAX_OUTER, max_inner=MAX_INNER, multiclass="ovr",
-                 inner_cg_tol=INNER_CG_TOL):
+                 inner_cg_tol=None):
         self.lam = lam
         self.lam_u = lam_u
         self.r = r

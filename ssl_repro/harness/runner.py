@@ -63,7 +63,6 @@ from ssl_repro.data.keys import dataset_key, split_key
 from ssl_repro.estimators.kernel import check_kernel_rows
 from ssl_repro.estimators.label_reach import UnreachedRowsWarning
 from ssl_repro.labels import LabelConventionWarning, mask_labels
-from ssl_repro.estimators.linear import PAPER_TOLERANCES
 from ssl_repro.harness.methods import METHODS, estimator_for, method
 from ssl_repro.utils.provenance import provenance
 from ssl_repro.solvers import BiasedRows
@@ -151,7 +150,6 @@ class JobSettings:
     variant: str
     backend: dict
     data_files: dict = field(default_factory=dict)   # a user's own files' digests (:func:`.jobkey.data_files`)
-    paper_tolerances: bool = False    # the papers' pseudo-code where a default departs from it (PAPER_TOLERANCES)
 
 
 @dataclass(frozen=True)
@@ -199,8 +197,7 @@ def resolve_job(cfg):
                        lam=info.lam if ds_cfg.get("lam") is None else ds_cfg["lam"],
                        lam_u=info.lam_u if ds_cfg.get("lam_u") is None else ds_cfg["lam_u"],
                        method=method_cfg, variant=method_cfg.get("variant", method_cfg["name"]),
-                       backend=cfg.get("backend") or {"name": "local"}, data_files=data_files(ds_cfg),
-                       paper_tolerances=cfg.get("paper_tolerances", False))
+                       backend=cfg.get("backend") or {"name": "local"}, data_files=data_files(ds_cfg))
 
 
 def load_data(settings):
@@ -249,8 +246,6 @@ def fit_estimator(settings, dataset, split):
     under the job's backend, timed apart from compiling the solvers' kernels.  A kernel method is
     refused on more rows than its ``max_rows`` and on a distributed backend."""
     estimator = estimator_for(settings.method, settings.lam, settings.lam_u, split.r)
-    if settings.paper_tolerances:
-        estimator.set_params(**{k: v for k, v in PAPER_TOLERANCES.items() if k in estimator.get_params()})
     kernel = method(settings.method["name"]).kernel   # dense n x n Gram matrix
     if kernel:
         n_rows = split.labeled.size + split.unlabeled.size

@@ -32,8 +32,7 @@ log = logging.getLogger("ssl_repro")
 
 #: The top-level settings of a job (``conf/config.yaml``); ``hydra`` is Hydra's own.
 JOB_SETTINGS = ("dataset", "method", "backend", "split", "n_labeled", "n_unlabeled", "data_root", "download",
-                "results_dir", "sweep_name", "solver_threads", "paper_tolerances", "repeat",
-                "timing")   # the last two: timing sweeps
+                "results_dir", "sweep_name", "solver_threads", "repeat", "timing")   # the last two: timing sweeps
 #: The config groups whose choice ``run.py`` checks before Hydra composes (:func:`check_choices`).
 GROUPS = ("dataset", "method")
 
@@ -141,14 +140,6 @@ def check_download(value):
                      "downloaded, download=false never downloads")
 
 
-def check_flag(value, name, meaning):
-    """A true/false setting such as ``paper_tolerances`` (``meaning``: what true does)."""
-    if isinstance(value, bool):
-        return value
-    raise ValueError(f"{name}={value} is neither true nor false: {name}=true runs {meaning}, {name}=false the "
-                     "package's defaults")
-
-
 def check_count(cfg):
     """``n_labeled`` (``all`` or a whole number >= 2) and ``n_unlabeled`` (null or a whole number >= 1),
     as far as they can be told without the data (the upper bounds need the training rows)."""
@@ -174,8 +165,6 @@ def check_settings(cfg):
     check_count(cfg)
     check_solver_threads(cfg.get("solver_threads"))
     check_download(cfg.get("download", True))
-    check_flag(cfg.get("paper_tolerances", False), "paper_tolerances", "the papers' pseudo-code where a default "
-                                                                        "departs from it for speed")
     if cfg.get("timing") is not None:
         timing_protocol.settings(cfg["timing"])        # the timing protocol's settings, unknown ones refused
     method_name = cfg["method"]["name"]

@@ -54,7 +54,7 @@ class KernelFStep:
 
     def fit(self, beliefs, moving=False):
         """The f-step for ``beliefs``, solved fully whether or not the beliefs still move (``moving``:
-        the linear w-step's inexact solve, :data:`ssl_repro.solvers.annealing.INNER_CG_TOL`, is not used here)."""
+        the linear w-step's ``inner_cg_tol`` has no kernel counterpart)."""
         l, u = self.labeled.size, self.unlabeled.size
         costs = np.concatenate([np.full(l, 1.0 / l), self.lam_u * beliefs.p / u, self.lam_u * beliefs.q / u])
         self.alpha, self.bias = self.fstep.solve(self.points, self.labels, costs, self.alpha)

@@ -70,8 +70,8 @@ def l2svm_mfn(loss, w=None, o=None, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER, p
         not hold the last system's arrays.
     cg_tol : float
         CGLS's epsilon once a guess exists (Table 1: 1e-6, :data:`TOL`).
-        DA's w-steps between two belief updates pass a looser one
-        (:data:`ssl_repro.solvers.annealing.INNER_CG_TOL`).
+        DA's w-steps between two belief updates may pass a looser one
+        (``inner_cg_tol`` of :func:`ssl_repro.solvers.annealing.deterministic_annealing`).
 
     Returns
     -------

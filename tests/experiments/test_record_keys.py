@@ -178,6 +178,7 @@ STAMPED_IN_SOURCE = {
     "benchmarks/distributed_scaling.py": '"data_keys": NOT_FROM_DATA}',
     "benchmarks/engine_overhead.py": '"data_keys": NOT_FROM_DATA}',
     "benchmarks/da_stopping.py": '{**records, "data_keys": NOT_FROM_DATA}',
+    "benchmarks/da_inner_tol.py": '"data_keys": data_keys(used)}',
 }
 
 
