@@ -2,7 +2,7 @@
 
     python experiments/cccp_002.py sets
     python experiments/cccp_002.py linear-diagnosis
-    python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH] [--svm-learn PATH]
+    python experiments/cccp_002.py table2 --dataset g50c|text [--splits 10] [--universvm PATH] [--svm-learn PATH] [--fresh]
     python experiments/cccp_002.py fig4 --dataset g50c|text
     python experiments/cccp_002.py fig3 [--universvm PATH] [--svm-learn PATH] [--methods ...] [--sizes 200 all]
                                         [--splits 3] [--repeats 3] [--svmlight-cap 600]
@@ -127,13 +127,16 @@ def grid_points(grid, method):
     return [(f, C, s, u) for (f, C), s, u in itertools.product(base, grid["s"], grid["lam_u"])]
 
 
-def table2(dataset, splits, universvm, svm_learn=None, svmlight_cap=SVMLIGHT_CAP):
+def table2(dataset, splits, universvm, svm_learn=None, svmlight_cap=SVMLIGHT_CAP, fresh=False):
+    """Table 2's grid on ``dataset``: every (split, method, grid point) fitted, into grid.csv.  A rerun fits only
+    the points grid.csv lacks (an interrupted run resumes); ``fresh`` fits every point again (``run all``: a
+    record of one commit), replacing those rows; a peer's rows are replaced only when its binary is given."""
     X, y = load(dataset)
     median = sampled_sigma(X)
     methods = ["svm", "nabla-tsvm", "cccp-tsvm"] + (["universvm"] if universvm else []) + \
         (["svmlight-tsvm"] if svm_learn else [])
     rows = []
-    done_before = done_points(dataset)
+    done_before = set() if fresh else done_points(dataset)
     for split in range(splits):
         labeled, unlabeled = split_rows(y, split)
         for method in methods:
@@ -354,6 +357,8 @@ def main(argv=None):
     ap.add_argument("--sizes", nargs="+", default=None, help="fig3: unlabeled-row counts of "
                     + ", ".join("all" if v is None else str(v) for v in FIG3_SIZES) + " (default: all of them)")
     ap.add_argument("--repeats", type=int, default=FIG3_REPEATS, help="fig3: the protocol's repeats")
+    ap.add_argument("--fresh", action="store_true",
+                    help="table2: fit every grid point again (default: only those grid.csv lacks, resuming a run)")
     args = ap.parse_args(argv)
     if args.universvm is not None and not args.universvm.is_file():
         ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 outside the repository")
@@ -376,7 +381,7 @@ def main(argv=None):
     elif args.what == "linear-diagnosis":
         linear_diagnosis()
     elif args.what == "table2":
-        table2(args.dataset, args.splits or 10, args.universvm, args.svm_learn, args.svmlight_cap)
+        table2(args.dataset, args.splits or 10, args.universvm, args.svm_learn, args.svmlight_cap, args.fresh)
     elif args.what == "table6":
         table6(args.splits or 10)
     elif args.what == "fig4":

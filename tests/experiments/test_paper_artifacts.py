@@ -436,6 +436,7 @@ def test_a_dry_run_of_run_all_names_every_artifact_as_a_step_or_skipped_with_why
     for name in ("002-table1", "002-table2", "002-heuristics", "002-ramp-s", "002-table6", "002-fig4", "002-fig3"):
         assert listed[name].startswith("step "), name          # 002's small-scale artifacts are steps
     table2 = next(s for s in steps if s.name == "002-table2")
-    assert table2.argv[1:] == ["experiments/cccp_002.py", "table2", "--dataset", "g50c"]   # no peer: our methods
+    # no peer: our methods, every grid point fitted again (--fresh: the record of one commit, not resumed)
+    assert table2.argv[1:] == ["experiments/cccp_002.py", "table2", "--dataset", "g50c", "--fresh"]
     with_peer = plan.plan_all(ROOT / "results", {"--universvm": "/opt/universvm"}, tmp_path / "empty")
-    assert next(s for s in with_peer if s.name == "002-table2").argv[-2:] == ["--universvm", "/opt/universvm"]
+    assert next(s for s in with_peer if s.name == "002-table2").argv[-3:] == ["--universvm", "/opt/universvm", "--fresh"]

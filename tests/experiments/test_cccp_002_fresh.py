@@ -1,0 +1,34 @@
+"""002's Table 2 grid (experiments/cccp_002.py table2): a rerun resumes, ``--fresh`` (what ``run all`` runs) fits
+every grid point again, so that the record comes from one commit."""
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def script(experiment_script, monkeypatch, tmp_path):
+    script = experiment_script("cccp_002")
+    data = sys.modules["cccp_002_data"]
+    for module in (script, data):
+        if hasattr(module, "OUT"):
+            monkeypatch.setattr(module, "OUT", tmp_path)
+    monkeypatch.setattr(script, "GRIDS", {"g50c": {"factor": (1.0,), "C": (1.0,), "s": (0.0,), "lam_u": (1.0,)}})
+    return script
+
+
+def test_a_rerun_fits_only_the_missing_points_and_fresh_fits_every_point_again(script, monkeypatch, tmp_path):
+    fitted = []
+
+    def fit_row(method, X, y, labeled, unlabeled, sigma, C, s, lam_u, *peers):
+        fitted.append(method)
+        return {"method": method, "C": C, "s": s, "lam_u": lam_u, "transductive_error": 0.1, "seconds": 0.0}
+
+    monkeypatch.setattr(script, "fit_row", fit_row)
+    script.table2("g50c", 1, None)
+    first = list(fitted)
+    assert sorted(first) == ["cccp-tsvm", "nabla-tsvm", "svm"]
+    script.table2("g50c", 1, None)
+    assert fitted == first                                  # resumed: nothing left to fit
+    script.table2("g50c", 1, None, fresh=True)
+    assert sorted(fitted[len(first):]) == sorted(first)     # every point fitted again
+    assert (tmp_path / "grid.csv").read_text().count("g50c") == 3   # replaced, not appended
