@@ -24,7 +24,7 @@ import pandas as pd
 from ssl_repro.data import data_root, load_dataset
 from ssl_repro.data.keys import data_keys
 from ssl_repro.data.text import newsgroups_cache, vectorize
-from ssl_repro.utils.provenance import add_provenance
+from ssl_repro.utils.provenance import add_provenance, git_commit
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
 N_LABELED = 50
@@ -69,11 +69,13 @@ def error(values, truth):
 
 def write(path, rows, key):
     """Merge ``rows`` into the CSV ``path`` (rows of the same ``key`` replaced), under a lock on
-    ``path``.lock, so that runs on two datasets may share grid.csv."""
+    ``path``.lock, so that runs on two datasets may share grid.csv.  Each new row carries this run's code
+    commit (``git_commit``), so a merged file says which rows which code made
+    (``experiments/record_commits.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        frame = pd.DataFrame(rows)
+        frame = pd.DataFrame(rows).assign(git_commit=git_commit()) if rows else pd.DataFrame(rows)
         if path.exists():
             merged = pd.concat([pd.read_csv(path), frame], ignore_index=True)
             frame = merged.drop_duplicates(subset=[k for k in key if k in merged], keep="last")

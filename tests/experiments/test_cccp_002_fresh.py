@@ -2,6 +2,7 @@
 every grid point again, so that the record comes from one commit."""
 import sys
 
+import pandas as pd
 import pytest
 
 
@@ -32,3 +33,5 @@ def test_a_rerun_fits_only_the_missing_points_and_fresh_fits_every_point_again(s
     script.table2("g50c", 1, None, fresh=True)
     assert sorted(fitted[len(first):]) == sorted(first)     # every point fitted again
     assert (tmp_path / "grid.csv").read_text().count("g50c") == 3   # replaced, not appended
+    from ssl_repro.utils.provenance import git_commit
+    assert set(pd.read_csv(tmp_path / "grid.csv")["git_commit"]) == {git_commit()}   # each row names its code
