@@ -13,6 +13,7 @@ import numpy as np
 
 from ssl_repro.claims import corners, paper_evidence, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
+from ssl_repro.report.paper_beside import beside_lines, claim_tables
 from ssl_repro.report.tables import figure_caption, table
 from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
 
@@ -189,7 +190,9 @@ def per_dataset(verdict):
 
 def claim_body(records, number, claim, section_link, figure_link):
     """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
-    words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
+    words, one evidence row per paper set, the paper's numbers beside ours where the paper prints them
+    (:mod:`ssl_repro.report.paper_beside`), the rule on the paper's numbers, the figures, and the artifact
+    pages it belongs to."""
     quote = unbreak(claim["quote"])
     verdict = records.verdict(claim)
     named = records.named_verdicts(claim)
@@ -208,6 +211,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += ["", "Terms: " + "; ".join(f"*{term}*: {means}" for term, means in TERMS.items()
                                        if re.search(TERM_USED[term], used)) + "."] if any(
         re.search(pattern, used) for pattern in TERM_USED.values()) else []
+    lines += beside_lines(records, claim_tables(claim))
     lines += paper_evidence.evidence_lines(records, claim)
     lines += corner_lines(records, claim, named)
     lines += [""] + [f"![{figure_caption(f)}]({figure_link(f)})\n" for f in claim_figures(claim, parts, records)]
