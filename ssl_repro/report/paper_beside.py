@@ -193,11 +193,13 @@ def _method(n):
 
 
 def _quantity(n):
-    return n["quantity"].replace("objective_eqn18", "J").replace("_error", " error")
+    """The quantity in words, its cell of the paper's table spelt out (``l=100 u=402107``: l = 100, u = 402,107)."""
+    words = n["quantity"].replace("objective_eqn18", "J").replace("_error", " error")
+    return re.sub(r"l=(\d+) u=(\d+)", lambda m: f"at l = {int(m[1]):,}, u = {int(m[2]):,}", words)
 
 
 def beside_rows(records, tables):
-    """[[table, paper set → our data, method: quantity, paper, ours, difference, reading]] of ``tables``
+    """[[table, paper set → our data: cell, method: quantity, paper, ours, difference, reading]] of ``tables``
     ([(paper, where)]): one row per paper number and our dataset standing for its set."""
     rows = []
     for paper, where in tables:
@@ -210,9 +212,9 @@ def beside_rows(records, tables):
                 diff, reading = compare(kind, paper_value, ours)
                 kind_word = data_kind(dataset) if dataset != "-" and " (" not in dataset else ""
                 rows.append([f"{n['paper']} {n['where']}", f"{n['dataset']} → {dataset}"
-                             + (f" ({kind_word})" if kind_word else ""),
-                             f"{_method(n)}: {_quantity(n)}", _show(kind, n, paper_value),
-                             f"{_show(kind, n, ours)} ({cell})", diff, reading])
+                             + (f" ({kind_word})" if kind_word else "") + f": {cell}",
+                             f"{_method(n)}: {_quantity(n)}", _show(kind, n, paper_value), _show(kind, n, ours),
+                             diff, reading])
     return rows
 
 
@@ -230,11 +232,11 @@ def beside_lines(records, tables):
     if not rows:
         return []
     one = len({r[0] for r in rows}) == 1
-    header = ["paper set → our data", "method: quantity", "paper", "ours", "difference", "the rule's reading"]
-    return ["", f"**The paper's numbers beside ours**{' (' + rows[0][0] + ')' if one else ''}: the paper's from "
-            "`experiments/paper_numbers.json`, ours from the records (the cell beside). Difference: ours minus the "
-            "paper's in points for an error, ours / paper for a time, the relative gap for J. Reading: the rules' "
-            "bands on the two numbers (an error is equal within 0.5 points and 10%, J within 0.05%), not a verdict: "
-            "our data are often not the paper's set (first column).", "",
+    header = ["paper set → our data: cell", "method: quantity", "paper", "ours", "difference", "the rule's reading"]
+    return ["", f"**The paper's numbers beside ours**{' (' + rows[0][0] + ')' if one else ''}:", "",
             table(header if one else ["table", *header], [[c.replace("|", "\\|") for c in (r[1:] if one else r)]
-                                                            for r in rows])]
+                                                            for r in rows]), "",
+            "The paper's from `experiments/paper_numbers.json`, ours from the records. Difference: ours minus the "
+            "paper's in points for an error, ours / paper for a time, the relative gap for J. Reading: the rules' "
+            "bands on the two numbers (an error is equal within 0.5 points and 10%, J within 0.05%); not a verdict, "
+            "our data being often another set than the paper's (first column)."]
