@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ssl_repro.estimators.base import POSITIVE
-from ssl_repro.estimators.linear import _LinearModel
+from ssl_repro.estimators.linear_fit import _LinearModel
 from ssl_repro.harness.methods import METHODS, Method
 from ssl_repro.solvers import SolverInfo
 from ssl_repro.solvers.objective import transductive_objective

@@ -38,22 +38,33 @@ def _value(records, **match):
     return _pct(found[0]["value"], found[0].get("unit")) if found else None
 
 
+def error_band(a, b):
+    """The band of error ``a`` against ``b`` (:mod:`ssl_repro.claims.rules`' thresholds, on two numbers):
+    ``equal`` within the equal threshold, else ``slightly`` or ``markedly`` (beyond the slight band)
+    ``lower`` or ``higher``."""
+    if equal_within("error", a - b, a, b):
+        return "equal"
+    slight = error_bound(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE, a, b)
+    return ("markedly " if reaches(abs(b - a), slight, max(a, b)) else "slightly ") + ("lower" if a < b else "higher")
+
+
 def _error_lower(a, b):
     """Whether error ``a`` is lower than ``b`` beyond the equal threshold, and its band word."""
-    if equal_within("error", a - b, a, b):
-        return False, "equal"
-    if a > b:
-        return False, "higher"
-    slight = error_bound(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE, a, b)
-    return True, "markedly lower" if reaches(b - a, slight, max(a, b)) else "slightly lower"
+    band = error_band(a, b)
+    return band.endswith("lower"), "higher" if band.endswith("higher") else band
+
+
+def j_band(a, b):
+    """The band of objective minimum ``a`` against ``b`` (the relative gap against J_EQUAL and J_SIGNIFICANT,
+    004 Table 1.2's reading): ``equal``, else ``slightly`` or ``significantly`` ``lower`` or ``higher``."""
+    gap = (b - a) / abs(b)
+    if not reaches(abs(gap), J_EQUAL, 1):
+        return "equal"
+    return ("significantly " if reaches(abs(gap), J_SIGNIFICANT, 1) else "slightly ") + ("lower" if gap > 0 else "higher")
 
 
 def _j_band(a, b):
-    gap = (b - a) / abs(b)
-    if gap < 0:
-        return "higher"
-    return "equal" if not reaches(gap, J_EQUAL, 1) else "significantly lower" if reaches(gap, J_SIGNIFICANT, 1) \
-        else "slightly lower"
+    return "higher" if (b - a) / abs(b) < 0 else j_band(a, b)
 
 
 def _cells(records, where, quantity_prefix, dataset):

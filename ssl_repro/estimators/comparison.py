@@ -20,7 +20,7 @@ from numbers import Real
 from sklearn.utils._param_validation import Interval
 
 from ssl_repro.estimators.base import COUNT, POSITIVE, SEMI_SUPERVISED
-from ssl_repro.estimators.linear import _LinearModel
+from ssl_repro.estimators.linear_fit import _LinearModel
 from ssl_repro.solvers.cccp import cccp_tsvm
 from ssl_repro.solvers.nabla import nabla_tsvm
 

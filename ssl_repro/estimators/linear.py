@@ -3,8 +3,8 @@
 L2-SVM-MFN (:class:`LinearSVM`), RLS by CGLS (:class:`LinearRLS`), multi-switch
 TSVM (:class:`LinearTSVM`) and deterministic annealing (:class:`LinearDA`) of
 V. Sindhwani and S. S. Keerthi, "Large Scale Semi-supervised Linear SVMs", SIGIR
-2006 / tech report (000), over ``_LinearModel``, the fit plumbing they share
-with the comparison methods of 003 Table 2 (:mod:`ssl_repro.estimators.comparison`).
+2006 / tech report (000), over ``_LinearModel`` (:mod:`ssl_repro.estimators.linear_fit`), the fit plumbing
+they share with the comparison methods of 003 Table 2 (:mod:`ssl_repro.estimators.comparison`).
 
 Labels follow :mod:`sklearn.semi_supervised` (see
 :mod:`ssl_repro.estimators.base`): rows labelled ``-1`` are unlabeled, and
@@ -24,48 +24,16 @@ from numbers import Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.extmath import safe_sparse_dot
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, Classifier
+from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED
+from ssl_repro.estimators.linear_fit import _LinearModel
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
 from ssl_repro.solvers.potts import potts_da
 from ssl_repro.solvers.annealing import ANNEAL_RATE, EPS, MAX_INNER, MAX_OUTER
 from ssl_repro.solvers.mfn import COLD_TOL
 from ssl_repro.solvers.tsvm import LAM_U_GROWTH, MAX_LEVELS
-from ssl_repro.solvers.engine.data_checks import DATA_DTYPES, warn_wide
-
-
-class _LinearModel(Classifier):
-    """Shared fit plumbing; subclasses implement ``_solve(problem, r)``."""
-
-    _semi_supervised = False
-    _stacked_attributes = ("coef_", "intercept_")
-
-    def _fit_binary(self, X, y):
-        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
-                             ensure_all_finite=True)
-        X = X.tocsr() if hasattr(X, "tocsr") else X
-        unlabeled, y_pm1 = self._read_data(X, y)
-        problem = problem_from_mask(X, y_pm1, ~unlabeled)
-        r = self._fraction(y_pm1) if self._semi_supervised else None
-        w, self.diagnostics_ = self._solve(problem, r)
-        self._set_n_iter()
-        self.coef_ = w[None, :-1].copy()
-        self.intercept_ = w[-1:].copy()
-        if self._semi_supervised:
-            self.transduction_ = self._transduction(y, unlabeled, problem.op.matvec(w, problem.unlabeled))
-        return self
-
-    def _decision_binary(self, X):
-        """Signed outputs w.x + b; positive means ``classes_[1]``."""
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
-        if self.coef_.shape[0] > 1:                        # LinearDA(multiclass="potts"): one row per class
-            return safe_sparse_dot(X, self.coef_.T) + self.intercept_
-        return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
+from ssl_repro.solvers.engine.data_checks import warn_wide
 
 
 class LinearSVM(_LinearModel):

@@ -13,6 +13,7 @@ import numpy as np
 
 from ssl_repro.claims import corners, paper_evidence, verdicts
 from ssl_repro.report.claim_words import CLAIM_WORDS
+from ssl_repro.report.paper_beside import beside_lines, claim_tables
 from ssl_repro.report.tables import figure_caption, table
 from ssl_repro.report.words import evidence_words, glossary, plain, unbreak
 
@@ -188,8 +189,10 @@ def per_dataset(verdict):
 
 
 def claim_body(records, number, claim, section_link, figure_link):
-    """A claim in full: the paper's words, what the names mean, the verdict per data kind, the test in
-    words, one evidence row per paper set, the figures, and the artifact pages it belongs to."""
+    """A claim in full: the paper's words, what the names mean, the verdict per data kind, the paper's numbers
+    beside ours where the paper prints them (:mod:`ssl_repro.report.paper_beside`), the test in words, one
+    evidence row per paper set, the rule on the paper's numbers, the figures, and the artifact pages it belongs
+    to."""
     quote = unbreak(claim["quote"])
     verdict = records.verdict(claim)
     named = records.named_verdicts(claim)
@@ -197,14 +200,15 @@ def claim_body(records, number, claim, section_link, figure_link):
     rows = [[name if k == 0 else "", data, f"**{p.category}**" if k == 0 else "", evidence_words(text)]
             for name, p in named for k, (data, text) in enumerate(per_dataset(p))]
     lines = [f"> {claim['paper']} {claim['where']}: \"{quote}\"", ""]
+    beside = beside_lines(records, claim_tables(claim))
     lines += [f"({note}.)" for note in glossary(quote)]
     # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
     detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
     lines += ["", f"**Verdict: {verdict.category}** ({detail}).", *(["", KNIFE_SAID] if knife_edge(verdict) else []),
-              "", f"Test: {plain(describe(claim['test']))}.", "",
+              *beside, "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]
-    used = " ".join(str(c) for r in rows for c in r[:2]) + " " + str(verdict.data) + " " + detail
+    used = " ".join(str(c) for r in rows for c in r[:2]) + " " + str(verdict.data) + " " + detail + " " + " ".join(beside)
     lines += ["", "Terms: " + "; ".join(f"*{term}*: {means}" for term, means in TERMS.items()
                                        if re.search(TERM_USED[term], used)) + "."] if any(
         re.search(pattern, used) for pattern in TERM_USED.values()) else []

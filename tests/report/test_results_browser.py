@@ -109,7 +109,8 @@ def test_the_results_page_opens_with_the_summary_and_the_claims_overview_fits_14
     assert 0 < report["tenth_row_bottom"] <= 900 + HEIGHT, report     # ten claims by the second
 
 
-@pytest.mark.parametrize("page", ["claims/000-fig4.html", "objective-minima.html", "learning-curves.html"])
+@pytest.mark.parametrize("page", ["claims/000-fig4.html", "objective-minima.html", "learning-curves.html",
+                                  "claims/004-table1-4.html", "large-transductive.html"])   # the paper beside ours
 def test_a_claim_page_and_the_artifact_pages_keep_their_tables_in_their_boxes(site, tmp_path, page):
     assert measure(site / "results" / page, tmp_path)["overflow"] == []
 

@@ -120,7 +120,7 @@ def section(records, figure_link=lambda f: f"{f}.png"):
              "cells left out, as the verdict leaves them, because their outcome turns on runs that did not converge.", "",
              table(head, rows), "",
              "The baselines: a supervised SVM and logistic regression tuned by cross-validation on the labeled rows "
-             "only (`ssl_repro/estimators/baselines.py` states the budget), self-training and label spreading.\n"
+             "only (`ssl_repro/estimators/cross_validation.py` states the budget), self-training and label spreading.\n"
              "A win is a label count where the method's error is lower on the unlabeled rows and on the test rows, "
              "paired over the splits by the claims' rules; a question holds on a dataset when the method wins more "
              "than half of its cells and loses none.", ""]

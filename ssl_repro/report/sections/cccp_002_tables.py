@@ -8,6 +8,7 @@ import pandas as pd
 from ssl_repro.claims.cccp_002_rules import (FOLDER, NOT_HERE, NOT_HERE_SETS, PAPER_SETS, SVMLIGHT, TABLE2_ROWS, TABLE3_ROWS,
                                              best, fig3_medians, speed_ups, table6_modes)
 from ssl_repro.claims.scaling import exponent
+from ssl_repro.report.paper_beside import beside_lines
 from ssl_repro.report.record_text import NOT_YET, provenance as _provenance
 from ssl_repro.report.sections import cccp_002_large_tables as large
 from ssl_repro.report.tables import claim_lines, table
@@ -77,7 +78,8 @@ def section(records):
               f"{steps.quantile(0.9):g}, most {steps.max():g}.", ""]
     lines += fig4_lines(records, table) + fig3_lines(records, table) + table6_lines(records, table)
     lines += diagnosis_lines(records, table)
-    return lines + large.section_lines(records, table)
+    return lines + large.section_lines(records, table) + beside_lines(
+        records, [("002", w) for w in ("Table 2", "Table 3", "Table 6", "Sec. 4.2 (Fig 3)", "Table 4")])
 
 
 def table6_lines(records, table):

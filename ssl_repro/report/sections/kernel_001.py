@@ -4,6 +4,7 @@ import pandas as pd
 
 from ssl_repro.claims import kernel_001_rules as kernel_rules
 from ssl_repro.claims import verdicts
+from ssl_repro.report.paper_beside import beside_lines
 from ssl_repro.report.record_text import NOT_YET, provenance, with_record
 from ssl_repro.report.tables import claim_lines, fmt, table
 
@@ -31,7 +32,7 @@ def section_kernel_toy(records):
     return lines + [f"Successes of 10 draws, best over the grid (`kernel_toy_table/grid.json`; "
                     f"{provenance(prov) if prov else 'provenance not recorded'}). Data: ours (001's sets are not "
                     "published).", "", table(["method", "2MOONS: 001 / ours", "2CIRCLES: 001 / ours"], rows), "",
-                    *(f"- {d}: {text}" for d, text in order.items())]
+                    *(f"- {d}: {text}" for d, text in order.items()), *beside_lines(records, [("001", "Table 2")])]
 
 
 def section_kernel_benchmarks(records):
@@ -56,7 +57,8 @@ def _kernel_benchmarks(records, record):
                     f"rows and at the best grid point (`kernel_benchmarks/table.json`; {provenance(record)}). "
                     "Data: real pcmac (our vectorization), a reduced grid (columns).", "",
                     table(["method", "001 selected u/t", "ours selected u/t", "001 best u/t", "ours best u/t",
-                           "splits", "grid points"], rows), "", *([] if runs is None else tie_break_lines(runs))]
+                           "splits", "grid points"], rows), "", *([] if runs is None else tie_break_lines(runs)),
+            *beside_lines(records, [("001", "Table 4"), ("001", "Table 5")])]
 
 
 def tie_break_lines(runs):

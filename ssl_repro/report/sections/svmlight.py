@@ -3,7 +3,8 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro.claims.timing_rules import svmlight_ratios
-from ssl_repro.report.record_text import NOT_YET, commit_note, data_kind, real_name, short_commit, sweep_frames
+from ssl_repro.report.paper_beside import beside_lines, our_table9_rows
+from ssl_repro.report.record_text import NOT_YET, data_kind, real_name, short_commit
 from ssl_repro.report.tables import NAMES, claim_lines, fmt, num, pct, table
 
 
@@ -19,7 +20,7 @@ def section_svmlight(records):
              "solver thread, seconds of the fit; SVM-light: its printed CPU seconds; a run killed at its CPU-time "
              "cap shows the CPU seconds its process had used at the kill, as recorded (\"killed at ... CPU s\"; "
              "\"> cap\" where the record has no CPU seconds)."]
-    ours = _our_table9_rows(records)
+    ours = our_table9_rows(records)
     if peers is None:
         lines.append("SVM-light: " + NOT_YET + " (`peers/table9.csv` absent).")
         svmlight = ours.iloc[0:0]
@@ -55,7 +56,7 @@ def section_svmlight(records):
     if faster:
         lines += ["", "SVM-light's seconds over TSVM S=max's (the ratio claims 000 Table 9 and 003 Table 4 are "
                   "judged on): " + "; ".join(faster) + "."]
-    return lines
+    return lines + beside_lines(records, [("000", "Table 9")])
 
 
 def _killed_text(row):
@@ -64,23 +65,3 @@ def _killed_text(row):
     if cpu is None or not np.isfinite(cpu):
         return f"> {row['cap_seconds']:g}"
     return f"killed at {cpu:.1f} CPU s (cap {row['cap_seconds']:g})"
-
-
-def _our_table9_rows(records):
-    """Our S=1, S=max, DA rows at the lowest label count, split 0, from the timing (else learning-curve) folders."""
-    rows = []
-    for prefix in ("timing_", "learning_curve_"):
-        for folder, dataset, frame in sweep_frames(records, prefix):
-            if any(r["dataset"] == dataset for r in rows):
-                continue
-            low = frame[(frame["split"] == 0) & (frame["n_labeled"] == frame["n_labeled"].min())]
-            for method in ("tsvm-S1", "tsvm-Smax", "da"):
-                part = low[low["method"] == method]
-                if not part.empty:
-                    r = part.iloc[0]
-                    rows.append({"dataset": dataset, "n_labeled": int(r["n_labeled"]), "method": method,
-                                 "seconds": r["seconds"], "capped": False, "test_error": r["test_error"],
-                                 "transductive_error": r["transductive_error"],
-                                 "code": f"`{folder}`: {commit_note(part)}"})
-    return pd.DataFrame(rows, columns=["dataset", "n_labeled", "method", "seconds", "capped", "test_error",
-                                       "transductive_error", "code"])

@@ -1,6 +1,7 @@
 """Large transductive sets (004 Tables 1.2-1.7)."""
 import numpy as np
 
+from ssl_repro.report.paper_beside import beside_lines
 from ssl_repro.report.record_text import data_kind, real_name, sweep_frames
 from ssl_repro.claims.timing_rules import doubling_ratios, protocol_runs
 from ssl_repro.report.tables import NAMES, claim_lines, fmt, folder_line, num, paired, pct, table, verdict
@@ -49,7 +50,7 @@ def section_transductive(records):
                      "004 error SVM / TSVM / DA (%)", "ours error SVM / TSVM / DA", "below SVM",
                      "004 minutes TSVM / DA", "ours seconds TSVM / DA", "not converged"], rows)]
     lines += _doubling_lines(records)
-    return lines
+    return lines + beside_lines(records, [("004", f"Table 1.{k}") for k in range(2, 8)])
 
 
 def _doubling_lines(records):

@@ -1,0 +1,45 @@
+"""The fit plumbing of the linear estimators (``_LinearModel``): input checks, the labeled and unlabeled rows
+to a solver's problem (bias last, regularized like every weight: 000 Sec. 2), the solver's w to ``coef_`` and
+``intercept_``, ``transduction_`` for the semi-supervised ones, and the signed outputs w.x + b.
+
+Shared by 000's methods (:mod:`ssl_repro.estimators.linear`) and 003 Table 2's comparison methods
+(:mod:`ssl_repro.estimators.comparison`): a new linear method subclasses it and implements
+``_solve(problem, r)`` (docs/user_guide/09_developers.md, "Adding a method").
+"""
+from sklearn.utils.extmath import safe_sparse_dot
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ssl_repro.distributed.backend import problem_from_mask
+from ssl_repro.estimators.base import Classifier
+from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
+
+
+class _LinearModel(Classifier):
+    """Shared fit plumbing; subclasses implement ``_solve(problem, r)``."""
+
+    _semi_supervised = False
+    _stacked_attributes = ("coef_", "intercept_")
+
+    def _fit_binary(self, X, y):
+        """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES,
+                             ensure_all_finite=True)
+        X = X.tocsr() if hasattr(X, "tocsr") else X
+        unlabeled, y_pm1 = self._read_data(X, y)
+        problem = problem_from_mask(X, y_pm1, ~unlabeled)
+        r = self._fraction(y_pm1) if self._semi_supervised else None
+        w, self.diagnostics_ = self._solve(problem, r)
+        self._set_n_iter()
+        self.coef_ = w[None, :-1].copy()
+        self.intercept_ = w[-1:].copy()
+        if self._semi_supervised:
+            self.transduction_ = self._transduction(y, unlabeled, problem.op.matvec(w, problem.unlabeled))
+        return self
+
+    def _decision_binary(self, X):
+        """Signed outputs w.x + b; positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
+        if self.coef_.shape[0] > 1:                        # LinearDA(multiclass="potts"): one row per class
+            return safe_sparse_dot(X, self.coef_.T) + self.intercept_
+        return safe_sparse_dot(X, self.coef_[0]) + self.intercept_[0]
