@@ -39,9 +39,9 @@ from ssl_repro.claims import cccp_002_large_rules as large
 from ssl_repro.claims import verdicts
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.paper_evidence import slightly_better
-from ssl_repro.claims.rules import ALPHA, compare, meets
+from ssl_repro.claims.rules import ALPHA, compare, knife_edges, meets
 from ssl_repro.claims.scaling import scaling_verdict
-from ssl_repro.claims.verdicts import FAILS, HOLDS, NOT_SIGNIFICANT, UNTESTABLE, Verdict
+from ssl_repro.claims.verdicts import FAILS, HOLDS, NOT_SIGNIFICANT, UNTESTABLE, Verdict, edge_note
 
 FOLDER = "cccp_002"
 #: Table 2's rows: (our label, 002's method key in paper_numbers.json, how the grid is read).
@@ -159,10 +159,12 @@ def _table6(frame, test):
     c = compare(rows, "transductive", "semi-supervised", "error")
     sized, band = slightly_better(c.a_mean, c.b_mean)
     word = (HOLDS if c.p < ALPHA and not c.one_class_a else NOT_SIGNIFICANT) if sized else FAILS
+    edges = c.edges(f"text transductive vs semi-supervised: {band}")
     return Verdict(word, "text (real)",
                    f"text: transductive {100 * c.a_mean:.2f}% vs semi-supervised {100 * c.b_mean:.2f}% "
                    f"({100 * c.mean:+.2f} points, {band}: the paper's own 0.48 points is the size it calls slightly "
-                   f"better; p = {c.p:.2g}, wins {c.wins} of {c.n})", kind="real")
+                   f"better; p = {c.p:.2g}, wins {c.wins} of {c.n})" + edge_note(edges), kind="real",
+                   edges=tuple(edges))
 
 
 def _per_split(grid, dataset, method, fixed, point):
@@ -194,10 +196,12 @@ def _svmlight_at_fig3(times):
     c = compare(rows, "cccp-tsvm", SVMLIGHT, "transductive_error")
     if c is None:
         return Verdict(UNTESTABLE, "-", "SVM-light: no split shared with CCCP-TSVM in times.csv")
+    edges = c.edges(f"text CCCP-TSVM vs SVM-light TSVM at Fig 3's point: {c.evidence_word}")
     return Verdict(HOLDS if meets(c, "lower") else FAILS, "text (real)",
                    f"text CCCP-TSVM at Fig 3's point (U = {int(top['n_unlabeled'].max())}, not Table 2's grid): "
                    f"{100 * c.a_mean:.2f}% vs SVM-light TSVM {100 * c.b_mean:.2f}% ({c.evidence_word}"
-                   + (f", p = {c.p:.2g}" if c.p is not None else "") + f", {c.n} splits)", kind="real")
+                   + (f", p = {c.p:.2g}" if c.p is not None else "") + f", {c.n} splits)" + edge_note(edges),
+                   kind="real", edges=tuple(edges))
 
 
 def _table2(grid, times):
@@ -206,16 +210,17 @@ def _table2(grid, times):
         for label, _, method, fixed in TABLE2_ROWS[3:6]:
             if best(grid, d, "nabla-tsvm", None) is None or best(grid, d, method, fixed) is None:
                 continue
-            c = _paired(grid, d, (label, method, fixed), ("nabla-TSVM", "nabla-tsvm", None))
             # "approximately the same": equal within the thresholds, or lower (p < 0.05, beyond them)
-            parts.append(Verdict(HOLDS if c.outcome in ("equal", "lower") else FAILS, labelled(d),
-                                 f"{d} {label}: {100 * c.a_mean:.2f}% vs nabla-TSVM {100 * c.b_mean:.2f}% "
-                                 f"({c.evidence_word}, p = {c.p:.2g})", kind=kind_of(d)))
+            peers = [("nabla-TSVM", "nabla-tsvm", lambda c: c.outcome in ("equal", "lower"))]
             if best(grid, d, SVMLIGHT, None) is not None:      # "superior": lower (p < 0.05, beyond the thresholds)
-                c = _paired(grid, d, (label, method, fixed), ("SVM-light TSVM", SVMLIGHT, None))
-                parts.append(Verdict(HOLDS if meets(c, "lower") else FAILS, labelled(d),
-                                     f"{d} {label}: {100 * c.a_mean:.2f}% vs SVM-light TSVM {100 * c.b_mean:.2f}% "
-                                     f"({c.evidence_word}, p = {c.p:.2g})", kind=kind_of(d)))
+                peers.append(("SVM-light TSVM", SVMLIGHT, lambda c: meets(c, "lower")))
+            for peer, key, ok in peers:
+                c = _paired(grid, d, (label, method, fixed), (peer, key, None))
+                edges = c.edges(f"{d} {label} vs {peer}: {c.evidence_word}")
+                parts.append(Verdict(HOLDS if ok(c) else FAILS, labelled(d),
+                                     f"{d} {label}: {100 * c.a_mean:.2f}% vs {peer} {100 * c.b_mean:.2f}% "
+                                     f"({c.evidence_word}, p = {c.p:.2g})" + edge_note(edges), kind=kind_of(d),
+                                     edges=tuple(edges)))
     return verdicts.combine(parts)
 
 
@@ -239,9 +244,12 @@ def _iterations(path, test, grid):
     for d, rows in ([] if fits is None else fits.groupby("dataset")):
         steps = rows["cccp_iterations"]
         inside = int(steps.between(low, high).sum())
+        edges = knife_edges(f"{d} grid fits within {low:g}-{high:g} steps: the share",
+                            against=[(inside / len(steps), 0.5)])
         parts.append(Verdict(HOLDS if 2 * inside > len(steps) else FAILS, labelled(d),
                              f"{d} grid fits: {inside} of {len(steps)} within {low:g}-{high:g} steps "
-                             f"({int((steps < low).sum())} fewer, {int((steps > high).sum())} more)", kind=kind_of(d)))
+                             f"({int((steps < low).sum())} fewer, {int((steps > high).sum())} more)" + edge_note(edges),
+                             kind=kind_of(d), edges=tuple(edges)))
     return verdicts.combine(parts)
 
 
@@ -253,18 +261,22 @@ def _speed(times, test, paper):
         ratio, bound = ratios[SVMLIGHT]
         text = (f"{where}: SVM-light TSVM / CCCP-TSVM {'>= ' if bound else ''}{ratio:.3g}x ({basis}"
                 + _paper_note(paper.get(SVMLIGHT), test["min"]))
+        edges = knife_edges(f"{where}: SVM-light TSVM / CCCP-TSVM", against=[(ratio, test["min"])])
         parts = [Verdict(UNTESTABLE, "-", f"{text}; capped fits: a lower bound below {test['min']:g}x)")
                  if bound and ratio < test["min"] else
-                 Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)", text + ")", kind="real")]
+                 Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)", text + ")" + edge_note(edges),
+                         kind="real", edges=tuple(edges))]
     elif SVMLIGHT in set(cells["method"]):
         parts = [Verdict(UNTESTABLE, "-", f"SVM-light: not timed at {largest} unlabeled rows")]
     else:
         parts = [Verdict(UNTESTABLE, "-", "SVM-light: not run yet (--svm-learn PATH)")]
     if "nabla-tsvm" in ratios:
         ratio = ratios["nabla-tsvm"][0]
+        edges = knife_edges(f"{where}: nabla-TSVM / CCCP-TSVM", against=[(ratio, test["min"])])
         parts.append(Verdict(HOLDS if ratio >= test["min"] else FAILS, "text (real)",
                              f"{where}: nabla-TSVM / CCCP-TSVM {ratio:.3g}x ({basis}"
-                             + _paper_note(paper.get("nabla-tsvm"), test["min"]) + ")", kind="real"))
+                             + _paper_note(paper.get("nabla-tsvm"), test["min"]) + ")" + edge_note(edges), kind="real",
+                             edges=tuple(edges)))
     return verdicts.combine(parts)
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets
-from ssl_repro.claims.verdicts import FAILS, GENERATED, HOLDS, UNTESTABLE, Verdict, combine
+from ssl_repro.claims.verdicts import FAILS, GENERATED, HOLDS, UNTESTABLE, Verdict, combine, edge_note
 
 
 
@@ -92,7 +92,9 @@ def check_kernel_benchmarks(records, test):
     for a, b in pairs:
         for point in ("selected", "best"):
             c = paired(runs, a, b, point)
+            edges = c.edges(f"{a} vs {b} ({point}): {c.evidence_word}")
             parts.append(Verdict(HOLDS if meets(c, "lower") else FAILS, "pcmac (real)",
                                  f"{a} {100 * c.a_mean:.1f}% vs {b} {100 * c.b_mean:.1f}% ({point}): "
-                                 f"{c.evidence_word}, p = {c.p:.2g} over {c.n} splits", kind="real"))
+                                 f"{c.evidence_word}, p = {c.p:.2g} over {c.n} splits" + edge_note(edges), kind="real",
+                                 edges=tuple(edges)))
     return combine(parts)
