@@ -19,6 +19,11 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
   when, at the largest U both label counts ran, the gain (SVM minus CCCP-TSVM error) at the fewest labels
   exceeds the gain at the most by more than the error threshold
   (:func:`ssl_repro.claims.rules.equal_within` on the two gains).
+- ``gain`` (002: "when enough training data is available ..., the improvement is only in the order of one
+  percent"; "where the improvement in test error is around 5.5%"): at ``n_labeled``, the SVM's mean test error
+  minus CCCP-TSVM's best mean over the U cells (002's "best result ... when using 10500 unlabeled points"), in
+  points, within the factor of its ``form`` of ``about`` (:func:`ssl_repro.claims.rules.within_factor`: "in the
+  order of" sqrt(10), "around" 1.5) (:func:`check_gain`).
 - ``scaling`` (002 Fig 8, "the training times show a quadratic trend"): :func:`scaling_parts` gives,
   per label count with three or more U, the verdict of
   :func:`ssl_repro.claims.scaling.scaling_verdict` on the selected fits' CPU seconds against
@@ -27,7 +32,7 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
 import pandas as pd
 
 from ssl_repro.claims.rules import (ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, compare, equal_within, error_bound, knife_edges,
-                                    meets, reversed_)
+                                    meets, reversed_, within_factor)
 from ssl_repro.claims.scaling import scaling_verdict
 from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, edge_note
 
@@ -143,6 +148,28 @@ def check_unlabeled(records):
                                                             "(002: about 5.5 and 1)" + edge_note(edges), kind=KIND,
                              edges=tuple(edges)))
     return combine(parts)
+
+
+def check_gain(records, test):
+    """The verdict of a ``gain`` test (module doc): the gain in points at ``test["n_labeled"]`` against
+    ``test["about"]`` read by ``test["form"]``."""
+    frame = records.csv(RECORD)
+    if frame is None:
+        return Verdict(UNTESTABLE, "-", f"{RECORD} absent")
+    rows = table4(frame)
+    rows = rows[rows["n_labeled"] == test["n_labeled"]]
+    means = rows.groupby(["method", "n_unlabeled"])["test_error"].mean()
+    if "svm" not in means or "cccp-tsvm" not in means:
+        return Verdict(UNTESTABLE, "-", f"{RECORD}: L = {test['n_labeled']} lacks the SVM or CCCP-TSVM")
+    svm, tsvm = float(means["svm"].iloc[0]), means["cccp-tsvm"]
+    gain = 100 * (svm - tsvm.min())
+    ok, (low, high) = within_factor(gain, test["about"], test["form"])
+    edges = knife_edges(f"gain at L = {test['n_labeled']}", against=[(gain, low), (gain, high)])
+    return Verdict(HOLDS if ok else FAILS, LABEL,
+                   f"L = {test['n_labeled']}: SVM {100 * svm:.2f}% minus CCCP-TSVM's best over U {100 * tsvm.min():.2f}% "
+                   f"(U = {int(tsvm.idxmin()):,}) = {gain:.2f} points, against {test['about']:g} "
+                   f"(\"{'in the order of' if test['form'] == 'order' else 'around'}\": {low:.2f} to {high:.2f})"
+                   + edge_note(edges), kind=KIND, edges=tuple(edges))
 
 
 def scaling_parts(records):

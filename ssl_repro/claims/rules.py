@@ -112,6 +112,10 @@ TIE_RTOL = 1e-12
 KNIFE_P = 0.005
 #: ... or a gap (or ratio) within this share of the bound it is read against.
 KNIFE_SHARE = 0.01
+#: "In the order of k": within this factor of k either way (half an order of magnitude, sqrt(10)) ...
+ORDER_FACTOR = 10 ** 0.5
+#: ... and "around k" / "approximately k": within this factor (004 Table 1.6's "roughly", claim 30's tolerance).
+AROUND_FACTOR = 1.5
 #: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
 EXACT_UP_TO = 16
 #: A run is one-class when its predicted minority share is below this share of r's minority share ...
@@ -343,15 +347,25 @@ def compare(rows, a, b, metric):
 
 def meets(c, expect):
     """Whether :class:`Comparison` ``c`` meets an expectation of a claim (module doc: the whole sentence):
-    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal`` and
-    ``not higher``."""
+    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal``,
+    ``not higher`` and ``not markedly lower`` (003/004's "does not translate into major error rate
+    improvements": any outcome but a markedly lower error, an equal one included)."""
     if c is None:
         return None
     lower = c.outcome == "lower"
     return {"lower": lower, "slightly lower": lower and c.band == "slightly",
             "significantly lower": lower and c.band in (None, "significantly", "markedly"),
             "equal": c.outcome == "equal",
-            "not higher": c.outcome in ("lower", "equal", "not significant")}[expect]
+            "not higher": c.outcome in ("lower", "equal", "not significant"),
+            "not markedly lower": not (lower and c.band == "markedly")}[expect]
+
+
+def within_factor(value, about, form):
+    """Whether ``value`` is "in the order of" ``about`` (``form`` ``order``: within :data:`ORDER_FACTOR` of it)
+    or "around" it (``around``: within :data:`AROUND_FACTOR`), and the range ``(low, high)`` it is read against."""
+    factor = {"order": ORDER_FACTOR, "around": AROUND_FACTOR}[form]
+    low, high = about / factor, about * factor
+    return low <= value <= high, (low, high)
 
 
 def reversed_(c):
@@ -365,7 +379,10 @@ SENTENCE_RULES = (
     "points and {e_slight_share:g}% of the larger error, \"markedly\" beyond; every lower or higher in the "
     "evidence carries its band (J: significantly / slightly; errors: markedly / slightly). \"Slightly\" better "
     "optimization needs a J gap in the slight band; \"only slight\" error improvements need a slightly lower "
-    "error (an equal one is no improvement, a markedly lower one more than slight); \"significantly\" or \"well "
+    "error (an equal one is no improvement, a markedly lower one more than slight), \"does not translate into major\" "
+    "ones an error not markedly lower (an equal one included); \"in the order of k\" is within a factor sqrt(10) of "
+    "k, \"around k\" within a factor 1.5 (claim 30's tolerance); \"never\" lagging behind needs an error not higher "
+    "in every cell; \"significantly\" or \"well "
     "below\" an error needs it markedly lower. One rule per form of sentence: a sentence about a set (\"lower on S\", "
     "\"much lower\", \"about equal\", \"evident on all datasets\", \"an order of magnitude slower\") is met on a "
     "dataset when met in more than half of its cells (label counts) and reversed in none; \"over the entire range\" "

@@ -131,6 +131,8 @@ def describe(test):
         return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
                          + RATIO_AT[c.get("at", "all")] + (TREND if c.get("trend") else "")
                          for c in test["checks"]) + f" (`{test['folder']}_*`); the parts a conjunction"
+    if kind == "untestable":
+        return "none: the records here cannot test this sentence (the evidence says why)"
     return test.get("says", kind)
 
 
