@@ -19,6 +19,11 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
   when, at the largest U both label counts ran, the gain (SVM minus CCCP-TSVM error) at the fewest labels
   exceeds the gain at the most by more than the error threshold
   (:func:`ssl_repro.claims.rules.equal_within` on the two gains).
+- ``gain`` (002: "when enough training data is available ..., the improvement is only in the order of one
+  percent"; "where the improvement in test error is around 5.5%"): at ``n_labeled``, the SVM's mean test error
+  minus CCCP-TSVM's best mean over the U cells (002's "best result ... when using 10500 unlabeled points"), in
+  points, within the factor of its ``form`` of ``about`` (:func:`ssl_repro.claims.rules.within_factor`: "in the
+  order of" sqrt(10), "around" 1.5) (:func:`check_gain`).
 - ``scaling`` (002 Fig 8, "the training times show a quadratic trend"): :func:`scaling_parts` gives,
   per label count with three or more U, the verdict of
   :func:`ssl_repro.claims.scaling.scaling_verdict` on the selected fits' CPU seconds against
@@ -26,9 +31,10 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
 """
 import pandas as pd
 
-from ssl_repro.claims.rules import compare, equal_within, meets, reversed_
+from ssl_repro.claims.rules import (ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, compare, equal_within, error_bound, knife_edges,
+                                    meets, reversed_, within_factor)
 from ssl_repro.claims.scaling import scaling_verdict
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine
+from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, edge_note
 
 DATASET = "20ng-ccat-vs-gcat"
 RECORD = "cccp_002/large.csv"
@@ -111,7 +117,7 @@ def check_unlabeled(records):
         base = svm[svm["n_labeled"] == L]
         if base.empty:
             continue
-        words, met, against = [], 0, 0
+        words, met, against, edges = [], 0, 0, []
         for U, cell in tsvm.groupby("n_unlabeled"):
             c = compare(pd.concat([cell, base]), "cccp-tsvm", "svm", "test_error")
             if c is None:
@@ -119,23 +125,51 @@ def check_unlabeled(records):
             met += bool(meets(c, "lower"))
             against += reversed_(c)
             words.append(f"U={int(U):,}: {c.evidence_word} ({100 * c.a_mean:.2f}% vs {100 * c.b_mean:.2f}%)")
+            edges += c.edges(f"L = {L}, U = {int(U):,}: {c.evidence_word}")
             gains.setdefault(L, {})[int(U)] = c.b_mean - c.a_mean
         ok = 2 * met > len(words) and not against
         parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"L = {L}: CCCP-TSVM below the SVM in {met} of "
-                                                            f"{len(words)} U cells ({'; '.join(words)})", kind=KIND))
+                                                            f"{len(words)} U cells ({'; '.join(words)})"
+                             + edge_note(edges), kind=KIND, edges=tuple(edges)))
     if not parts:
         return Verdict(UNTESTABLE, "-", f"{RECORD}: no cell with both methods")
-    parts[-1] = Verdict(parts[-1].word, LABEL, f"{parts[-1].evidence}; {SELECTION_SAID}", kind=KIND)
+    parts[-1] = Verdict(parts[-1].word, LABEL, f"{parts[-1].evidence}; {SELECTION_SAID}", kind=KIND,
+                        edges=parts[-1].edges)
     few, many = min(LABELS), max(LABELS)
     common = set(gains.get(few, {})) & set(gains.get(many, {}))
     if common:
         U = max(common)
         g_few, g_many = gains[few][U], gains[many][U]
         ok = g_few > g_many and not equal_within("test_error", g_few - g_many, g_few, g_many)
+        edges = knife_edges(f"gain at L = {few} over the gain at L = {many}", against=[
+            (g_few - g_many, error_bound(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, g_few, g_many))])
         parts.append(Verdict(HOLDS if ok else FAILS, LABEL, f"gain over the SVM at U = {U:,}: {100 * g_few:.2f} "
                                                             f"points at L = {few} vs {100 * g_many:.2f} at L = {many} "
-                                                            "(002: about 5.5 and 1)", kind=KIND))
+                                                            "(002: about 5.5 and 1)" + edge_note(edges), kind=KIND,
+                             edges=tuple(edges)))
     return combine(parts)
+
+
+def check_gain(records, test):
+    """The verdict of a ``gain`` test (module doc): the gain in points at ``test["n_labeled"]`` against
+    ``test["about"]`` read by ``test["form"]``."""
+    frame = records.csv(RECORD)
+    if frame is None:
+        return Verdict(UNTESTABLE, "-", f"{RECORD} absent")
+    rows = table4(frame)
+    rows = rows[rows["n_labeled"] == test["n_labeled"]]
+    means = rows.groupby(["method", "n_unlabeled"])["test_error"].mean()
+    if "svm" not in means or "cccp-tsvm" not in means:
+        return Verdict(UNTESTABLE, "-", f"{RECORD}: L = {test['n_labeled']} lacks the SVM or CCCP-TSVM")
+    svm, tsvm = float(means["svm"].iloc[0]), means["cccp-tsvm"]
+    gain = 100 * (svm - tsvm.min())
+    ok, (low, high) = within_factor(gain, test["about"], test["form"])
+    edges = knife_edges(f"gain at L = {test['n_labeled']}", against=[(gain, low), (gain, high)])
+    return Verdict(HOLDS if ok else FAILS, LABEL,
+                   f"L = {test['n_labeled']}: SVM {100 * svm:.2f}% minus CCCP-TSVM's best over U {100 * tsvm.min():.2f}% "
+                   f"(U = {int(tsvm.idxmin()):,}) = {gain:.2f} points, against {test['about']:g} "
+                   f"(\"{'in the order of' if test['form'] == 'order' else 'around'}\": {low:.2f} to {high:.2f})"
+                   + edge_note(edges), kind=KIND, edges=tuple(edges))
 
 
 def scaling_parts(records):

@@ -13,18 +13,13 @@ Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import (CORNERS_PREFIX, KNIFE_EDGE, MET, UNTESTABLE, Verdict, combined, conjunction, frames,
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, MET, UNTESTABLE, Verdict, combined, conjunction, edge_note, frames,
                                       judge_set, part_status, tally_word, trend_status)
 
 
 def _converged(rows):
     """The rows of runs that converged (all rows when the column is absent)."""
     return rows[rows["converged"].astype(bool)] if "converged" in rows else rows
-
-
-def knife_note(edges):
-    """The evidence's note of the cells on a knife edge (:attr:`ssl_repro.claims.rules.Comparison.knife_edge`)."""
-    return f"; {KNIFE_EDGE}: " + "; ".join(edges) if edges else ""
 
 
 def turns_on_unconverged(cell, check, expect, ok):
@@ -58,12 +53,9 @@ def judge_cells(frame, test, set_expect, dataset):
                 continue
             ok = meets(c, expect)
             words[k][c.evidence_word] = words[k].get(c.evidence_word, 0) + 1
-            if c.knife_edge:
-                edges.append(f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} ({check['metric']}): "
-                             f"{c.evidence_word}, p = {c.p:.3g}, gap {100 * abs(c.mean):.3g} points"
-                             if not check["metric"].startswith("objective") else
-                             f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} (J): {c.evidence_word}, "
-                             f"p = {c.p:.3g}, gap {100 * abs(c.relative):.3g}%")
+            metric = "J" if check["metric"].startswith("objective") else check["metric"]
+            edges += c.edges(f"l = {cell['n_labeled'].iloc[0]} {check['a']} vs {check['b']} ({metric}): "
+                             f"{c.evidence_word}")
             if settled is not None:
                 doubtful |= turns_on_unconverged(cell, check, expect, ok)
             outcomes.append((k, ok, reversed_(c)))
@@ -82,7 +74,7 @@ def judge_cells(frame, test, set_expect, dataset):
                        for k, c in enumerate(checks) if words[k])
     notes = (f"; {unconverged} of {len(runs)} runs not converged" if unconverged else "") + (
         f"; {undecided} cell{'s' * (undecided != 1)} left out: the outcome turns on non-converged runs"
-        if undecided else "") + knife_note(edges)
+        if undecided else "") + edge_note(edges)
     if total == 0:
         why = "no cell decided" if undecided else "no cell with both methods"
         return Verdict(UNTESTABLE, "", f"{dataset}: {why}{notes}")
@@ -96,8 +88,9 @@ def judge_cells(frame, test, set_expect, dataset):
         tallies = ", ".join(f"{met_k[k]} of {cells_k[k]}" + (f" (reversed in {against_k[k]})" if against_k[k] else "")
                             for k in range(len(checks)) if cells_k[k])
         return Verdict(conjunction(parts), "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
-                                               f"{counts}){notes}")
-    return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}")
+                                               f"{counts}){notes}", edges=tuple(edges))
+    return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}",
+                   edges=tuple(edges))
 
 
 def gains_by_labels(frame, checks):

@@ -11,7 +11,7 @@ paper's own cells (:func:`ssl_repro.claims.verdicts.part_status`).
 import numpy as np
 
 from ssl_repro.claims.rules import (ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE,
-                                    J_EQUAL, J_SIGNIFICANT, equal_within, error_bound, reaches)
+                                    J_EQUAL, J_SIGNIFICANT, equal_within, error_bound, reaches, within_factor)
 
 #: Claims whose rule reads stricter than the paper's own numbers, and why (shown on the claim's page).
 EXCEPTIONS = {
@@ -26,6 +26,9 @@ EXCEPTIONS = {
                            "(11.09% to 10.72% against 11.04%): the rule asks each label count for a gain, which "
                            "002's \"especially true in the case of few training examples\" does not promise at "
                            "1,000 labels; the paper's L = 100 row passes",
+    "001-table4-sqr": "001 calls the squared loss \"highly competitive\" over Table 4's four datasets, but its own "
+                      "PC-MAC row by model selection (11.8%) is above nabla-TSVM's (7.6%); the rule tests the one "
+                      "dataset we have at both rows, as 001's other Table 4 and 5 claims are tested",
 }
 
 
@@ -173,6 +176,16 @@ def _toy(records):
     return out
 
 
+def _toy_counts(records, counts):
+    """001's stated counts ("succeeded in every trial", ...) against its own Table 2 (JTSVM: the best of its rows)."""
+    out = []
+    for dataset, stated in counts.items():
+        n = {x["method"]: x["value"] for x in records.paper_numbers(paper="001", where="Table 2", dataset=dataset)}
+        n["JTSVM"] = max(v for m, v in n.items() if m.startswith("JTSVM"))
+        out += [(dataset, n[m] == k, f"{dataset}: {m} {n[m]} of 10, stated {k}") for m, k in stated.items()]
+    return out
+
+
 def _cccp_table2(records):
     out = []
     for dataset in ("g50c", "Text"):
@@ -221,6 +234,46 @@ def _cccp_large(records):
     return out
 
 
+def _table14_gains(records):
+    """004 "significant gains with unlabeled data" on full-ccat and full-gcat: each method below the SVM (Table
+    1.4) in more than half of the cells."""
+    parts = []
+    for dataset in ("full-ccat", "full-gcat"):
+        cells = _cells(records, "Table 1.4", "transductive_error", dataset)
+        for method in ("tsvm-Smax", "da"):
+            met = sum(_error_lower(v[method], v["svm"])[0] for v in cells.values())
+            parts.append((dataset, 2 * met > len(cells),
+                          f"{dataset}: {method} below the SVM in {met} of {len(cells)} cells"))
+    return parts
+
+
+def _large_gain(records, test):
+    """002 Sec. 5.1's gain at ``test["n_labeled"]``: Table 4's SVM minus the best result over U, in points,
+    read by ``test["form"]`` against ``test["about"]``."""
+    l = test["n_labeled"]
+    svm = _value(records, paper="002", where="Table 4", method="svm", n_labeled=l)
+    best = _value(records, paper="002", where="Sec. 5.1", n_labeled=l)
+    gain = 100 * (svm - best)
+    ok, (low, high) = within_factor(gain, test["about"], test["form"])
+    return [("RCV1", ok, f"L = {l}: SVM {100 * svm:.2f}% minus the best {100 * best:.2f}% = {gain:.2f} points, "
+                         f"{low:.2f} to {high:.2f} needed")]
+
+
+def _kernel_pairs(records, a, others, expect, points):
+    """001 Table 4's PC-MAC errors on the unlabeled rows: ``a`` against each of ``others`` at each of ``points``,
+    ``equal`` (below the error threshold) or ``not higher`` (lower or equal)."""
+    out = []
+    for point in points:
+        x = _value(records, paper="001", where="Table 4", method=a, quantity=f"error {point} u")
+        for b in others:
+            y = _value(records, paper="001", where="Table 4", method=b, quantity=f"error {point} u")
+            equal = equal_within("error", x - y, x, y)
+            ok = equal if expect == "equal" else equal or x < y
+            out.append(("PC-MAC", ok, f"{a} {100 * x:.1f}% vs {b} {100 * y:.1f}% ({point}): "
+                                      f"{'equal' if equal else 'lower' if x < y else 'higher'}"))
+    return out
+
+
 def evidence(records, claim):
     """[(paper set, passes, text)] of the claim's rule applied to the paper's own numbers; [] where
     paper_numbers.json holds none for it."""
@@ -237,7 +290,14 @@ def evidence(records, claim):
               "001-table5": lambda: _table5(records),
               "002-table2": lambda: _cccp_table2(records), "002-table6": lambda: _cccp_table6(records),
               "002-speed": lambda: _cccp_speed(records, test.get("min", 100)),
-              "002-unlabeled-large": lambda: _cccp_large(records)}
+              "002-unlabeled-large": lambda: _cccp_large(records),
+              "004-fig1.5-full": lambda: _table14_gains(records),
+              "001-table2-counts": lambda: _toy_counts(records, test["counts"]),
+              "002-large-one-percent": lambda: _large_gain(records, test),
+              "002-large-around": lambda: _large_gain(records, test),
+              "001-table4-minor": lambda: _kernel_pairs(records, "DA", ["nabla-TSVM"], "equal", ["best"]),
+              "001-table4-sqr": lambda: _kernel_pairs(records, "DA (sqr)", ["SVM", "JTSVM", "nabla-TSVM", "DA"],
+                                                      "not higher", ["selected", "best"])}
     return judges[cid]() if cid in judges else []
 
 

@@ -43,9 +43,10 @@ class Records:
         return self._judged(claim)[1]
 
     def _judged(self, claim):
-        """:func:`~ssl_repro.claims.registry.evaluate_by_set` of ``claim``, evaluated once per claim id and
-        test: the same claim with another test (``dict(claim, test=...)``) is evaluated anew."""
-        key = (claim.get("id"), json.dumps(claim["test"]))
+        """:func:`~ssl_repro.claims.registry.evaluate_by_set` of ``claim``, evaluated once per test: the same claim
+        with another test (``dict(claim, test=...)``) is evaluated anew, and two claims of one test (003's Table 2
+        restating 000's Fig 4) share one judgement (a verdict depends on the test alone)."""
+        key = json.dumps(claim["test"], sort_keys=True)
         if key not in self._verdicts:
             self._verdicts[key] = evaluate_by_set(claim, self)
         return self._verdicts[key]

@@ -107,10 +107,15 @@ ERROR_SLIGHT_POINTS = 0.015
 ERROR_SLIGHT_SHARE = 0.20
 #: Differences (and gaps between |differences|) up to this share of the largest value compared are float noise.
 TIE_RTOL = 1e-12
-#: A knife edge: a p within this of :data:`ALPHA` ...
+#: A knife edge: a p within this of :data:`ALPHA` (the p read as the pages print it, to two significant digits:
+#: 001 Table 5's exact p = 46/1024 = 0.0449 reads 0.045, on the edge; 0.056 and 0.044 are not) ...
 KNIFE_P = 0.005
 #: ... or a gap (or ratio) within this share of the bound it is read against.
 KNIFE_SHARE = 0.01
+#: "In the order of k": within this factor of k either way (half an order of magnitude, sqrt(10)) ...
+ORDER_FACTOR = 10 ** 0.5
+#: ... and "around k" / "approximately k": within this factor (004 Table 1.6's "roughly", claim 30's tolerance).
+AROUND_FACTOR = 1.5
 #: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
 EXACT_UP_TO = 16
 #: A run is one-class when its predicted minority share is below this share of r's minority share ...
@@ -189,6 +194,32 @@ def near(value, bound):
     return bound > 0 and abs(value - bound) <= KNIFE_SHARE * bound
 
 
+@dataclass(frozen=True)
+class Edge:
+    """A knife edge a verdict rests on, whatever rule judged it: ``what`` read ``value`` against ``bound`` --
+    a p against :data:`ALPHA` (``kind`` ``"p"``), or a gap or ratio against the bound of its rule (``"bound"``)."""
+
+    what: str
+    kind: str
+    value: float
+    bound: float
+
+    def __str__(self):
+        if self.kind == "p":
+            return f"{self.what} (p = {self.value:.2g}, within {KNIFE_P:g} of {self.bound:g})"
+        return f"{self.what} ({self.value:.4g} against its bound {self.bound:.4g}, within {100 * KNIFE_SHARE:g}%)"
+
+
+def knife_edges(what, p=None, against=()):
+    """The knife edges (:class:`Edge`) of one judgement ``what``: its p within :data:`KNIFE_P` of :data:`ALPHA`
+    (read to two significant digits, as printed), and each (value, bound) of ``against`` (a ratio, a gap, an
+    exponent against the bound its rule reads it against) with the value within :data:`KNIFE_SHARE` of the bound;
+    [] when none is.  Counts (success counts, CCCP steps) are exact and have no knife edge."""
+    on_edge = p is not None and abs(float(f"{p:.2g}") - ALPHA) <= KNIFE_P + TIE_RTOL
+    found = [Edge(what, "p", p, ALPHA)] if on_edge else []
+    return found + [Edge(what, "bound", v, b) for v, b in against if near(abs(v), b)]
+
+
 def error_bound(points, share, a_mean, b_mean):
     """The error bound ``min(points, share x the larger mean error)``: a gap reaches it when it reaches either."""
     return min(points, share * max(abs(a_mean), abs(b_mean)))
@@ -246,22 +277,24 @@ class Comparison:
             return "not significant"
         return "lower" if lower else "higher"
 
-    @property
-    def knife_edge(self):
-        """Whether the outcome rests on a knife edge: p within :data:`KNIFE_P` of :data:`ALPHA`, or the gap within
-        :data:`KNIFE_SHARE` of the equal threshold or of the slight band's bound (errors) / J's bands."""
-        if self.p is not None and abs(self.p - ALPHA) <= KNIFE_P:
-            return True
-        if self.metric == "seconds":
-            return False
-        scale = max(abs(self.a_mean), abs(self.b_mean))
+    def edges(self, what):
+        """The knife edges (:func:`knife_edges`) of this comparison, named ``what``: p within :data:`KNIFE_P` of
+        :data:`ALPHA`, or the gap within :data:`KNIFE_SHARE` of the equal threshold or of the slight band's bound
+        (errors) / J's bands; seconds have no gap bound."""
+        if self.metric == "seconds" or not max(abs(self.a_mean), abs(self.b_mean)) > 0:
+            return knife_edges(what, self.p)
         if is_objective(self.metric):
             gap, bounds = abs(self.relative), (J_EQUAL, J_SIGNIFICANT)
         else:
             gap = abs(self.mean)
             bounds = (error_bound(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, self.a_mean, self.b_mean),
                       error_bound(ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE, self.a_mean, self.b_mean))
-        return scale > 0 and any(near(gap, b) for b in bounds)
+        return knife_edges(what, self.p, [(gap, b) for b in bounds])
+
+    @property
+    def knife_edge(self):
+        """Whether the outcome rests on a knife edge (:meth:`edges`)."""
+        return bool(self.edges(""))
 
     @property
     def word(self):
@@ -314,15 +347,25 @@ def compare(rows, a, b, metric):
 
 def meets(c, expect):
     """Whether :class:`Comparison` ``c`` meets an expectation of a claim (module doc: the whole sentence):
-    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal`` and
-    ``not higher``."""
+    ``lower``, ``slightly lower`` (the slight band), ``significantly lower`` (beyond it), ``equal``,
+    ``not higher`` and ``not markedly lower`` (003/004's "does not translate into major error rate
+    improvements": any outcome but a markedly lower error, an equal one included)."""
     if c is None:
         return None
     lower = c.outcome == "lower"
     return {"lower": lower, "slightly lower": lower and c.band == "slightly",
             "significantly lower": lower and c.band in (None, "significantly", "markedly"),
             "equal": c.outcome == "equal",
-            "not higher": c.outcome in ("lower", "equal", "not significant")}[expect]
+            "not higher": c.outcome in ("lower", "equal", "not significant"),
+            "not markedly lower": not (lower and c.band == "markedly")}[expect]
+
+
+def within_factor(value, about, form):
+    """Whether ``value`` is "in the order of" ``about`` (``form`` ``order``: within :data:`ORDER_FACTOR` of it)
+    or "around" it (``around``: within :data:`AROUND_FACTOR`), and the range ``(low, high)`` it is read against."""
+    factor = {"order": ORDER_FACTOR, "around": AROUND_FACTOR}[form]
+    low, high = about / factor, about * factor
+    return low <= value <= high, (low, high)
 
 
 def reversed_(c):
@@ -336,7 +379,10 @@ SENTENCE_RULES = (
     "points and {e_slight_share:g}% of the larger error, \"markedly\" beyond; every lower or higher in the "
     "evidence carries its band (J: significantly / slightly; errors: markedly / slightly). \"Slightly\" better "
     "optimization needs a J gap in the slight band; \"only slight\" error improvements need a slightly lower "
-    "error (an equal one is no improvement, a markedly lower one more than slight); \"significantly\" or \"well "
+    "error (an equal one is no improvement, a markedly lower one more than slight), \"does not translate into major\" "
+    "ones an error not markedly lower (an equal one included); \"in the order of k\" is within a factor sqrt(10) of "
+    "k, \"around k\" within a factor 1.5 (claim 30's tolerance); \"never\" lagging behind needs an error not higher "
+    "in every cell; \"significantly\" or \"well "
     "below\" an error needs it markedly lower. One rule per form of sentence: a sentence about a set (\"lower on S\", "
     "\"much lower\", \"about equal\", \"evident on all datasets\", \"an order of magnitude slower\") is met on a "
     "dataset when met in more than half of its cells (label counts) and reversed in none; \"over the entire range\" "

@@ -6,7 +6,8 @@ import numpy as np
 from scipy import stats
 
 from ssl_repro.claims import verdicts
-from ssl_repro.claims.verdicts import FAILS, HOLDS, Verdict
+from ssl_repro.claims.rules import knife_edges
+from ssl_repro.claims.verdicts import FAILS, HOLDS, Verdict, edge_note
 
 #: Exponents of a "quadratic trend": nearer 2 than linear (1) or cubic (3) growth.
 QUADRATIC = (1.5, 2.5)
@@ -26,5 +27,8 @@ def scaling_verdict(n, seconds, kernel_evaluations, data, what, kind):
     pk, lok, hik = exponent(n, kernel_evaluations)
     low, high = QUADRATIC
     word = HOLDS if low <= lo and hi <= high else FAILS if hi < low or lo > high else verdicts.MIXED
+    edges = knife_edges(f"{what}: the exponent's 95% interval", against=[(x, b) for x in (lo, hi) for b in QUADRATIC])
     return Verdict(word, data, f"{what}, n = {int(n.min())}..{int(n.max())}: seconds ~ n^{p:.2f} (95% {lo:.2f} to "
-                               f"{hi:.2f}); kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f})", kind=kind)
+                               f"{hi:.2f}); kernel evaluations ~ n^{pk:.2f} ({lok:.2f} to {hik:.2f})"
+                               + edge_note(edges),
+                   kind=kind, edges=tuple(edges))

@@ -14,10 +14,10 @@ judged as every claim's (:func:`ssl_repro.claims.verdicts.judge_set`: an analog'
 import numpy as np
 
 from ssl_repro.claims.registry import register
-from ssl_repro.claims.rules import near
-from ssl_repro.claims.verdicts import (FAILS, HOLDS, KNIFE_EDGE, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
-                                      combined, conjunction, data_kind, trend_status, frames, judge_set, paper_set, part_status,
-                                      tally_word)
+from ssl_repro.claims.rules import knife_edges
+from ssl_repro.claims.verdicts import (FAILS, HOLDS, MET, REVERSED, SHORT_KIND, UNMET, UNTESTABLE, Verdict, combine,
+                                      combined, conjunction, data_kind, edge_note, trend_status, frames, judge_set,
+                                      paper_set, part_status, tally_word)
 
 #: Factor by which a ratio of median seconds and the same ratio of median CG iterations may differ
 #: before the evidence says that time and work part ways (1.5: half again).
@@ -121,7 +121,7 @@ def _ratio(test, dataset, runs):
     every_u = runs
     runs = largest_u(runs)
     seconds, work, counts = medians(runs, "n_labeled")
-    texts, parts = [], []
+    texts, parts, edges = [], [], []
     for check in test["checks"]:
         num, den = check["num"], check["den"]
         if num not in seconds or den not in seconds:
@@ -131,19 +131,21 @@ def _ratio(test, dataset, runs):
         status, ok = ratio_part(check, ratio)
         parts.append(status)
         bounds = [b for b in (check.get("min"), check.get("max")) if b]
-        edge = [f"l = {k}: {r:.3g} against {b:g}" for k, r in ratio.items() for b in bounds if near(r, b)]
+        edge = [e for k, r in ratio.items()
+                for e in knife_edges(f"l = {k}: {num} / {den}", against=[(r, b) for b in bounds])]
+        edges += edge
         texts.append(f"{num} / {den} median seconds {ratio.min():.3g}-{ratio.max():.3g} (CG iterations "
                      f"{work_ratio.min():.3g}-{work_ratio.max():.3g}), in range at {int(ok.sum())} of {len(ok)}"
                      f" ({status})" + work_note(ratio, work_ratio, "l")
                      + runs_note(counts[[num, den]].loc[ratio.index].min(axis=1)) + capped_note(runs, (num, den))
-                     + other_u_note(every_u, num, den) + (f"; {KNIFE_EDGE}: {', '.join(edge)}" if edge else ""))
+                     + other_u_note(every_u, num, den) + edge_note(edge))
         if check.get("trend") == "fewer" and len(ratio) > 1 and status == MET:     # qualifies a met headline
             parts.append(trend_status(ratio))
             texts.append(f"trend: {num} / {den} at the fewest labels {ratio.iloc[0]:.3g}, median {ratio.median():.3g}, "
                          f"at the most {ratio.iloc[-1]:.3g} ({parts[-1]})")
     if not parts:
         return Verdict(UNTESTABLE, "", f"{dataset}: the methods were not timed")
-    return Verdict(conjunction(parts), "", f"{dataset}: " + "; ".join(texts))
+    return Verdict(conjunction(parts), "", f"{dataset}: " + "; ".join(texts), edges=tuple(edges))
 
 
 def ratio_sets(records, test):
@@ -169,11 +171,13 @@ def _label_dependence(test, dataset, runs):
     spread = {m: seconds[m].max() / seconds[m].min() for m in methods}
     work_spread = {m: work[m].max() / work[m].min() for m in methods}
     ok = all(spread[m] > test.get("margin", 1.0) * spread[weaker] for m in stronger)
+    edges = [e for m in stronger for e in knife_edges(f"{m}'s spread against {test.get('margin', 1.0):g} x {weaker}'s",
+                                                     against=[(spread[m], test.get("margin", 1.0) * spread[weaker])])]
     return Verdict(HOLDS if ok else FAILS, "",
                    f"{dataset}: largest/smallest median seconds " + ", ".join(f"{m} {spread[m]:.3g}" for m in methods)
                    + " (CG iterations " + ", ".join(f"{work_spread[m]:.3g}" for m in methods) + ")"
                    + f"; needed: each of {', '.join(stronger)} above {test.get('margin', 1.0):g} x {weaker}'s"
-                   + runs_note(counts[methods].min(axis=1)))
+                   + runs_note(counts[methods].min(axis=1)) + edge_note(edges), edges=tuple(edges))
 
 
 @register("label_dependence")
@@ -207,11 +211,15 @@ def _doubling(test, dataset, runs):
     ratios = [s / u for _, _, u, s, _, _ in found]
     work = [w for _, _, _, _, w, _ in found]
     ok = sum(1 / test["tolerance"] <= r <= test["tolerance"] for r in ratios)
+    edges = [e for (l, m, *_), r in zip(found, ratios)
+             for e in knife_edges(f"l = {l} {m}: seconds ratio over u ratio",
+                                  against=[(r, test["tolerance"]), (r, 1 / test["tolerance"])])]
     return Verdict(tally_word(ok, len(ratios)), "",
                    f"{dataset}: median seconds ratio over u ratio {min(ratios):.2g}-{max(ratios):.2g} (the CG "
                    f"iterations' ratio {min(work):.2g}-{max(work):.2g}, each a pass over all l + u rows), within a "
                    f"factor {test['tolerance']:g} in {ok} of {len(ratios)}"
-                   + runs_note(np.array([r[5] for r in found])) + capped_note(runs, test["methods"]))
+                   + runs_note(np.array([r[5] for r in found])) + capped_note(runs, test["methods"]) + edge_note(edges),
+                   edges=tuple(edges))
 
 
 @register("doubling")
@@ -270,8 +278,9 @@ def check_svmlight(records, test):
             if ratio is None:
                 parts.append(not_by_protocol(dataset, "timing"))
                 continue
+            edges = knife_edges(f"{dataset}: SVM-light / {method}", against=[(ratio, test["min"])])
             parts.append(Verdict(HOLDS if ratio >= test["min"] else (UNTESTABLE if capped else FAILS),
                                  f"{dataset} ({SHORT_KIND[data_kind(dataset)]})",
-                                 f"{dataset}: SVM-light / {method} {'>= ' if capped else ''}{ratio:.3g}x ({basis})",
-                                 kind=SHORT_KIND[data_kind(dataset)]))
+                                 f"{dataset}: SVM-light / {method} {'>= ' if capped else ''}{ratio:.3g}x ({basis})"
+                                 + edge_note(edges), kind=SHORT_KIND[data_kind(dataset)], edges=tuple(edges)))
     return combine(parts)

@@ -83,7 +83,8 @@ HOLDS, FAILS, MIXED, UNTESTABLE = "holds", "does not hold", "mixed", "not testab
 #: ... a result of the paper's size and direction that the paired test over our splits does not find significant ...
 NOT_SIGNIFICANT = "not significant"
 #: The phrase that marks a knife edge in a verdict's evidence (a p within 0.005 of 0.05, a gap or ratio within 1% of its
-#: bound: :attr:`ssl_repro.claims.rules.Comparison.knife_edge`); the claims table and pages show it.
+#: bound: :func:`ssl_repro.claims.rules.knife_edges`, carried by :attr:`Verdict.edges`); the claims table and pages
+#: show it.
 KNIFE_EDGE = "knife edge"
 #: ... a paper set's verdict when its analog's constructions disagree (module doc) ...
 CONSTRUCTION_DEPENDENT = "construction-dependent"
@@ -108,7 +109,10 @@ class Verdict:
     datasets, with kind (and an analog's constructions); ``evidence``: one phrase per dataset;
     ``kind``: the short data kind (:data:`LABEL_ORDER`) of a verdict on one dataset; ``on``: {(kind, data):
     word} of the datasets the verdict rests on (set from ``kind`` for a verdict on one dataset, merged by
-    :func:`combine`): the per-kind labels (:func:`kind_words`) are computed from it, never from the text."""
+    :func:`combine`): the per-kind labels (:func:`kind_words`) are computed from it, never from the text;
+    ``edges``: the knife edges (:class:`ssl_repro.claims.rules.Edge`: a p or a ratio or gap with the bound it was
+    read against) of every judgement the verdict rests on, whatever rule judged it, merged by :func:`combine` --
+    the claims table's knife-edge column and the page's note read them, never the text."""
 
     word: str
     data: str
@@ -116,12 +120,23 @@ class Verdict:
     category: str = None
     kind: str = None
     on: dict = None
+    edges: tuple = ()
 
     def __post_init__(self):
         if self.category is None:
             self.category = self.word
         if self.on is None:
             self.on = {} if self.category == UNTESTABLE else {(self.kind, self.data): self.category}
+
+
+def edge_note(edges):
+    """The evidence's note of ``edges`` (knife edges, :attr:`Verdict.edges`): "; knife edge: ..." or ""."""
+    return f"; {KNIFE_EDGE}: " + "; ".join(map(str, edges)) if edges else ""
+
+
+def edges_of(parts):
+    """The knife edges of the verdicts ``parts``, each once, in order."""
+    return tuple(dict.fromkeys(e for p in parts for e in p.edges))
 
 
 def category_of(words):
@@ -148,7 +163,7 @@ def combine(parts):
     word, else mixed): their common word, else the verdict per data, real data first; nothing testable ->
     not testable."""
     tested = [p for p in parts if p.category != UNTESTABLE]
-    evidence = "; ".join(p.evidence for p in parts)
+    evidence, edges = "; ".join(p.evidence for p in parts), edges_of(tested)
     if not tested:
         data = ", ".join(dict.fromkeys(p.data for p in parts if p.data)) or "-"
         return Verdict(UNTESTABLE, data, evidence)
@@ -160,9 +175,9 @@ def combine(parts):
     words = list(dict.fromkeys(on.values()))
     data = ", ".join(d for _, d in on if d) or "-"
     if len(words) == 1 and words[0] not in (CONSTRUCTION_DEPENDENT, MIXED):     # "mixed" always says where
-        return Verdict(words[0], data, evidence, on=on)
+        return Verdict(words[0], data, evidence, on=on, edges=edges)
     text = "; ".join(f"{w} on " + ", ".join(d for (_, d), x in on.items() if x == w) for w in words)
-    return Verdict(text, data, evidence, category=category_of(words), on=on)
+    return Verdict(text, data, evidence, category=category_of(words), on=on, edges=edges)
 
 
 def combined(by_set):
@@ -266,7 +281,7 @@ def judge_set(name, options, real_only, judge):
         return merge_constructions(name, judged)
     _, dataset, frame = chosen[0]
     v = judge(kind, dataset, frame)
-    return Verdict(v.word, f"{dataset} ({SHORT_KIND[kind]})", v.evidence, kind=SHORT_KIND[kind])
+    return Verdict(v.word, f"{dataset} ({SHORT_KIND[kind]})", v.evidence, kind=SHORT_KIND[kind], edges=v.edges)
 
 
 def merge_constructions(name, judged):
@@ -276,7 +291,7 @@ def merge_constructions(name, judged):
     constructions without records, and settings whose records decide nothing, are named."""
     declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
     tested = [(d, lam, v) for d, lam, v in judged if v.word != UNTESTABLE]
-    evidence = "; ".join(v.evidence for _, _, v in judged)
+    evidence, edges = "; ".join(v.evidence for _, _, v in judged), edges_of([v for _, _, v in tested])
     untested = "".join(f"; {c} not run" for c in sorted(declared - {construction(d) for d, _, _ in judged})) + "".join(
         f"; {construction(d)} untested ({v.evidence.split(': ', 1)[-1]})"
         for d, lam, v in judged if v.word == UNTESTABLE and lam == registry.DATASETS[d].lam_u)   # a corner's: not named
@@ -297,7 +312,7 @@ def merge_constructions(name, judged):
         how = "preprocessings " + " and ".join(construction(d) for d, _, _ in at_paper) + " agree" \
             if len(at_paper) > 1 else f"construction {construction(base)}"
         return Verdict(words[0], f"{base} (analog, at {setting}, {how}{checks}{untested})", evidence,
-                       kind=SHORT_KIND[ANALOG])
+                       kind=SHORT_KIND[ANALOG], edges=edges)
     how = ", ".join(f"{v.word} with {construction(d)}" for d, _, v in at_paper)
     return Verdict(CONSTRUCTION_DEPENDENT, f"{base} (analog: at {setting} {how}{checks}{untested})", evidence,
-                   kind=SHORT_KIND[ANALOG])
+                   kind=SHORT_KIND[ANALOG], edges=edges)

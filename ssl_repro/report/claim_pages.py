@@ -61,12 +61,18 @@ def overview_rows(records, link):
 
 
 def knife_edge(verdict):
-    """Whether ``verdict``'s evidence marks a knife edge (:data:`ssl_repro.claims.verdicts.KNIFE_EDGE`)."""
-    return f"{verdicts.KNIFE_EDGE}: " in verdict.evidence
+    """Whether ``verdict`` rests on a knife edge (:attr:`ssl_repro.claims.verdicts.Verdict.edges`, whatever rule
+    judged it)."""
+    return bool(verdict.edges)
 
 
 KNIFE_SAID = ("**Knife edge**: part of this verdict rests on a p within 0.005 of 0.05 or a gap or ratio within 1% of "
-              "its bound (marked \"knife edge\" in the evidence below); a small change of the records could flip it.")
+              "its bound (marked \"knife edge\" in the evidence below); a small change of the records could flip it: ")
+
+
+def knife_said(verdict):
+    """The page's knife-edge line: :data:`KNIFE_SAID` and each edge with its value and bound; [] without one."""
+    return ["", KNIFE_SAID + "; ".join(map(str, verdict.edges)) + "."] if knife_edge(verdict) else []
 
 
 def tally(rows):
@@ -126,6 +132,8 @@ def describe(test):
         return "; ".join(f"median seconds of the protocol's runs {c['num']} / {c['den']} in [{c.get('min', 0):g}, {c.get('max', np.inf):g}] "
                          + RATIO_AT[c.get("at", "all")] + (TREND if c.get("trend") else "")
                          for c in test["checks"]) + f" (`{test['folder']}_*`); the parts a conjunction"
+    if kind == "untestable":
+        return "none: the records here cannot test this sentence (the evidence says why)"
     return test.get("says", kind)
 
 
@@ -204,7 +212,7 @@ def claim_body(records, number, claim, section_link, figure_link):
     lines += [f"({note}.)" for note in glossary(quote)]
     # which data gives which verdict: per data kind across paper sets, else the verdict's own words per dataset
     detail = verdict_label(parts) if len(parts) > 1 else verdict.word if verdict.word != verdict.category else verdict.data
-    lines += ["", f"**Verdict: {verdict.category}** ({detail}).", *(["", KNIFE_SAID] if knife_edge(verdict) else []),
+    lines += ["", f"**Verdict: {verdict.category}** ({detail}).", *knife_said(verdict),
               *beside, "", f"Test: {plain(describe(claim['test']))}.", "",
               *([f"What this test leaves out: {claim['test']['untested']}.", ""] if "untested" in claim["test"] else []),
               table(["paper set", "our data", "verdict", "evidence"], [[str(c).replace("|", "\\|") for c in r] for r in rows])]

@@ -16,7 +16,8 @@ from ssl_repro.report.plots import LABELS as METRIC_LABELS
 
 #: In-word line breaks of the quotes (the texts lost the space after the hyphen): the paper prints the
 #: joined word elsewhere (003: "significantly", "variant", "comparisons", "methods", "annealing").
-LINE_BREAKS = ("sig-nificantly", "vari-ant", "compar-isons", "meth-ods", "anneal-ing")
+LINE_BREAKS = ("sig-nificantly", "vari-ant", "compar-isons", "meth-ods", "anneal-ing", "trans-ductive", "so-lutions",
+               "al-gorithms")
 
 #: Names in the papers' quotes a reader may not know, explained where a quote first uses them.
 GLOSSARY = {

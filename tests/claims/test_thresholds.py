@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro import claims
+from ssl_repro.claims.rules import knife_edges
 from ssl_repro.report import page
 
 
@@ -54,3 +55,28 @@ def test_the_claims_table_and_pages_mark_a_knife_edge():
     assert row.rstrip(" |").endswith("yes")
     page = (root / "docs" / "results" / "claims" / "000-obs2-da.md").read_text()
     assert "**Knife edge**" in page and "knife edge: l = 584" in page
+
+
+def test_a_knife_edge_is_marked_whatever_rule_judged_it():
+    """Claim 36 (001 Table 5, a kernel rule: p = 46/1024, printed 0.045) is marked; p = 0.056 and a ratio 2% from
+    its bound are not, a ratio 0.5% from it is."""
+    assert [e.kind for e in knife_edges("x", p=46 / 1024)] == ["p"]
+    assert knife_edges("x", p=0.056) == [] and knife_edges("x", p=0.044) == []
+    assert knife_edges("x", against=[(9.8, 10.0)]) == []               # 2% from its bound
+    assert knife_edges("x", against=[(10.2, 10.0)]) == []
+    assert [e.bound for e in knife_edges("x", against=[(9.95, 10.0)])] == [10.0]
+    from ssl_repro.claims.verdicts import HOLDS, Verdict, combine
+    edge = knife_edges("cell", p=0.0488)
+    merged = combine([Verdict(HOLDS, "a (real)", "a: ...", kind="real", edges=tuple(edge)),
+                      Verdict(HOLDS, "b (real)", "b: ...", kind="real")])
+    assert merged.edges == tuple(edge)                                        # carried through combine
+
+
+def test_every_rule_family_marks_its_knife_edges_in_the_table():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    index = (root / "docs" / "results" / "index.md").read_text()
+    rows = {line.split("|")[1].strip(): line for line in index.splitlines() if line.startswith("| ")}
+    assert rows["36"].rstrip(" |").endswith("yes")                          # 001 Table 5: p = 0.045 (kernel rule)
+    page = (root / "docs" / "results" / "claims" / "001-table5.md").read_text()
+    assert "**Knife edge**" in page and "p = 0.045, within 0.005 of 0.05" in page
