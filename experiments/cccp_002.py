@@ -11,7 +11,7 @@
 
 Data, splits, the error and the records: ``experiments/cccp_002_data.py``.  Table 2 reports the best
 mean error over the hyperparameter grid (tuned on the test rows, as 002 says).  Its uspst column runs on
-``digits`` (the analog, 10 classes one-vs-rest, record ``grid_digits.csv``) on a reduced grid and 3 splits
+``digits`` (the analog, 10 classes one-vs-rest, record ``grid_digits.csv``) on a reduced grid and 2 splits
 (:data:`GRIDS`: each fit there is ten binary ones).
 
 Grid (:data:`GRIDS`; text's is smaller: each fit there costs about 20 times g50c's, and the runs

@@ -96,3 +96,13 @@ def test_mnist_5k_is_a_real_subset_of_mnist_and_digits_an_analog_of_uspst():
     assert verdicts.data_kind("mnist-5k") == verdicts.REAL_SUBSET and verdicts.paper_set("mnist-5k") == "mnist"
     assert verdicts.data_kind("digits") == verdicts.ANALOG and verdicts.paper_set("digits") == "uspst"
     assert verdicts.data_kind("pcmac") == verdicts.REAL
+
+
+def test_mnist_s_unlabeled_rows_are_the_test_rows_first_then_training_rows(experiment_script):
+    from ssl_repro.data import Split
+    script = experiment_script("cccp_002_mnist")
+    split = Split(np.arange(10), np.arange(10, 50), np.arange(50, 60), 0, 0.5)
+    rows = script.unlabeled_rows(split, 15, seed=0)
+    assert rows.size == 15 and set(split.test) <= set(rows) and not set(rows) & set(split.labeled)
+    assert set(script.unlabeled_rows(split, 5, seed=0)) <= set(split.test)      # fewer than the test rows
+    assert script.MOST in dict(script.RUNS)[1000] and all(L in (100, 1000) for L, _ in script.RUNS)
