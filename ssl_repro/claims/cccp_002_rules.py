@@ -233,13 +233,18 @@ def _table2(grid, times, peers=True):
             # "approximately the same": equal within the thresholds, or lower (p < 0.05, beyond them)
             parts.append(Verdict(HOLDS if c.outcome in ("equal", "lower") else FAILS, labelled(d),
                                  f"{d} {label}: {100 * c.a_mean:.2f}% vs nabla-TSVM {100 * c.b_mean:.2f}% "
-                                 f"({c.evidence_word}, p = {c.p:.2g})", kind=kind_of(d)))
+                                 f"({c.evidence_word}{_p(c)})", kind=kind_of(d)))
             if best(grid, d, SVMLIGHT, None) is not None:      # "superior": lower (p < 0.05, beyond the thresholds)
                 c = _paired(grid, d, (label, method, fixed), ("SVM-light TSVM", SVMLIGHT, None))
                 parts.append(Verdict(HOLDS if meets(c, "lower") else FAILS, labelled(d),
                                      f"{d} {label}: {100 * c.a_mean:.2f}% vs SVM-light TSVM {100 * c.b_mean:.2f}% "
-                                     f"({c.evidence_word}, p = {c.p:.2g})", kind=kind_of(d)))
+                                     f"({c.evidence_word}{_p(c)})", kind=kind_of(d)))
     return verdicts.combine(parts)
+
+
+def _p(c):
+    """``, p = ...`` of a comparison over two splits or more; nothing for one split (no test: "(1 run)")."""
+    return f", p = {c.p:.2g}" if c.p is not None else ""
 
 
 def kind_of(dataset):

@@ -106,3 +106,8 @@ def test_mnist_s_unlabeled_rows_are_the_test_rows_first_then_training_rows(exper
     assert rows.size == 15 and set(split.test) <= set(rows) and not set(rows) & set(split.labeled)
     assert set(script.unlabeled_rows(split, 5, seed=0)) <= set(split.test)      # fewer than the test rows
     assert script.MOST in dict(script.RUNS)[1000] and all(L in (100, 1000) for L, _ in script.RUNS)
+
+
+def test_table2_on_digits_with_one_split_says_so_without_a_p(tmp_path):
+    verdict = cccp_002.check(records(tmp_path, DIGITS["record"], digits_grid(0.17, 0.17, splits=1)), DIGITS)
+    assert "(1 run)" in verdict.evidence and "p = " not in verdict.evidence
