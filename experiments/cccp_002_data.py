@@ -1,7 +1,9 @@
 """002's small-scale data and records, for ``experiments/cccp_002.py``: the sets, their labeled splits, the
 error, and the record files under ``results/cccp_002/`` (merged under a lock, with provenance).
 
-Data (002 Table 1): ``g50c``, the package's embedded set (two 50-dimensional
+Data (002 Table 1): ``digits`` (the registry's, scikit-learn's 1,797 digits: the analog of 002's uspst,
+10 classes one-vs-rest, 50 labeled rows, 5 per class), ``mnist-5k`` (the registry's 5,000 MNIST digits,
+a real subset of 002's MNIST: Table 5, Fig 9 and Table 6's MNIST-8 in ``experiments/cccp_002_mnist.py``), ``g50c``, the package's embedded set (two 50-dimensional
 Gaussians, Bayes error 5%: 550 rows), 50 labeled rows and the other 500
 unlabeled; ``text``, 20 Newsgroups comp.os.ms-windows.misc (+1) vs
 comp.sys.mac.hardware, vectorized as the package's 20 Newsgroups tasks are
@@ -43,19 +45,25 @@ def text_set(root):
     return vectorize([bunch.data[i] for i in rows]), np.where(names[rows] == TEXT_GROUPS[0], 1, -1)
 
 
+#: The sets read from the package's registry as they are: g50c (embedded) and the K-class sets standing for
+#: 002's uspst (digits, an analog) and MNIST (mnist-5k, a real subset), whose truth is the class numbers 0..9.
+REGISTRY_SETS = ("g50c", "digits", "mnist-5k")
+
+
 def load(name):
-    """(X, y) of ``g50c`` (embedded) or ``text`` (from the data root)."""
-    if name == "g50c":
-        d = load_dataset("g50c")
+    """(X, y) of ``g50c``, ``digits`` or ``mnist-5k`` (the registry's) or ``text`` (from the data root)."""
+    if name in REGISTRY_SETS:
+        d = load_dataset(name)
         return d.X.tocsr(), np.asarray(d.y)
     return text_set(data_root())
 
 
 def split_rows(y, seed, n_labeled=N_LABELED):
-    """(labeled, unlabeled) row indices: ``n_labeled`` rows stratified by class, drawn with ``seed``."""
+    """(labeled, unlabeled) row indices: ``n_labeled`` rows stratified by class (+1 then -1, or the K classes
+    0..K-1 of a K-class set: 5 of each of digits' 10 at 50), drawn with ``seed``."""
     rng = np.random.default_rng(seed)
     labeled = []
-    for c in (1, -1):
+    for c in ((1, -1) if set(np.unique(y)) <= {-1, 1} else np.unique(y)):
         rows = rng.permutation(np.flatnonzero(y == c))
         labeled.append(rows[:int(round(n_labeled * np.mean(y == c)))])
     labeled = np.sort(np.concatenate(labeled))
@@ -63,7 +71,10 @@ def split_rows(y, seed, n_labeled=N_LABELED):
 
 
 def error(values, truth):
-    """The share of rows whose sign of ``values`` is not ``truth`` (+1/-1)."""
+    """The share of rows whose sign of ``values`` is not ``truth`` (+1/-1); for K classes (``values`` of
+    shape (n, K), one-vs-rest outputs) whose largest output's class is not ``truth`` (0..K-1)."""
+    if np.ndim(values) == 2:
+        return float(np.mean(np.argmax(values, axis=1) != truth))
     return float(np.mean(np.where(values > 0, 1, -1) != truth))
 
 

@@ -1,7 +1,7 @@
 """The label conventions shared by the datasets and the estimators.
 
 A dataset's truth is +1/-1 (0: a row of unknown label), as in the papers'
-data files.  The estimators follow :mod:`sklearn.semi_supervised`: rows
+data files; a K-class dataset's truth is the class numbers 0..K-1 (:func:`mask_classes`).  The estimators follow :mod:`sklearn.semi_supervised`: rows
 labelled :data:`UNLABELED` are unlabeled, the labeled rows carry two other
 class values.  :func:`mask_labels` maps the first convention to the second.
 
@@ -42,6 +42,15 @@ def mask_labels(y_pm1, labeled):
         found = "no labeled row" if held.size == 0 else f"only {'+1' if held[0] else '-1'} labels"
         raise ValueError(f"mask_labels: the labeled rows hold {found}; fit needs rows of both classes (+1 and -1) "
                          f"labeled")
+    return y
+
+
+def mask_classes(y_classes, labeled):
+    """Labels for ``fit`` from a K-class truth (the class numbers 0..K-1 of a K-class dataset) and a labeled
+    mask or index array: the class numbers on the labeled rows, :data:`UNLABELED` elsewhere.  The class
+    numbers never collide with the marker, so they stay as they are (``classes_`` is then ``0..K-1``)."""
+    y = np.full(np.asarray(y_classes).shape[0], UNLABELED, dtype=np.int64)
+    y[labeled] = np.asarray(y_classes)[labeled]
     return y
 
 

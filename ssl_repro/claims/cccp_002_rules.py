@@ -33,11 +33,17 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``, ``what``):
   not hold when it lies outside; mixed otherwise (:func:`scaling_verdict`); on
   text (Fig 3) and on the large analog per label count (Fig 8).
 - ``unlabeled`` and ``gain``: Table 4's claims on the large analog (:mod:`.cccp_002_large_rules`).
+
+A test with a ``record`` reads that record instead (:func:`_on_record`): ``table2`` on
+``cccp_002/grid_digits.csv`` (002's uspst column on digits, its analog: nabla-TSVM's half only, the peers
+being two-class programs here), ``unlabeled`` and ``scaling`` on ``cccp_002/mnist.csv`` (Table 5 and Fig 9 on
+mnist-5k, a real subset: :mod:`.cccp_002_mnist_rules`).
 """
 import numpy as np
 import pandas as pd
 
 from ssl_repro.claims import cccp_002_large_rules as large
+from ssl_repro.claims import cccp_002_mnist_rules as mnist
 from ssl_repro.claims import verdicts
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.paper_evidence import slightly_better
@@ -61,7 +67,8 @@ TABLE3_ROWS = (("C* = C, s = 0", "cccp-tsvm (s=0, C*=C)", {"s": 0.0, "heuristic"
                ("UC* = LC, s tuned", "cccp-tsvm (UC*=LC)", {"lam_u": 1.0}),
                ("both tuned", "cccp-tsvm", {}))
 PAPER_SETS = {"g50c": "g50c", "text": "Text"}
-NOT_HERE_SETS = "coil20, uspst (Table 2's other columns) and MNIST (Table 5) are not here"
+NOT_HERE_SETS = ("coil20 (Table 2's first column) is not here; uspst's column runs on digits, its analog, and MNIST's "
+                 "Table 5 and Fig 9 on mnist-5k, a real subset (below)")
 NOT_HERE = NOT_HERE_SETS + "; SVM-light's TSVM not run yet (--svm-learn PATH)"
 SVMLIGHT = "svmlight-tsvm"
 #: The peers whose CPU seconds Fig 3 sets over CCCP-TSVM's, in the order the report lists them.
@@ -122,6 +129,8 @@ def speed_ups(cells):
 def check(records, test):
     """The verdict of a ``cccp_002`` test (module doc; ``unlabeled`` and the large analog's part of ``scaling``:
     :mod:`ssl_repro.claims.cccp_002_large_rules`)."""
+    if "record" in test:
+        return _on_record(records, test)
     if test["what"] == "unlabeled":
         return large.check_unlabeled(records)
     if test["what"] == "gain":
@@ -154,6 +163,18 @@ def table6_modes(frame):
             rows = rows[rows["lam_u"] == best_lam_u]
         out[mode] = rows.set_index("split")["error"].sort_index()
     return out
+
+
+def _on_record(records, test):
+    """A test of the same form on another record (``record``): Table 2 on digits (the uspst column,
+    ``grid_digits.csv``: no peers there), or Table 5's and Fig 9's sentences on mnist-5k
+    (:mod:`.cccp_002_mnist_rules`)."""
+    frame = records.csv(test["record"])
+    if frame is None:
+        return Verdict(UNTESTABLE, "-", f"{test['record']} absent")
+    if test["what"] == "table2":
+        return _table2(frame, None, peers=False)
+    return {"unlabeled": mnist.check_unlabeled, "scaling": mnist.check_scaling}[test["what"]](frame)
 
 
 def _table6(frame, test):
@@ -211,8 +232,10 @@ def _svmlight_at_fig3(times):
                    kind="real", edges=tuple(edges))
 
 
-def _table2(grid, times):
-    parts = [] if SVMLIGHT in set(grid["method"]) else [_svmlight_at_fig3(times)]
+def _table2(grid, times, peers=True):
+    """Table 2's verdict (module doc); ``peers=False``: a set without SVM-light's TSVM (digits), judged
+    against nabla-TSVM only."""
+    parts = [] if SVMLIGHT in set(grid["method"]) or not peers else [_svmlight_at_fig3(times)]
     for d in sorted(grid["dataset"].unique()):
         for label, _, method, fixed in TABLE2_ROWS[3:6]:
             if best(grid, d, "nabla-tsvm", None) is None or best(grid, d, method, fixed) is None:
@@ -226,9 +249,14 @@ def _table2(grid, times):
                 edges = c.edges(f"{d} {label} vs {peer}: {c.evidence_word}")
                 parts.append(Verdict(HOLDS if ok(c) else FAILS, labelled(d),
                                      f"{d} {label}: {100 * c.a_mean:.2f}% vs {peer} {100 * c.b_mean:.2f}% "
-                                     f"({c.evidence_word}, p = {c.p:.2g})" + edge_note(edges), kind=kind_of(d),
+                                     f"({c.evidence_word}{_p(c)})" + edge_note(edges), kind=kind_of(d),
                                      edges=tuple(edges)))
     return verdicts.combine(parts)
+
+
+def _p(c):
+    """``, p = ...`` of a comparison over two splits or more; nothing for one split (no test: "(1 run)")."""
+    return f", p = {c.p:.2g}" if c.p is not None else ""
 
 
 def kind_of(dataset):

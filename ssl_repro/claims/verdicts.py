@@ -3,9 +3,11 @@
 How :mod:`ssl_repro.claims.rules` (and :mod:`ssl_repro.claims.timing_rules`) turn the verdicts of
 single datasets into one verdict of a paper set and of a claim (stated once, here):
 
-- *The data kinds*: a record's dataset is the paper's **real** set (or kdd99's 10% file), a **real-text
-  analog** (a 20 Newsgroups set standing for a paper set: ``DatasetInfo.analog_of``,
-  :mod:`ssl_repro.data.registry`) or a **SYNTHETIC stand-in** (``synthetic-<set>``).
+- *The data kinds*: a record's dataset is the paper's **real** set (or kdd99's 10% file), a **real subset**
+  (some of the paper set's own rows: mnist-5k, 5,000 of MNIST's digits; ``DatasetInfo.subset_of``), a
+  **real-text analog** (a set standing for a paper set: a 20 Newsgroups set, or scikit-learn's digits for
+  002's uspst; ``DatasetInfo.analog_of``, :mod:`ssl_repro.data.registry`) or a **SYNTHETIC stand-in**
+  (``synthetic-<set>``).
 - *The verdict per data kind*: each paper set's verdict rests on its real set, else its real-text
   analog(s), else (timing) its stand-in (:data:`KIND_ORDER`); an error or optimization claim never rests
   on a stand-in alone.  A claim whose sets do not all give one verdict says which data gives which
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 from ssl_repro.data import registry
 
 REAL, ANALOG, STAND_IN = "real", "real-text analog", "SYNTHETIC stand-in"
+#: The data kind of a subset of a paper set's own rows (mnist-5k: 5,000 of MNIST's 70,000 digits).
+REAL_SUBSET = "real subset"
 #: The data kind of 001's and 002's generated sets (two moons, two circles, g50c): the paper's own construction,
 #: regenerated here (no copy of the paper's draw is published).
 GENERATED = "generated"
@@ -34,7 +38,7 @@ GENERATED = "generated"
 GENERATED_SETS = ("g50c", "2moons", "2circles")
 #: The order in which a paper set's records are used: the real set, else its real-text analog, else its stand-in
 #: (a generated set is its paper set's only data).
-KIND_ORDER = (REAL, ANALOG, STAND_IN, GENERATED)
+KIND_ORDER = (REAL, REAL_SUBSET, ANALOG, STAND_IN, GENERATED)
 
 
 #: Analogs that are not registry datasets: 002's large set, RCV1's CCAT vs GCAT, stood for by 20 Newsgroups
@@ -49,20 +53,22 @@ def _analog_of(dataset):
 
 
 def data_kind(dataset):
-    """``real`` (the paper's set, or kdd99's 10% file), ``real-text analog`` (a 20 Newsgroups set
-    standing for a paper set: ``DatasetInfo.analog_of``), ``SYNTHETIC stand-in`` or ``generated`` (a paper's
-    own generated set, :data:`GENERATED_SETS`)."""
+    """``real`` (the paper's set, or kdd99's 10% file), ``real subset`` (some of a paper set's own rows:
+    ``DatasetInfo.subset_of``), ``real-text analog`` (a set standing for a paper set: ``DatasetInfo.analog_of``),
+    ``SYNTHETIC stand-in`` or ``generated`` (a paper's own generated set, :data:`GENERATED_SETS`)."""
     if dataset.startswith("synthetic-"):
         return STAND_IN
     if dataset.lower() in GENERATED_SETS:
         return GENERATED
+    if getattr(registry.DATASETS.get(dataset), "subset_of", None):
+        return REAL_SUBSET
     return ANALOG if _analog_of(dataset) else REAL
 
 
 def paper_set(dataset):
     """The paper's set a record's dataset stands for (``synthetic-full-ccat`` -> ``full-ccat``,
-    ``kdd99-10`` -> ``kdd99``, an analog -> its ``analog_of``)."""
-    return _analog_of(dataset) or dataset.removeprefix("synthetic-").removesuffix("-10")
+    ``kdd99-10`` -> ``kdd99``, an analog -> its ``analog_of``, a real subset -> its ``subset_of``)."""
+    return _analog_of(dataset) or getattr(registry.DATASETS.get(dataset), "subset_of", None) or dataset.removeprefix("synthetic-").removesuffix("-10")
 
 
 def frames(records, prefix):
@@ -93,7 +99,7 @@ BY_DATA = "differs by data"
 #: Every verdict word, in the order a tally lists them.
 VOCABULARY = (HOLDS, FAILS, MIXED, NOT_SIGNIFICANT, CONSTRUCTION_DEPENDENT, BY_DATA, UNTESTABLE)
 #: How the verdict text names a data kind.
-SHORT_KIND = {REAL: "real", ANALOG: "analog", STAND_IN: "stand-in", GENERATED: GENERATED}
+SHORT_KIND = {REAL: "real", REAL_SUBSET: REAL_SUBSET, ANALOG: "analog", STAND_IN: "stand-in", GENERATED: GENERATED}
 #: The order of the data kinds in a per-kind label (short names).
 LABEL_ORDER = ("real", "analog", GENERATED, "stand-in")
 

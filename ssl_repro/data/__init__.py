@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ssl_repro.labels import mask_labels
+from ssl_repro.labels import mask_classes, mask_labels
 from ssl_repro.data.files import load_svmlin_pair
 from ssl_repro.data.registry import DATASETS, DatasetInfo, dataset_info, generator_key
 from ssl_repro.data.splits import Split, make_split
@@ -40,7 +40,8 @@ from ssl_repro.data.sources import Availability, availability
 class Dataset:
     """Rows ``X`` (CSR float64, sorted indices, no bias column), the truth ``y`` (int8 +1/-1;
     0 marks rows of unknown label: the unlabeled rows of an ``svmlin`` pair or of an svmlight
-    file with 0 labels), where it came from, and its metadata.
+    file with 0 labels; a K-class set's, ``info.n_classes`` > 2, the class numbers 0..K-1), where it
+    came from, and its metadata.
 
     ``y`` is the truth the splits and the scores use, not labels for ``fit``:
     :meth:`fit_labels` gives those in the ``fit`` convention of :mod:`ssl_repro.labels`."""
@@ -53,7 +54,10 @@ class Dataset:
 
     def fit_labels(self, labeled=None):
         """Labels for an estimator's ``fit``: class 1 for +1, 0 for -1, -1 (unlabeled) for the rows
-        of unknown label and for every row outside ``labeled`` (a mask or indices; default: all known)."""
+        of unknown label and for every row outside ``labeled`` (a mask or indices; default: all known);
+        a K-class set's class numbers as they are (:func:`~ssl_repro.labels.mask_classes`)."""
+        if self.info.n_classes > 2:
+            return mask_classes(self.y, np.arange(self.y.size) if labeled is None else labeled)
         known = self.y != 0
         if labeled is not None:
             keep = np.zeros_like(known)

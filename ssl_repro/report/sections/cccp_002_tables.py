@@ -1,7 +1,8 @@
 """002's kernel CCCP-TSVM experiments in the report: Tables 1-3 and 6, Figs 3-5 and 7 beside 002's numbers.
 
-The records and the claims' tests are :mod:`ssl_repro.claims.cccp_002_rules`'s; the large experiment's lines
-(Table 4, Fig 8) are :mod:`.cccp_002_large_tables`'s.
+The records and the claims' tests are :mod:`ssl_repro.claims.cccp_002_rules`'s; the 10-class artifacts' lines
+(Table 2's uspst column on digits, Table 5 and Fig 9 on mnist-5k) are :mod:`.cccp_002_k_tables`'s, the large
+experiment's (Table 4, Fig 8) :mod:`.cccp_002_large_tables`'s.
 """
 import pandas as pd
 
@@ -10,6 +11,7 @@ from ssl_repro.claims.cccp_002_rules import (FOLDER, NOT_HERE, NOT_HERE_SETS, PA
 from ssl_repro.claims.scaling import exponent
 from ssl_repro.report.paper_beside import beside_lines
 from ssl_repro.report.record_text import NOT_YET, provenance as _provenance
+from ssl_repro.report.sections import cccp_002_k_tables as k_classes
 from ssl_repro.report.sections import cccp_002_large_tables as large
 from ssl_repro.report.tables import claim_lines, table
 
@@ -35,11 +37,11 @@ def table_rows(records, grid, where, spec):
 
 
 def section(records):
-    lines = ["## 002's kernel CCCP-TSVM (002-table1, 002-table2, 002-heuristics, 002-ramp-s, 002-fig5, 002-fig4, "
-             "002-fig3, 002-table6, 002-large: Tables 1-4 and 6, Figs 3-5, 7-8 (002))",
-             "", *claim_lines(records, "002-table2"), *claim_lines(records, "002-fig4"),
-             *claim_lines(records, "002-fig3"), *claim_lines(records, "002-table6"),
-             *claim_lines(records, "002-large"), ""]
+    lines = ["## 002's kernel CCCP-TSVM (002-table1, 002-table2, 002-table2-uspst, 002-heuristics, 002-ramp-s, "
+             "002-fig5, 002-fig4, 002-fig3, 002-table6, 002-large, 002-mnist: Tables 1-6, Figs 3-5, 7-9 (002))",
+             "", *claim_lines(records, "002-table2"), *claim_lines(records, "002-table2-uspst"),
+             *claim_lines(records, "002-fig4"), *claim_lines(records, "002-fig3"), *claim_lines(records, "002-table6"),
+             *claim_lines(records, "002-large"), *claim_lines(records, "002-mnist"), ""]
     grid = records.csv(f"{FOLDER}/grid.csv")
     prov = records.json(f"{FOLDER}/provenance.json")
     if grid is None or prov is None:
@@ -78,7 +80,7 @@ def section(records):
               f"{steps.quantile(0.9):g}, most {steps.max():g}.", ""]
     lines += fig4_lines(records, table) + fig3_lines(records, table) + table6_lines(records, table)
     lines += diagnosis_lines(records, table)
-    return lines + large.section_lines(records, table) + beside_lines(
+    return lines + k_classes.section_lines(records, table) + large.section_lines(records, table) + beside_lines(
         records, [("002", w) for w in ("Table 2", "Table 3", "Table 6", "Sec. 4.2 (Fig 3)", "Table 4")])
 
 

@@ -1,0 +1,113 @@
+"""002's uspst and MNIST claims on the K-class sets (digits, mnist-5k): the tests of the same forms as Table 2's,
+Table 4's and Fig 8's, on made-up records, and the data kind "real subset"."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ssl_repro.claims import cccp_002_mnist_rules as mnist
+from ssl_repro.claims import cccp_002_rules as cccp_002
+from ssl_repro.claims import verdicts
+from ssl_repro.claims.verdicts import FAILS, HOLDS, MIXED, UNTESTABLE
+from ssl_repro.report.record_text import Records
+
+ROOT = Path(__file__).resolve().parents[2]
+DIGITS = {"kind": "cccp_002", "what": "table2", "record": "cccp_002/grid_digits.csv"}
+UNLABELED = {"kind": "cccp_002", "what": "unlabeled", "record": mnist.RECORD}
+SCALING = {"kind": "cccp_002", "what": "scaling", "record": mnist.RECORD}
+
+
+def records(tmp_path, name, frame):
+    (tmp_path / "cccp_002").mkdir(exist_ok=True)
+    frame.to_csv(tmp_path / name, index=False)
+    return Records(tmp_path, ROOT)
+
+
+def digits_grid(cccp, nabla, splits=6):
+    """A grid of digits fits: nabla-TSVM's error ``nabla``, CCCP-TSVM's ``cccp`` at its best point and worse at
+    the other points, per split a little noise shared by both (paired)."""
+    rows = []
+    for split in range(splits):
+        noise = 0.002 * split
+        common = {"dataset": "digits", "split": split, "n_labeled": 50, "factor": 1.0, "C": 10.0}
+        rows.append({**common, "method": "svm", "s": None, "lam_u": None, "transductive_error": 0.25 + noise})
+        rows.append({**common, "method": "nabla-tsvm", "s": None, "lam_u": None, "transductive_error": nabla + noise})
+        for s in (0.0, -0.3):
+            for lam_u in (1.0, 3.0):
+                worse = 0.0 if (s, lam_u) == (0.0, 1.0) else 0.05
+                rows.append({**common, "method": "cccp-tsvm", "s": s, "lam_u": lam_u,
+                             "transductive_error": cccp + worse + noise + 0.001 * (split % 2)})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("cccp,nabla,word", [(0.165, 0.176, HOLDS),      # 002's column: CCCP a point below
+                                             (0.170, 0.170, HOLDS),      # the same
+                                             (0.25, 0.176, FAILS)])      # far above nabla-TSVM
+def test_table2_on_digits_reads_its_own_record_against_nabla_tsvm_only(tmp_path, cccp, nabla, word):
+    verdict = cccp_002.check(records(tmp_path, DIGITS["record"], digits_grid(cccp, nabla)), DIGITS)
+    assert verdict.word.split(" on ")[0] == word, verdict.evidence
+    assert "digits (analog)" in verdict.data and "SVM-light" not in verdict.evidence
+
+
+def test_table2_on_digits_without_its_record_is_untestable(tmp_path):
+    assert cccp_002.check(Records(tmp_path, ROOT), DIGITS).word == UNTESTABLE
+
+
+def mnist_fits(svm, tsvm, seconds=None, splits=1):
+    """mnist.csv rows: the SVM's error per L, CCCP-TSVM's {L: [error per U]} at mnist_5k's sizes."""
+    sizes = {100: (2000, 4000), 1000: (1000, 2000, 3000, 4000)}
+    rows = []
+    for split in range(splits):
+        for L, errors in tsvm.items():
+            rows.append({"dataset": "mnist-5k", "split": split, "n_labeled": L, "method": "svm", "n_unlabeled": 0,
+                         "test_error": svm[L], "seconds": 0.5, "kernel_evaluations": np.nan})
+            for U, e in zip(sizes[L], errors):
+                n = L + U
+                rows.append({"dataset": "mnist-5k", "split": split, "n_labeled": L, "method": "cccp-tsvm",
+                             "n_unlabeled": U, "test_error": e,
+                             "seconds": (seconds or (lambda n: 1e-6 * n ** 2))(n), "kernel_evaluations": 2.0 * n ** 2})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("svm,tsvm,word", [
+    ({100: 0.23, 1000: 0.078}, {100: [0.17, 0.16], 1000: [0.075, 0.071, 0.066, 0.060]}, HOLDS),   # 002's shape
+    ({100: 0.23, 1000: 0.078}, {100: [0.25, 0.26], 1000: [0.09, 0.09, 0.09, 0.09]}, FAILS),       # worse than SVM
+    ({100: 0.23, 1000: 0.078}, {100: [0.17, 0.16], 1000: [0.070, 0.070, 0.070, 0.070]}, MIXED),   # gain flat in U
+])
+def test_table5_on_mnist_5k_needs_a_lower_error_and_a_gain_growing_with_u(tmp_path, svm, tsvm, word):
+    verdict = cccp_002.check(records(tmp_path, mnist.RECORD, mnist_fits(svm, tsvm)), UNLABELED)
+    assert verdict.word.split(" on ")[0] == word, verdict.evidence
+    assert "(1 run)" in verdict.evidence and verdict.data.startswith("mnist-5k (real subset)")
+
+
+@pytest.mark.parametrize("power,word", [(2.0, HOLDS), (1.0, FAILS), (3.2, FAILS)])
+def test_fig9_on_mnist_5k_fits_the_exponent_of_the_cpu_seconds(tmp_path, power, word):
+    fits = mnist_fits({100: 0.23, 1000: 0.078}, {100: [0.17, 0.16], 1000: [0.07] * 4},
+                      seconds=lambda n: 1e-6 * n ** power * (1 + 0.01 * np.sin(n)))
+    verdict = cccp_002.check(records(tmp_path, mnist.RECORD, fits), SCALING)
+    assert verdict.word == word, verdict.evidence
+    fitted = float(re.search(r"seconds ~ n\^([\d.]+)", verdict.evidence).group(1))
+    assert abs(fitted - power) < 0.05 and "n = 2000..5000" in verdict.evidence
+
+
+def test_mnist_5k_is_a_real_subset_of_mnist_and_digits_an_analog_of_uspst():
+    assert verdicts.data_kind("mnist-5k") == verdicts.REAL_SUBSET and verdicts.paper_set("mnist-5k") == "mnist"
+    assert verdicts.data_kind("digits") == verdicts.ANALOG and verdicts.paper_set("digits") == "uspst"
+    assert verdicts.data_kind("pcmac") == verdicts.REAL
+
+
+def test_mnist_s_unlabeled_rows_are_the_test_rows_first_then_training_rows(experiment_script):
+    from ssl_repro.data import Split
+    script = experiment_script("cccp_002_mnist")
+    split = Split(np.arange(10), np.arange(10, 50), np.arange(50, 60), 0, 0.5)
+    rows = script.unlabeled_rows(split, 15, seed=0)
+    assert rows.size == 15 and set(split.test) <= set(rows) and not set(rows) & set(split.labeled)
+    assert set(script.unlabeled_rows(split, 5, seed=0)) <= set(split.test)      # fewer than the test rows
+    assert script.MOST in dict(script.RUNS)[1000] and all(L in (100, 1000) for L, _ in script.RUNS)
+
+
+def test_table2_on_digits_with_one_split_says_so_without_a_p(tmp_path):
+    verdict = cccp_002.check(records(tmp_path, DIGITS["record"], digits_grid(0.17, 0.17, splits=1)), DIGITS)
+    assert "(1 run)" in verdict.evidence and "p = " not in verdict.evidence
