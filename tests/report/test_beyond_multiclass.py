@@ -70,3 +70,18 @@ def test_without_records_the_sections_say_not_measured(tmp_path):
     records = Records(tmp_path, ROOT)
     assert "not measured yet" in bm.potts_lines(records)[-1] and "not measured yet" in bm.sklearn_lines(records)[-1]
     assert "Not measured yet" in bm.cost_lines(records)[0]
+
+
+def test_universvm_section_only_with_its_record_and_pairs_ours_with_it(tmp_path):
+    """No record, no section; three splits where ours is 5 points above UniverSVM: too few for p < 0.05, so
+    "no" (the tables' word for higher, significant or not); a capped UniverSVM run is counted."""
+    records = Records(tmp_path, ROOT)
+    assert bm.universvm_lines(records) == []
+    rows = [{"dataset": "digits", "split": s, "method": m, "seconds": 1.0, "capped": m != "cccp-tsvm" and s == 2,
+             "transductive_error": 0.1 + 0.01 * s + (0.05 if m == "cccp-tsvm" else 0), "test_error": 0.2}
+            for s in range(3) for m in ("cccp-tsvm", "universvm-cccp-M")]
+    write(tmp_path / "peers" / "universvm_multiclass.json", rows, {})
+    lines = "\n".join(bm.universvm_lines(Records(tmp_path, ROOT))).splitlines()
+    transductive = next(line for line in lines if line.startswith("| transductive error |"))
+    assert "lower on 0/3" in transductive and "p = 0.25" in transductive and transductive.endswith("| no |")
+    assert any("UniverSVM -M 10 | 3 |" in line and "(1 capped)" in line for line in lines)

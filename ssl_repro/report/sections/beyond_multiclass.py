@@ -1,5 +1,6 @@
-"""Two sections of "Beyond the papers" on K classes: the Potts DA beside one-vs-rest DA, and our methods beside
-scikit-learn's own semi-supervised examples; and the cost lines of the estimators' guide page.
+"""The sections of "Beyond the papers" on K classes: the Potts DA beside one-vs-rest DA, our methods beside
+scikit-learn's own semi-supervised examples, UniverSVM's K-class mode beside ours; and the cost lines of the
+estimators' guide page.
 
 - :func:`potts_lines`: ``results/potts_vs_ovr/<set>.json`` (``experiments/potts_vs_ovr.py``): per set the means
   over its splits of each method's errors, J over K classes, CPU seconds and iterations, and the paired
@@ -9,6 +10,8 @@ scikit-learn's own semi-supervised examples; and the cost lines of the estimator
   example the mean micro-F1 of every method over the draws, and each of ours against the best scikit-learn
   method (the highest mean micro-F1 among those that see only the labeled share), paired over the draws on
   the error 1 - micro-F1 by the same rules.
+- :func:`universvm_lines`: ``results/peers/universvm_multiclass.json`` (``experiments/universvm_multiclass.py``):
+  UniverSVM's ``-M k`` beside our K-class CCCP-TSVM on digits, when that record is there.
 - :func:`cost_lines`: what each K-class option of ``LinearDA`` costs, from the Potts record (the guide's block,
   :mod:`ssl_repro.report.readme_blocks`).
 
@@ -21,6 +24,7 @@ from ssl_repro.report.tables import paired, pct, table, verdict
 
 #: The record folders under results/ and the files they hold, in the order shown.
 POTTS, POTTS_SETS = "potts_vs_ovr", ("digits", "mnist-5k", "20ng-all")
+UNIVERSVM = "peers/universvm_multiclass"
 EXAMPLES, EXAMPLE_NAMES = "sklearn_examples", {
     "newsgroups": "Semi-supervised Classification on a Text Dataset (20 Newsgroups, five categories)",
     "digits": "Label Propagation digits: Demonstrating performance"}
@@ -29,7 +33,8 @@ POTTS_NAMES = {"ovr": "DA one-vs-rest", "potts": "DA Potts"}
 METHOD_NAMES = {"sgd_all_labels": "SGD, every training row labeled (the example's ceiling)",
                 "sgd_supervised": "SGD on the labeled rows (sklearn)", "self_training_sgd": "SelfTraining(SGD) (sklearn)",
                 "label_spreading": "LabelSpreading (sklearn)", "tsvm": "TSVM S=max (ours)",
-                "da_ovr": "DA one-vs-rest (ours)", "da_potts": "DA Potts (ours)", "cccp_tsvm": "CCCP-TSVM (ours)"}
+                "da_ovr": "DA one-vs-rest (ours)", "da_potts": "DA Potts (ours)", "cccp_tsvm": "CCCP-TSVM (ours)",
+                "cccp-tsvm": "CCCP-TSVM one-vs-rest (ours)", "universvm-cccp-M": "UniverSVM -M 10"}
 SKLEARN = ("sgd_supervised", "self_training_sgd", "label_spreading")
 OURS = ("tsvm", "da_ovr", "da_potts", "cccp_tsvm")
 #: The paired metrics of the Potts record: (column, its name, the scale and unit of its difference).
@@ -124,6 +129,32 @@ def sklearn_lines(records):
                     "lower by the claims' rules (p < 0.05 and beyond the equal threshold), a `no` a higher one."]
 
 
+def universvm_lines(records):
+    """UniverSVM's ``-M k`` beside our K-class CCCP-TSVM on digits (``peers/universvm_multiclass.json``, written
+    by ``experiments/universvm_multiclass.py --universvm PATH``): means over the splits and ours minus
+    UniverSVM's errors, paired; nothing when the record is absent (it needs the GPL binary, built by the user)."""
+    record = records.json(f"{UNIVERSVM}.json")
+    if record is None:
+        return []
+    frame = _frame(record)
+    rows = []
+    for method, part in frame.groupby("method", sort=False):
+        capped = int(part["capped"].astype(bool).sum())
+        rows.append([METHOD_NAMES.get(method, method), part["split"].nunique(), _mean(part, "transductive_error", pct),
+                     _mean(part, "test_error", pct), _mean(part, "seconds", lambda x: f"{x:.3g}")
+                     + (f" ({capped} capped)" if capped else "")])
+    tests = [[label, *verdict(paired(frame, "cccp-tsvm", "universvm-cccp-M", column), 100, " pt")]
+             for column, label, *_ in POTTS_METRICS[:2]]
+    return ["", "### UniverSVM's K-class mode beside our K-class CCCP-TSVM", "",
+            "002's authors' program trains K classes with `-M k`; ours is `LinearCCCPTSVM` one-vs-rest. Both on "
+            "digits, the same random splits, linear, lambda = 0.001 mapped to UniverSVM's C as "
+            "`experiments/universvm_compare.py` maps it (losses differ: hinge and ramp s = -0.3 there, squared "
+            "hinge and s = 0 here). Seconds are CPU seconds (UniverSVM's process, reading its input included; "
+            f"ours the fit's, one solver thread) on a shared machine. `{UNIVERSVM}.json`:", "",
+            table(["method", "splits", "transductive error", "test error", "CPU s"], rows), "",
+            table(["error", "ours - UniverSVM", "ours lower?"], tests)]
+
+
 def cost_lines(records):
     """The guide's lines on what each K-class option of ``LinearDA`` costs, from the Potts record: per set the
     mean CPU seconds and iterations of each, and Potts' share of one-vs-rest's seconds."""
@@ -146,5 +177,5 @@ def cost_lines(records):
 
 
 def section(records):
-    """Both sections' lines, for the "Beyond the papers" page."""
-    return [*potts_lines(records), "", *sklearn_lines(records)]
+    """The sections' lines, for the "Beyond the papers" page."""
+    return [*potts_lines(records), "", *sklearn_lines(records), *universvm_lines(records)]
