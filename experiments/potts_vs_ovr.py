@@ -17,8 +17,9 @@ Decision (sizes): the labeled counts are 002's smallest MNIST count (100) on the
 per class on 20ng-all (200); the unlabeled and test rows are capped so that the ten splits of the three sets
 run in minutes (the module's :data:`SIZES`; ``--max-unlabeled`` caps them further for a quick look).
 
-Writes ``OUT/<dataset>.json`` per data set run, the whole record of that set anew (a rerun replaces it,
-no points of an earlier run are kept): ``provenance``, ``data_keys`` (the key of the set's X and y,
+Writes ``OUT/<dataset>.json`` per data set run, the whole record of that set anew after each split (a rerun
+replaces it, no points of an earlier run are kept; a run cut short leaves the splits it finished, and
+``settings`` says how many of those asked): ``provenance``, ``data_keys`` (the key of the set's X and y,
 :func:`ssl_repro.data.keys.data_keys`, checked by ``experiments/data_keys.py``'s ``SCRIPT_SETS``),
 ``settings`` and ``rows``.  The report's "Beyond the papers" page renders them with a paired test per set
 (:mod:`ssl_repro.report.sections.beyond_multiclass`).
@@ -44,7 +45,7 @@ from ssl_repro.solvers.potts import objective_of_weights  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 #: (labeled, unlabeled, test) rows per data set: small enough that ten splits of the three run in minutes.
-SIZES = {"digits": (100, 600, 300), "mnist-5k": (100, 1000, 500), "20ng-all": (200, 1500, 1000)}
+SIZES = {"digits": (100, 600, 300), "mnist-5k": (100, 500, 300), "20ng-all": (200, 800, 500)}
 OUT = ROOT / "results" / "potts_vs_ovr"
 METHODS = ("ovr", "potts")
 LAM, LAM_U = 1e-3, 1.0
@@ -93,31 +94,36 @@ def compare(X, y, rows_l, rows_u, rows_t, lam=LAM, lam_u=LAM_U):
 
 
 def run(name, X, y, splits, sizes, lam=LAM, lam_u=LAM_U):
-    """The record of data set ``name`` (module doc) over ``splits`` splits at ``sizes`` (l, u, t)."""
-    rows = []
+    """The record of data set ``name`` (module doc) over ``splits`` splits at ``sizes`` (l, u, t), yielded after
+    each split (the record of the splits so far: ``settings``' ``splits`` is those done of ``splits_asked``)."""
+    rows, keys = [], data_keys({name: (X, y)})
     for seed in range(splits):
         rows_l, rows_u, rows_t = split(y, *sizes, seed)
         for row in compare(X, y, rows_l, rows_u, rows_t, lam, lam_u):
             rows.append({"dataset": name, "split": seed, **row})
             print(f"  {name} split {seed} {row['method']:5s}: transductive {row['transductive_error']:.4f}, test "
                   f"{row['test_error']:.4f}, J {row['objective_k']:.5f}, {row['cpu_seconds']:.1f} CPU s", flush=True)
-        labeled, unlabeled, test = rows_l.size, rows_u.size, rows_t.size
-    return {"provenance": provenance(), "data_keys": data_keys({name: (X, y)}),
-            "settings": {"dataset": name, "rows": int(X.shape[0]), "features": int(X.shape[1]),
-                         "classes": int(np.unique(y).size), "n_labeled": labeled, "n_unlabeled": unlabeled,
-                         "n_test": test, "splits": splits, "lam": lam, "lam_u": lam_u, "r": "labeled rows' shares"},
-            "rows": rows}
+        yield {"provenance": provenance(), "data_keys": keys,
+               "settings": {"dataset": name, "rows": int(X.shape[0]), "features": int(X.shape[1]),
+                            "classes": int(np.unique(y).size), "n_labeled": int(rows_l.size),
+                            "n_unlabeled": int(rows_u.size), "n_test": int(rows_t.size), "splits": seed + 1,
+                            "splits_asked": splits, "lam": lam, "lam_u": lam_u, "r": "labeled rows' shares"},
+               "rows": rows}
 
 
 def write_records(out, names, make):
-    """Write ``make(name)`` to ``out/<name>.json`` for each of ``names``, each anew; the kernels are compiled
-    first (compilation is not a fit: not timed)."""
+    """Write each record ``make(name)`` yields to ``out/<name>.json`` (atomically, replacing the one before: the
+    file holds this run's points alone, and a run cut short leaves its splits so far), for each of ``names``;
+    the kernels are compiled first (compilation is not a fit: not timed)."""
     from ssl_repro.solvers import warm_up_kernels
+    from ssl_repro.utils.atomic import atomic_write
     warm_up_kernels()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name in names:
-        (out / f"{name}.json").write_text(json.dumps(make(name), indent=1) + "\n")
+        for record in make(name):
+            with atomic_write(out / f"{name}.json") as f:
+                f.write(json.dumps(record, indent=1) + "\n")
         print(f"wrote {out / f'{name}.json'}", flush=True)
 
 

@@ -27,7 +27,8 @@ and Potts (:class:`~ssl_repro.estimators.LinearDA`) and CCCP-TSVM (:class:`~ssl_
 at the papers' lambda = 0.001, lambda' = 1, r the labeled rows' class shares.  Draw d seeds every random step
 with d (the examples fix one draw: the text one unseeded, the digits one at 2).
 
-Writes ``OUT/<example>.json`` per example run, anew (a rerun replaces it): ``provenance``, ``data_keys``
+Writes ``OUT/<example>.json`` per example run, anew after each draw (a rerun replaces it; a run cut short
+leaves the draws it finished, ``settings``' ``draws`` of ``draws_asked``): ``provenance``, ``data_keys``
 (``20ng-sklearn-5``: the example's word counts of all its rows, :func:`keyed_rows`; ``digits``),
 ``settings`` and ``rows`` (example, draw, method, micro-F1 and error = 1 - micro-F1 on the scored rows, CPU
 seconds of the fit).  The "Beyond the papers" page renders them with paired tests against the best
@@ -165,7 +166,7 @@ def digits_draw(X, y, draw):
 
 
 def run(example, draws):
-    """The record of ``example`` over ``draws`` draws (module doc)."""
+    """The record of ``example`` over ``draws`` draws (module doc), yielded after each draw (the draws so far)."""
     from ssl_repro.data.multiclass import load_digits_k
     if example == "newsgroups":
         texts, y = load_newsgroups()
@@ -177,14 +178,15 @@ def run(example, draws):
         used, draw_rows = {"digits": (X, y)}, lambda d: digits_draw(X, y, d)
         settings = {"rows": DIGITS_ROWS, "labeled": DIGITS_LABELED, "label_spreading": DIGITS_SPREADING, "sgd": SGD,
                     "scored": "unlabeled rows"}
-    rows = []
+    rows, keys = [], data_keys(used)
     for draw in range(draws):
         for row in draw_rows(draw):
             rows.append({"example": example, "draw": draw, **row})
             print(f"  {example} draw {draw} {row['method']:18s} micro-F1 {row['micro_f1']:.4f} "
                   f"{row['cpu_seconds']:.1f} CPU s", flush=True)
-    return {"provenance": provenance(), "data_keys": data_keys(used),
-            "settings": {**settings, "draws": draws, "lam": LAM, "lam_u": LAM_U}, "rows": rows}
+        yield {"provenance": provenance(), "data_keys": keys,
+               "settings": {**settings, "draws": draw + 1, "draws_asked": draws, "lam": LAM, "lam_u": LAM_U},
+               "rows": rows}
 
 
 def main(argv=None):

@@ -46,6 +46,16 @@ def _frame(record):
     return pd.DataFrame(record["rows"])
 
 
+def _done(n, settings, asked="splits_asked"):
+    """``n`` (splits or draws run), with ``of N asked`` when the run that wrote the record stopped before them."""
+    wanted = settings.get(asked, n)
+    return f"{n}" if n >= wanted else f"{n} of {wanted} asked"
+
+
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _found(records, folder, names):
     """[(name, record)] of the records ``folder/<name>.json`` under results/ that are there."""
     return [(name, rec) for name in names for rec in [records.json(f"{folder}/{name}.json")] if rec]
@@ -74,7 +84,7 @@ def potts_lines(records):
         for method, part in frame.groupby("method", sort=False):
             bad = int((~part["converged"].astype(bool)).sum())
             rows.append([name, f"{s['rows']:,} x {s['features']:,}, K = {s['classes']}",
-                         f"{s['n_labeled']} / {s['n_unlabeled']} / {s['n_test']}", part["split"].nunique(),
+                         f"{s['n_labeled']:,} / {s['n_unlabeled']:,} / {s['n_test']:,}", _done(part["split"].nunique(), s),
                          POTTS_NAMES.get(method, method), _mean(part, "transductive_error", pct),
                          _mean(part, "test_error", pct), _mean(part, "objective_k", lambda x: f"{x:.5g}"),
                          _mean(part, "cpu_seconds", lambda x: f"{x:.3g}"), _mean(part, "iterations", lambda x: f"{x:.3g}"),
@@ -118,7 +128,7 @@ def sklearn_lines(records):
             mean_f1 = part["micro_f1"].mean()
             sd = part["micro_f1"].std(ddof=1) if len(part) > 1 else float("nan")
             numbers, word = verdict(paired(frame, method, best, "error"), 100, " pt") if method in OURS else ("", "")
-            rows.append([METHOD_NAMES.get(method, method), part["split"].nunique(),
+            rows.append([METHOD_NAMES.get(method, method), _done(part["split"].nunique(), record["settings"], "draws_asked"),
                          f"{100 * mean_f1:.2f}" + (f" ± {100 * sd:.2f}" if sd == sd else ""),
                          _mean(part, "cpu_seconds", lambda x: f"{x:.3g}"),
                          "(best sklearn)" if method == best else f"{numbers}: {word}" if numbers else ""])
@@ -167,7 +177,7 @@ def cost_lines(records):
         by = frame.groupby("method")[["cpu_seconds", "iterations"]].mean()
         ratio = by.at["potts", "cpu_seconds"] / by.at["ovr", "cpu_seconds"]
         lines.append(f"- {name} (K = {s['classes']}, {s['n_labeled']} labeled and {s['n_unlabeled']:,} unlabeled rows, "
-                     f"{frame['split'].nunique()} splits): one-vs-rest {by.at['ovr', 'cpu_seconds']:.3g} CPU s "
+                     f"{_count(frame['split'].nunique(), 'split')}): one-vs-rest {by.at['ovr', 'cpu_seconds']:.3g} CPU s "
                      f"({by.at['ovr', 'iterations']:.3g} temperatures over its K fits), Potts "
                      f"{by.at['potts', 'cpu_seconds']:.3g} CPU s ({by.at['potts', 'iterations']:.3g} temperatures), "
                      f"{ratio:.2g} times one-vs-rest's;")
