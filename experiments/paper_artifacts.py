@@ -69,8 +69,9 @@ from data_keys import remake_command, todays_keys
 #: The documentation's Results pages, rendered from the same records as results/README.md.
 DOCS_RESULTS = ROOT / "docs" / "results"
 #: The pages with blocks the report renders (:mod:`ssl_repro.report.readme_blocks`): the README's verdict tally
-#: and method names, the harness guide's method names.
-BLOCK_PAGES = (ROOT / "README.md", ROOT / "docs" / "user_guide" / "01_harness.md")
+#: and method names, the harness guide's method names, the estimators' guide's costs of the K-class options.
+BLOCK_PAGES = (ROOT / "README.md", ROOT / "docs" / "user_guide" / "01_harness.md",
+               ROOT / "docs" / "user_guide" / "03_methods.md")
 
 
 def command_of(artifact, dataset=None):

@@ -1,16 +1,19 @@
 """The blocks of README.md and of the harness guide that the report renders (between two marker lines,
 :func:`ssl_repro.utils.marked_block.with_block`): the verdict tally on the README's first screen, from the
-records (:func:`.summary.headline`), and every name ``method=`` takes, from the methods table
-(:func:`ssl_repro.harness.methods.config_names`), so that neither goes stale: ``paper_artifacts.py report``
-writes them and ``report --check`` fails when a committed block differs.
+records (:func:`.summary.headline`), every name ``method=`` takes, from the methods table
+(:func:`ssl_repro.harness.methods.config_names`), and the estimators' guide's costs of DA's K-class options, from
+the Potts record (:func:`ssl_repro.report.sections.beyond_multiclass.cost_lines`), so that none goes stale:
+``paper_artifacts.py report`` writes them and ``report --check`` fails when a committed block differs.
 """
 from ssl_repro.harness.methods import METHODS, config_names
+from ssl_repro.report.sections.beyond_multiclass import cost_lines
 from ssl_repro.report.summary import headline
 from ssl_repro.utils.marked_block import with_block
 
 _BY = "rendered by experiments/paper_artifacts.py report from"
 VERDICTS = (f"<!-- verdicts: {_BY} the records under results/ -->", "<!-- end of verdicts -->")
 METHOD_NAMES = (f"<!-- method names: {_BY} ssl_repro/harness/methods.py -->", "<!-- end of method names -->")
+K_CLASS_COSTS = (f"<!-- K-class costs: {_BY} results/potts_vs_ovr/ -->", "<!-- end of K-class costs -->")
 
 #: The groups of the method list: (heading, which methods of :data:`METHODS`).
 GROUPS = (("the papers' linear methods", lambda m: m.paper and not m.kernel),
@@ -36,4 +39,6 @@ def with_blocks(text, records):
         text = with_block(text, *VERDICTS, headline(records))
     if METHOD_NAMES[0] in text:
         text = with_block(text, *METHOD_NAMES, method_lines())
+    if K_CLASS_COSTS[0] in text:
+        text = with_block(text, *K_CLASS_COSTS, cost_lines(records))
     return text

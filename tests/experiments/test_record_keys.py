@@ -132,6 +132,22 @@ def dataset_table(run, out, bench):
     return [out / "table.json"]
 
 
+def potts_vs_ovr(run, out, bench, monkeypatch):
+    """Digits on two splits of few rows (the default sizes take minutes)."""
+    potts = run("potts_vs_ovr")
+    monkeypatch.setitem(potts.SIZES, "digits", (30, 60, 30))
+    potts.main(["--datasets", "digits", "--splits", "2", "--out", str(out)])
+    return [out / "digits.json"]
+
+
+def sklearn_examples(run, out, bench, monkeypatch):
+    """The digits example on one draw of 120 rows (the text one vectorizes 20 Newsgroups: the slow suite)."""
+    examples = run("sklearn_examples")
+    monkeypatch.setattr(examples, "DIGITS_ROWS", 120)
+    examples.main(["--examples", "digits", "--draws", "1", "--out", str(out)])
+    return [out / "digits.json"]
+
+
 #: script -> (its writer here, whether that takes more than a few seconds: then the slow suite runs it).
 WRITERS = {"experiments/svm_bias.py": (svm_bias, False), "experiments/da_path.py": (da_path, False),
            "experiments/svmlight_table9.py": (svmlight_table9, False),
@@ -141,7 +157,8 @@ WRITERS = {"experiments/svm_bias.py": (svm_bias, False), "experiments/da_path.py
            "experiments/cccp_002_data.py": (cccp_002_note, False),
            "experiments/kernel_benchmarks.py": (kernel_benchmarks, False),
            "benchmarks/bench_solvers.py": (bench_solvers, False), "benchmarks/weights_digest.py": (weights_digest, True),
-           "experiments/dataset_table.py": (dataset_table, True)}
+           "experiments/dataset_table.py": (dataset_table, True),
+           "experiments/potts_vs_ovr.py": (potts_vs_ovr, True), "experiments/sklearn_examples.py": (sklearn_examples, True)}
 
 
 @pytest.mark.parametrize("writer", [pytest.param(w, id=w.__name__, marks=[pytest.mark.slow] if slow else [])
@@ -170,6 +187,7 @@ def test_002s_large_note_stamps_the_key_of_the_rows_it_is_given(experiment_scrip
 #: the whole test suite: the code that stamps the key, as it stands in their source.
 STAMPED_IN_SOURCE = {
     "experiments/svmlin_agreement.py": "data_keys({args.dataset: dataset})",
+    "experiments/universvm_multiclass.py": 'data_keys({"digits": (X, y)})',
     "experiments/run_all_plan.py": '"provenance.json", data_keys=NOT_FROM_DATA)',
     "benchmarks/record_side_by_side.py": '"data_keys": NOT_FROM_DATA,',
     "benchmarks/suite_durations.py": '"data_keys": NOT_FROM_DATA}',

@@ -43,3 +43,19 @@ def test_the_readme_tally_counts_the_claims_tables_verdicts():
     tally = block(README.read_text(), VERDICTS)
     expected = " · ".join(f"{w} {counted[w]}" for w in verdicts.VOCABULARY if counted[w])
     assert f"Verdicts of the papers' {len(rows)} claims**, each tested on the committed records: {expected}." in tally
+
+
+def test_the_estimators_guide_gives_each_k_class_options_cost_from_the_potts_record():
+    """03_methods.md's cost block names, per set of results/potts_vs_ovr/, Potts' mean CPU seconds over
+    one-vs-rest's, recomputed here from the record's rows."""
+    import json
+    from ssl_repro.report.readme_blocks import K_CLASS_COSTS
+    text = block((ROOT / "docs" / "user_guide" / "03_methods.md").read_text(), K_CLASS_COSTS)
+    found = sorted((ROOT / "results" / "potts_vs_ovr").glob("*.json"))
+    if not found:
+        assert "Not measured yet" in text
+    for path in found:
+        rows = json.loads(path.read_text())["rows"]
+        seconds = {m: [r["cpu_seconds"] for r in rows if r["method"] == m] for m in ("ovr", "potts")}
+        ratio = (sum(seconds["potts"]) / len(seconds["potts"])) / (sum(seconds["ovr"]) / len(seconds["ovr"]))
+        assert f"- {path.stem} (K = " in text and f"{ratio:.2g} times one-vs-rest's" in text

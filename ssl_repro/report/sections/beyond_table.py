@@ -19,6 +19,7 @@ from ssl_repro.claims.beyond_rules import PAPERS_METHODS, SWEEPS, verdicts
 from ssl_repro.claims.linear_rules import turns_on_unconverged
 from ssl_repro.harness.methods import LABELS
 from ssl_repro.report.record_text import data_kind
+from ssl_repro.report.sections import beyond_multiclass
 from ssl_repro.report.tables import table
 
 #: The figure's file under results/ (drawn by ``paper_artifacts.py render``).
@@ -111,7 +112,7 @@ def split_top(text):
 
 def section(records, figure_link=lambda f: f"{f}.png"):
     """The report's "Beyond the papers" lines: the matrices, the figure (``figure_link`` of its path under
-    results/), the evidence folded."""
+    results/), the evidence folded, then K classes (:mod:`.beyond_multiclass`: the Potts DA, scikit-learn's examples)."""
     (lc, lc_baselines, lc_metrics), (tr, tr_baselines, tr_metrics) = SWEEPS
     head, rows = matrix(records, lc, lc_baselines, lc_metrics)
     lines = ["## Beyond the papers", "",
@@ -132,7 +133,7 @@ def section(records, figure_link=lambda f: f"{f}.png"):
               "The figure: per dataset, the method's error on the unlabeled rows minus the baseline's, paired per "
               "split and pooled over the label counts; a dot at the mean, a bar over the 20-80% range.", "",
               "<details><summary>The evidence, question by question</summary>", "", *evidence(records),
-              "</details>"]
+              "</details>", "", *beyond_multiclass.section(records)]
     return lines
 
 
