@@ -100,7 +100,7 @@ def test_csr_csc_and_dense_inputs_give_the_same_model(Estimator):
 def test_float32_input_is_read_in_place_and_gives_the_model_of_its_values_in_float64(Estimator, monkeypatch):
     """float32 values are widened, never rounded again: the model equals, bit for bit, the one of
     float64 data holding the same values; the solver reads the caller's float32 array (no copy)."""
-    import ssl_repro.estimators.linear as estimators
+    import ssl_repro.estimators.linear_fit as estimators   # the fit plumbing that builds the problem
     X, _, y = semi_supervised_data()
     X32 = (X * 0.37).astype(np.float32)       # values not exactly representable at float64's precision
     X64 = X32.astype(np.float64)
