@@ -26,7 +26,7 @@ def section_lines(records, table):
 
 def _digits_lines(records, table):
     grid = records.csv(DIGITS)
-    head = ["### Table 2's uspst column on digits (002-table2-uspst)", ""]
+    head = ["**Table 2's uspst column on digits (002-table2-uspst)**", ""]
     if grid is None:
         return head + ["Not run yet: `python experiments/cccp_002.py table2 --dataset digits --splits 2`.", ""]
     rows = []
@@ -50,7 +50,7 @@ def _digits_lines(records, table):
 
 def _mnist_lines(records, table):
     frame = records.csv(MNIST)
-    head = ["### Table 5 and Fig 9 on mnist-5k (002-mnist)", ""]
+    head = ["**Table 5 and Fig 9 on mnist-5k (002-mnist)**", ""]
     if frame is None:
         return head + ["Not run yet: `python experiments/cccp_002_mnist.py table5 --fresh`.", ""]
     frame = frame.reindex(columns=list(dict.fromkeys([*frame.columns, *WORK])))      # SVM rows alone have none
