@@ -93,7 +93,7 @@ def check_kernel_benchmarks(records, test):
     """001 Tables 4-5 on PC-MAC: ``a``'s error on the unlabeled rows against ``b``'s, paired over the splits
     of ``kernel_benchmarks/runs.jsonl``, by model selection (ties: :data:`TIE_BREAKS`) and at each method's best
     grid point (``points``: both unless the sentence names one, "minor in terms of best performance"); each pair
-    meets ``expect`` (:func:`ssl_repro.claims.rules.meets`: ``lower`` by default, p < 0.05 and beyond the error
+    meets ``meets`` (:func:`ssl_repro.claims.rules.meets`: ``lower`` by default, p < 0.05 and beyond the error
     threshold; ``equal`` for "minor", ``not higher`` for "competitive")."""
     runs = records.jsonl("kernel_benchmarks/runs.jsonl")
     if runs is None:
@@ -102,7 +102,7 @@ def check_kernel_benchmarks(records, test):
     pairs = [(a, b) for a in test["a"] for b in (test["b"] if isinstance(test["b"], list)
                                                   else [m for m in methods if m.startswith(test["b"])])
              if a in methods and b in methods]
-    parts, expect = [], test.get("expect", "lower")
+    parts, expect = [], test.get("meets", "lower")
     for a, b in pairs:
         for point in test.get("points", ("selected", "best")):
             c = paired(runs, a, b, point)

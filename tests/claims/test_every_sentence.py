@@ -87,10 +87,10 @@ def _kernel_runs(gap):
 
 
 def test_a_minor_difference_in_best_performance_is_equal_at_the_best_point_only():
-    minor = {"a": ["DA"], "b": ["nabla-TSVM"], "expect": "equal", "points": ["best"]}
+    minor = {"a": ["DA"], "b": ["nabla-TSVM"], "meets": "equal", "points": ["best"]}
     v = kernel_001_rules.check_kernel_benchmarks(_kernel_runs(0.001), minor)
     assert v.word == HOLDS and "(best)" in v.evidence and "(selected)" not in v.evidence
-    assert kernel_001_rules.check_kernel_benchmarks(_kernel_runs(0.001), {**minor, "expect": "lower"}).word == FAILS
+    assert kernel_001_rules.check_kernel_benchmarks(_kernel_runs(0.001), {**minor, "meets": "lower"}).word == FAILS
     assert kernel_001_rules.check_kernel_benchmarks(_kernel_runs(0.03), minor).word == FAILS   # 3 points: not minor
 
 

@@ -21,7 +21,8 @@ def test_each_artifact_has_a_short_section_linking_its_page_and_every_link_resol
     for key, *_ in SECTIONS:
         section = text.split(f"### {TITLES[key]}\n", 1)[1].split("\n### ", 1)[0]
         assert f"](../docs/results/{key}.md)" in section, key
-        assert len(section.splitlines()) < 25 and "| " not in section, key          # no table: the page has them
+        prose = [line for line in section.splitlines() if "/claims/" not in line]   # one line per claim beside
+        assert len(prose) < 25 and "| " not in section, key                          # no table: the page has them
     links = re.findall(r"\]\((\.\./docs/results/[^)#]+)", text)
     assert links and all((README.parent / link).resolve().is_file() for link in links)
-    assert text.count("\n| ") < 120 and len(text.splitlines()) < 700        # the claims table, the matrices
+    assert text.count("\n| ") < 120 and len(text.splitlines()) < 800        # the claims table, the matrices
