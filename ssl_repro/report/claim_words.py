@@ -83,4 +83,7 @@ CLAIM_WORDS = {
     "002-fig5-svmlight": "SVM-light's time varies with C and gamma far more than the others'",
     "001-table2-counts": "Kernel DA (hinge) wins every draw; JTSVM never on 2MOONS, once on 2CIRCLES",
     "002-speed-about": "CCCP-TSVM about 133 times faster than SVM-light, 50 times than ∇TSVM",
+    "002-table2-uspst": "CCCP-TSVM's error about that of ∇TSVM on 10 classes (uspst)",
+    "002-mnist-unlabeled": "CCCP-TSVM's gain over the SVM grows with unlabeled rows (MNIST)",
+    "002-mnist-scaling": "CCCP-TSVM's training time grows quadratically in the rows (MNIST)",
 }

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Every rendered page (``report`` writes them) and the hand-written guide that explains the verdicts.
 PAGES = [ROOT / "results" / "README.md", *sorted((ROOT / "docs" / "results").rglob("*.md"))]
 GUIDE = ROOT / "docs" / "user_guide" / "08_reproducing.md"
-KIND = r"(?:real|analog|stand-in|generated)"
+KIND = r"(?:real subset|real|analog|stand-in|generated)"
 
 
 def words_of(text):
