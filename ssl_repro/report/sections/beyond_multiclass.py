@@ -61,6 +61,14 @@ def _found(records, folder, names):
     return [(name, rec) for name in names for rec in [records.json(f"{folder}/{name}.json")] if rec]
 
 
+def _opening(records, folder, names, title, command):
+    """(the records found, the section's first lines): its heading, and "not measured yet" naming ``command``
+    when none of ``folder``'s records is there."""
+    found = _found(records, folder, names)
+    lines = [f"### {title}", ""]
+    return found, lines + ([] if found else [f"not measured yet (`{folder}/` absent: `{command}`)."])
+
+
 def _mean(part, column, fmt):
     values = part[column].astype(float)
     return "-" if values.isna().all() else fmt(values.mean())
@@ -68,10 +76,10 @@ def _mean(part, column, fmt):
 
 def potts_lines(records):
     """The Potts section's lines (module doc); "not measured yet" when no record is there."""
-    found = _found(records, POTTS, POTTS_SETS)
-    lines = ["### The Potts DA beside one-vs-rest DA (K classes)", ""]
+    found, lines = _opening(records, POTTS, POTTS_SETS, "The Potts DA beside one-vs-rest DA (K classes)",
+                            "python experiments/potts_vs_ovr.py")
     if not found:
-        return lines + [f"not measured yet (`{POTTS}/` absent: `python experiments/potts_vs_ovr.py`)."]
+        return lines
     lines += ["The multi-class DA of 000's and 004's footnote (\"a multiclass extension would use the Potts glass "
               "model\"; `LinearDA(multiclass=\"potts\")`) beside 002's one-vs-rest scheme run with DA "
               "(`multiclass=\"ovr\"`), on the same random splits, at lambda = 0.001, lambda' = 1, r the labeled rows' "
@@ -110,10 +118,10 @@ def best_sklearn(frame):
 
 def sklearn_lines(records):
     """The scikit-learn examples' section (module doc); "not measured yet" when no record is there."""
-    found = _found(records, EXAMPLES, EXAMPLE_NAMES)
-    lines = ["### Beside scikit-learn's own semi-supervised examples", ""]
+    found, lines = _opening(records, EXAMPLES, EXAMPLE_NAMES, "Beside scikit-learn's own semi-supervised examples",
+                            "python experiments/sklearn_examples.py")
     if not found:
-        return lines + [f"not measured yet (`{EXAMPLES}/` absent: `python experiments/sklearn_examples.py`)."]
+        return lines
     lines += ["Two examples of scikit-learn's gallery on their data and protocol (`experiments/sklearn_examples.py` "
               "states each step): the text example scores micro-F1 on its test rows with 20% of the training rows "
               "labeled; the digits example on the 300 unlabeled of 340 rows, 40 labeled. Our methods are linear, "
