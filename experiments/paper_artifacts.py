@@ -21,7 +21,8 @@ once, the real sets this machine has, the SYNTHETIC stand-ins with
 estimate of the time (each sweep's record's seconds per job, times the jobs
 its recipe launches now, over the jobs it runs at once) and with a progress
 line per step; then it re-renders and writes the report.  The artifacts
-themselves are listed in ``experiments/artifact_table.py``.  ``--dry-run`` prints the plan and the
+themselves are listed in ``experiments/artifact_table.py``, the ``list`` lines made by
+``experiments/artifact_listing.py``.  ``--dry-run`` prints the plan and the
 estimate only (``run ARTIFACT --dry-run``: the commands it would run).
 A sweep on a real set runs only when its loader finds the files under the
 data root (``--data-root``, default $SSL_REPRO_DATA, else scikit-learn's
@@ -42,7 +43,6 @@ claims, quoted, are in ``experiments/paper_numbers.json``.
 """
 import argparse
 import difflib
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -58,12 +58,12 @@ from ssl_repro.report.page import render, render_sections
 from ssl_repro.report.readme_blocks import with_blocks
 from ssl_repro.report.record_text import commit_note
 from ssl_repro.report.sections import beyond_table as beyond
-from ssl_repro.claims import verdicts
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
-from artifact_table import (ARTIFACTS, DRAWINGS, MEDIUM, OPTIONS, ROOT, RUNS, experiment_name, refusal,
-                            refuse_replacing, refuse_rewriting, status, sweep_folder)
+from artifact_table import (ARTIFACTS, DRAWINGS, OPTIONS, ROOT, RUNS, experiment_name, refusal, refuse_replacing,
+                            refuse_rewriting, sweep_folder)
 from run_all_plan import run_all
+from artifact_listing import listing, markdown_listing
 from data_keys import remake_command, todays_keys
 
 #: The documentation's Results pages, rendered from the same records as results/README.md.
@@ -72,17 +72,6 @@ DOCS_RESULTS = ROOT / "docs" / "results"
 #: and method names, the harness guide's method names, the estimators' guide's costs of the K-class options.
 BLOCK_PAGES = (ROOT / "README.md", ROOT / "docs" / "user_guide" / "01_harness.md",
                ROOT / "docs" / "user_guide" / "03_methods.md")
-
-
-def command_of(artifact, dataset=None):
-    """The command that makes ``artifact`` (on ``dataset`` for a sweep)."""
-    if artifact.kind == "drawing":
-        return f"python experiments/paper_artifacts.py run {artifact.name}"
-    if artifact.kind == "script":
-        return artifact.command
-    if artifact.kind == "not reproduced":
-        return "-"
-    return f"python experiments/paper_artifacts.py run {artifact.name} --dataset {dataset or '<dataset>'}"
 
 
 def regenerate(artifact, dataset, results, dry_run=False, root=None, download=False, launcher=None, force=False):
@@ -189,66 +178,6 @@ def render_all(results):
     plots.save(beyond.figure(Records(results, ROOT)), results / "figures", Path(beyond.FIGURE).name)
     for folder in sorted(p.parent for p in results.glob("*/results.csv")):
         print(f"{folder.name}: {render_folder(folder)} figures", flush=True)
-
-
-def by_kind(datasets):
-    """``real: pcmac; stand-in: synthetic-ccat, ...``: the datasets grouped by what they are."""
-    groups = {}
-    for d in datasets:
-        groups.setdefault(verdicts.SHORT_KIND[verdicts.data_kind(d)], []).append(d)
-    return "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items())
-
-
-def dataset_table_kinds(results):
-    """(status, what) of the dataset table from ``dataset_table/table.json``: its rows grouped as real
-    (regenerated from our copy), stand-in (d, l+u and t the paper's by construction), analog (a real-text
-    set standing for a paper set, listed under it) and not here; ``regenerated`` only when every paper set
-    is real, else ``partial``."""
-    path = Path(results) / "dataset_table" / "table.json"
-    if not path.exists():
-        return None, ""
-    rows = json.loads(path.read_text())["rows"]
-    groups = {"real, regenerated": [r["dataset"] for r in rows if r.get("ours")],
-              "stand-in, the paper's d, l+u and t by construction": [
-                  r["dataset"] for r in rows if not r.get("ours") and r.get("stand_in")],
-              "real-text analog": [f"{a['dataset']} (for {r['dataset']})" for r in rows for a in r.get("analogs", [])],
-              "not here": [r["dataset"] for r in rows if not r.get("ours") and not r.get("stand_in")]}
-    papers = [r["dataset"] for r in rows if not r["dataset"].endswith("-10")]
-    real = [d for d in groups["real, regenerated"] if d in papers]
-    state = "regenerated" if len(real) == len(papers) else "partial"
-    return state, "; ".join(f"{w}: {', '.join(ds)}" for w, ds in groups.items() if ds)
-
-
-def _entries(results):
-    """Per artifact: (artifact, status with the datasets done by kind (real / analog / stand-in), reason for
-    the rest, command)."""
-    for a in ARTIFACTS:
-        state, done, why = status(a, results)
-        what = by_kind(done) if a.datasets and done else ""
-        if a.name == "dataset-table" and done:
-            state, what = dataset_table_kinds(results)
-        yield a, state + (f" ({what})" if what else ""), why, command_of(a, a.default_dataset)
-
-
-def listing(results, root=None):
-    """The ``list`` lines: name, papers, status with what is done and why the rest is not, command; then
-    which of the papers' real sets this machine has under the data root ``root`` (files here, or
-    to be downloaded with ``--download``), asked of :func:`ssl_repro.data.availability`."""
-    lines = [f"{a.name}: {a.papers}\n    status: {state}" + (f"; {why}" if why else "")
-             + f"\n    command: {command}" for a, state, why, command in _entries(results)]
-    real = {d: availability(d, root, download=True) for d in MEDIUM}
-    lines.append(f"on this machine (data root {data_root(root)}): " + "; ".join(
-        f"{d} {'here' if a.state == 'here' else 'downloadable with --download' if a.runnable else 'missing'}"
-        for d, a in real.items()))
-    return "\n".join(lines)
-
-
-def markdown_listing(results):
-    """The listing as a markdown table (results/README.md embeds it)."""
-    lines = ["| artifact | papers | status | command |", "|---|---|---|---|"]
-    lines += [f"| {a.name} | {a.papers} | {state}" + (f": {why}" if why else "") + f" | `{command}` |"
-              for a, state, why, command in _entries(results)]
-    return "\n".join(lines)
 
 
 def report_text(results):

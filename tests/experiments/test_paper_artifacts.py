@@ -35,22 +35,22 @@ def by_name(artifacts, name):
     return next(a for a in artifacts.ARTIFACTS if a.name == name)
 
 
-def test_drawings_are_written_under_the_names_the_results_folder_uses(artifacts, tmp_path):
+def test_drawings_are_written_under_the_names_the_results_folder_uses(artifacts, table, tmp_path):
     for name in artifacts.DRAWINGS:
         artifact = by_name(artifacts, name)
         artifacts.regenerate(artifact, None, tmp_path)
-        assert artifacts.status(artifact, tmp_path)[0] == "regenerated"
+        assert table.status(artifact, tmp_path)[0] == "regenerated"
         for f in artifact.files:
             assert (tmp_path / f).stat().st_size > 1000
 
 
 def test_a_sweep_artifact_is_partial_until_every_dataset_has_its_files(artifacts, table, tmp_path):
     timing = by_name(artifacts, "timing")
-    assert artifacts.status(timing, tmp_path)[:2] == ("missing", [])
+    assert table.status(timing, tmp_path)[:2] == ("missing", [])
     for f in table.files_of(timing, "pcmac"):
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / f).write_bytes(b"png")
-    state, done, why = artifacts.status(timing, tmp_path)
+    state, done, why = table.status(timing, tmp_path)
     assert (state, done) == ("partial", ["pcmac"]) and "no run on the real SRAA, RCV1" in why
     assert "timing_pcmac/figures/pcmac_seconds.png" in table.files_of(timing, "pcmac")
 
@@ -80,19 +80,19 @@ def test_the_listing_names_every_artifact_with_a_status(artifacts):
     assert text.count("status: ") == len(artifacts.ARTIFACTS)
 
 
-def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts, plan, tmp_path):
+def test_a_peer_record_holds_its_artifact_for_the_datasets_in_its_rows(artifacts, table, plan, tmp_path):
     speed = by_name(artifacts, "svmlight-speed")
-    assert artifacts.status(speed, tmp_path)[:2] == ("missing", [])
+    assert table.status(speed, tmp_path)[:2] == ("missing", [])
     (tmp_path / "peers").mkdir()
     (tmp_path / "peers" / "table9.csv").write_text("dataset,method,seconds\npcmac,da,1\nsynthetic-gcat,da,1\nnot-listed,da,1\n")
-    state, done, _ = artifacts.status(speed, tmp_path)
+    state, done, _ = table.status(speed, tmp_path)
     assert (state, done) == ("partial", ["pcmac", "synthetic-gcat"])
     with pytest.raises(SystemExit, match="svm_learn|PATH"):
         artifacts.regenerate(speed, None, tmp_path)
     assert "svmlight-speed" not in [s.name for s in plan.plan_all(tmp_path, {})]
 
 
-def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifacts, tmp_path):
+def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifacts, table, tmp_path):
     curves = by_name(artifacts, "learning-curves")
     folder = tmp_path / artifacts.sweep_folder(curves, "pcmac")
     folder.mkdir()
@@ -100,9 +100,9 @@ def test_a_figure_the_records_make_a_table_counts_as_held_by_the_summary(artifac
     summary = f"dataset,method,n_labeled,n_unlabeled,{columns}\n" + "".join(
         f"pcmac,{m},{n},100,0.2,0.2,1.0,0.5\n" for m in ("svm", "da") for n in (10, 20))   # flat: a table instead
     (folder / "summary.csv").write_text(summary)
-    assert artifacts.status(curves, tmp_path)[:2] == ("missing", [])
+    assert table.status(curves, tmp_path)[:2] == ("missing", [])
     (folder / "summary.md").write_text("the table")
-    assert artifacts.status(curves, tmp_path)[1] == ["pcmac"]
+    assert table.status(curves, tmp_path)[1] == ["pcmac"]
 
 
 def test_dry_run_runs_nothing_for_every_artifact(artifacts, tmp_path, monkeypatch, capsys):

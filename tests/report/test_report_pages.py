@@ -141,8 +141,7 @@ def test_001_fig5_middles_quote_is_whole():
 
 
 def test_the_dataset_tables_status_tells_regenerated_stand_ins_and_analogs_apart(experiment_script):
-    artifacts = experiment_script("paper_artifacts")
-    state, what = artifacts.dataset_table_kinds(ROOT / "results")
+    state, what = experiment_script("artifact_listing").dataset_table_kinds(ROOT / "results")
     table = json.loads((ROOT / "results" / "dataset_table" / "table.json").read_text())
     if any(r.get("stand_in") for r in table["rows"]):
         assert state == "partial" and "stand-in, the paper's d, l+u and t by construction" in what
