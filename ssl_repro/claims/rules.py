@@ -88,7 +88,8 @@ splits, and never counts as better optimization or better error.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import wilcoxon
+
+from ssl_repro.claims.paired_test import signed_rank_p
 
 
 #: Significance level of the paired test.
@@ -116,49 +117,12 @@ KNIFE_SHARE = 0.01
 ORDER_FACTOR = 10 ** 0.5
 #: ... and "around k" / "approximately k": within this factor (004 Table 1.6's "roughly", claim 30's tolerance).
 AROUND_FACTOR = 1.5
-#: Largest number of nonzero differences whose signed-rank p is computed exactly (2^n sign flips).
-EXACT_UP_TO = 16
 #: A run is one-class when its predicted minority share is below this share of r's minority share ...
 ONE_CLASS_SHARE = 0.10
 #: ... and r's minority share is at least this.
 R_INSIDE = 0.05
 #: The record column of the predicted positive share on the unlabeled rows (runs made after it existed).
 POSITIVE_FRACTION = "unlabeled_positive_fraction"
-
-
-def signed_rank_p(diff, tol=0.0):
-    """Two-sided p of the Wilcoxon signed-rank test of the paired differences ``diff``.
-
-    Differences with ``|d| <= tol`` are zeros and dropped; sizes within ``tol`` of each other are
-    one tied size with the average rank.  Exact over all 2^n sign flips up to :data:`EXACT_UP_TO`
-    nonzero differences (the sign flips of the tied ranks themselves, as scipy's permutation test);
-    ``scipy.stats.wilcoxon``'s normal approximation beyond.  1 without a difference."""
-    diff = np.asarray(diff, float)
-    diff = diff[np.abs(diff) > tol]
-    n = len(diff)
-    if n == 0:
-        return 1.0
-    ranks = tied_ranks(np.abs(diff), tol)
-    if n > EXACT_UP_TO:
-        return float(wilcoxon(np.sign(diff) * ranks, method="approx").pvalue)
-    observed = ranks[diff > 0].sum()
-    signs = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
-    null = signs @ ranks
-    centre = ranks.sum() / 2
-    return float(np.mean(np.abs(null - centre) >= abs(observed - centre) - 1e-9))
-
-
-def tied_ranks(sizes, tol):
-    """Ranks of ``sizes`` (1 = smallest) with every run of sizes within ``tol`` of its neighbour given
-    the run's average rank."""
-    order = np.argsort(sizes, kind="stable")
-    sorted_sizes = sizes[order]
-    group = np.concatenate([[0], np.cumsum(np.diff(sorted_sizes) > tol)])
-    positions = np.arange(1, len(sizes) + 1, dtype=float)
-    average = np.array([positions[group == g].mean() for g in group])
-    ranks = np.empty(len(sizes))
-    ranks[order] = average
-    return ranks
 
 
 # ---------------------------------------------------------------- degenerate runs
