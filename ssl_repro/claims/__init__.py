@@ -18,7 +18,7 @@ from ssl_repro.claims.registry import TESTS, evaluate, evaluate_by_set
 from ssl_repro.claims.rules import (ALPHA, ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE,
                                     J_EQUAL, J_SIGNIFICANT, ONE_CLASS_SHARE, R_INSIDE, SENTENCE_RULES, TIE_RTOL,
                                     Comparison, compare, equal_within, is_objective, meets, one_class, reversed_)
-from ssl_repro.claims.paired_test import signed_rank_p
+from ssl_repro.claims.signed_rank import signed_rank_p
 
 __all__ = ["Records", "TESTS", "evaluate", "evaluate_by_set", "ALPHA", "ERROR_EQUAL_POINTS", "ERROR_EQUAL_SHARE",
            "ERROR_SLIGHT_POINTS", "ERROR_SLIGHT_SHARE", "J_EQUAL", "J_SIGNIFICANT", "ONE_CLASS_SHARE", "R_INSIDE",

@@ -89,7 +89,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ssl_repro.claims.paired_test import signed_rank_p
+from ssl_repro.claims.signed_rank import signed_rank_p
 
 
 #: Significance level of the paired test.
