@@ -271,7 +271,9 @@ def refuse_rewriting(results, force, command):
 
 
 #: The ``run`` options only ``run all`` reads, and those only a sweep (one, or those of ``run all``) reads.
-ALL_ONLY = ("stand_ins", "scale", "svm_learn", "universvm")
+ALL_ONLY = ("stand_ins", "scale", "svm_learn", "universvm", "svmlin")
+#: The peers' programs ``run all`` may be given (``--svm-learn PATH`` and so on).
+PEER_PROGRAMS = ("svm_learn", "universvm", "svmlin")
 SWEEP_ONLY = ("dataset", "data_root", "download", "launcher")
 
 
@@ -286,7 +288,7 @@ def refusal(args):
 
     Decisions: an option a command does not read is refused, not ignored (``run tsvm-loss --dataset pcmac``:
     a drawing has no dataset; ``run learning-curves --stand-ins``: only ``run all`` plans stand-ins;
-    ``--dataset`` with ``run all``, which runs every dataset); ``--svm-learn``/``--universvm`` must name an
+    ``--dataset`` with ``run all``, which runs every dataset); ``--svm-learn``/``--universvm``/``--svmlin`` must name an
     executable file, even with ``--dry-run`` (the plan would list a step that cannot run); ``list``,
     ``report`` and ``render`` read ``--results``, so it must be a folder that exists (a typo would otherwise
     get a README and figures written into a new folder), and ``run`` writes into it, so it must be a folder
@@ -320,7 +322,7 @@ def refusal(args):
         given = ", ".join(option(n) + ("" if getattr(args, n) is True else f" {getattr(args, n)}") for n in unread)
         return (f"Error: {given} is not read by {what}: drop it"
                 + (" (run all reads it)" if artifact is not None and set(unread) <= set(ALL_ONLY) else ""))
-    for name in ("svm_learn", "universvm"):
+    for name in PEER_PROGRAMS:
         program = getattr(args, name)
         if program and not (Path(program).is_file() and os.access(program, os.X_OK)):
             why = "is not executable" if Path(program).is_file() else "does not exist"

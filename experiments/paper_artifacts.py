@@ -2,7 +2,7 @@
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
     python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--force] [--dry-run] [--data-root DIR] [--download]
-    python experiments/paper_artifacts.py run all [--force] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH]
+    python experiments/paper_artifacts.py run all [--force] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH] [--svmlin PATH]
     python experiments/paper_artifacts.py render [--force] [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
 
@@ -15,9 +15,11 @@ resumable), aggregated into ``<results>/<experiment>/`` (results.csv,
 summary.csv, summary.md) and drawn there; a script is run.  ``run all``
 runs every artifact (``experiments/run_all_plan.py``: every sweep folder
 once, the real sets this machine has, the SYNTHETIC stand-ins with
-``--stand-ins``), the stand-ins' calibration and the peers' scripts
+``--stand-ins``), the stand-ins' calibration, the peers' scripts
 (SVM-light for 000 Table 9 with ``--svm-learn``, UniverSVM for 002 with
-``--universvm``; skipped, with the reason, without them), after printing an
+``--universvm``, SVMlin for the reference agreement with ``--svmlin``;
+skipped, with the reason, without them) and the scripts of the records the
+pages read besides the artifacts (``experiments/script_steps.py``), after printing an
 estimate of the time (each sweep's record's seconds per job, times the jobs
 its recipe launches now, over the jobs it runs at once) and with a progress
 line per step; then it re-renders and writes the report.  The artifacts
@@ -290,7 +292,8 @@ def main(argv=None):
     run.add_argument("--scale", action="store_true",
                      help="all: also 004's large transductive tables and 002's large experiment")
     run.add_argument("--svm-learn", help="all: SVM-light's svm_learn, for 000 Table 9's peer column")
-    run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows")
+    run.add_argument("--universvm", help="all: UniverSVM's binary, for the 002 rows and the K-class comparison")
+    run.add_argument("--svmlin", help="all: SVMlin's binary (the papers' C++), for the reference agreement")
     run.add_argument("--dataset", help="for sweeps: the dataset (default: the artifact's own default)")
     run.add_argument("--results", default=str(ROOT / "results"))
     run.add_argument("--data-root", help="where the real sets' files are (default: $SSL_REPRO_DATA, else "
@@ -324,7 +327,7 @@ def main(argv=None):
     if args.artifact == "all":
         if not args.dry_run:
             refuse_rewriting(args.results, args.force, "run all")
-        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm}, args.dry_run,
+        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm, "--svmlin": args.svmlin}, args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
                 scale=args.scale, force=args.force, finish=lambda: (render_all(args.results), write_report(args.results)))
         return

@@ -1,7 +1,8 @@
 """``paper_artifacts.py run all``: the plan of steps, what it leaves out and why, and the estimate of its time.
 
 The plan (:func:`plan_all`) holds every artifact of :data:`artifact_table.ARTIFACTS`, each sweep folder
-once, then the calibration and the peers' scripts; a sweep on a real set runs only where its loader finds
+once, then the calibration, the peers' scripts and the records the pages read besides the artifacts
+(:mod:`script_steps`); a sweep on a real set runs only where its loader finds
 the files under the data root (or, with ``--download``, may fetch them), SYNTHETIC stand-ins only with
 ``--stand-ins`` and the large transductive tables only with ``--scale`` (:func:`optional`).  Each sweep's
 time is estimated from its committed record and its recipe (:func:`ssl_repro.harness.sweep_estimate.estimate`:
@@ -16,7 +17,6 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -28,26 +28,11 @@ from ssl_repro.harness.sweep_estimate import estimate
 from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
+from script_steps import EXTRA_SCRIPTS, RUN_RECORD, SCALE_STEP, Step, last_measured, script_steps
 from step_runs import batch_seconds, batches, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
 PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
-
-
-@dataclass
-class Step:
-    """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), its estimated
-    seconds (None: not recorded), what the estimate is based on, whether it uses about one core, so that
-    it may run beside the next such step (``one_core``, :data:`ONE_CORE`), and the sweep folder it runs
-    (``sweep``: its job counts go to its row, :func:`step_runs.sweep_jobs`; None for a script)."""
-
-    name: str
-    argv: list | None
-    seconds: float | None
-    basis: str
-    why: str = ""
-    one_core: bool = False
-    sweep: Path | None = None
 
 
 #: The steps that use about one core and may share the 2-core machine with one other such step
@@ -81,18 +66,6 @@ def recorded_seconds(results, artifact, dataset=None, earlier=()):
     return last_measured(results, artifact.name)
 
 
-#: The peers' and the calibration's scripts (written beside this one): (name, script and its arguments, the
-#: option giving the program's path or None, the record under results/ whose ``seconds`` column estimates the
-#: time).
-EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
-                 ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
-                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"),
-                 ("002-large", "cccp_002_large.py", None, "cccp_002/large.csv"),
-                 ("002-large-time", "cccp_002_large.py --time", None, "cccp_002/large_times.csv"))
-#: The scripts among them that only ``--scale`` runs (hours of kernel fits).
-SCALE_SCRIPTS = ("002-large", "002-large-time")
-
-
 def data_plan(root=None, download=False):
     """Per dataset of a sweep artifact, its :class:`ssl_repro.data.Availability` under the data root
     ``root``: what its loader finds there (or, with ``download``, may fetch), asked without loading."""
@@ -104,8 +77,9 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     """The steps of ``run all``: every artifact (each sweep folder once: every SYNTHETIC stand-in, every
     real set and real-text analog whose loader finds its files under the data root ``root`` or, with
     ``download``, may fetch them (:func:`data_plan`); the others are skipped, saying which file to put
-    where), then the calibration and the peers' scripts (``programs`` maps their option to a path;
-    without one a peer is skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
+    where), then the calibration, the peers' scripts and the other records' scripts
+    (:func:`script_steps.script_steps`: ``programs`` maps a peer's option to a path; without one a peer is
+    skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
     transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
     replace the files earlier runs made (``paper_artifacts.py run --force``)."""
     steps, seen, ran_before = [], set(), {}
@@ -140,21 +114,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
                               "" if runnable else in_words_of(data[d].detail, *OPTIONS),
                               sweep=Path(results) / RUNS / folder))
     steps += record_steps(results, programs)
-    for name, command, option, record in EXTRA_SCRIPTS:
-        script, *arguments = command.split()
-        path = ROOT / "experiments" / script
-        seconds, basis = last_measured(results, name)
-        if record and (Path(results) / record).exists():
-            seconds, basis = float(pd.read_csv(Path(results) / record)["seconds"].sum()), f"busy s summed in {record}"
-        if not path.exists():
-            steps.append(Step(name, None, seconds, basis, f"experiments/{script} is not in this checkout"))
-        elif name in SCALE_SCRIPTS and not scale:
-            steps.append(Step(name, None, seconds, basis, SCALE_STEP))
-        elif option and not programs.get(option):
-            steps.append(Step(name, None, seconds, basis, f"no {option} PATH given"))
-        else:
-            steps.append(Step(name, [sys.executable, str(path), *arguments]
-                              + ([option, programs[option]] if option else []), seconds, basis))
+    steps += script_steps(results, programs, scale, ROOT / "experiments")
     return steps
 
 
@@ -256,8 +216,6 @@ def coverage(steps, programs):
 
 #: Why ``run all`` leaves a step out unless asked (:func:`optional`).
 STAND_IN_STEP = "SYNTHETIC stand-ins (no error or optimization verdict rests on one): --stand-ins runs them"
-SCALE_STEP = ("scale experiments (004's large transductive tables and their doubling by the timing protocol, "
-              "minutes a job; 002's large experiment, hours): --scale runs them")
 
 
 #: The reasons above as the dry run's list of artifacts says them.
@@ -349,10 +307,6 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     return steps
 
 
-#: Where ``run all`` records each run, step by step (under the results folder).
-RUN_RECORD = Path("run_all") / "steps.csv"
-
-
 #: The row of the re-rendering after the steps (``finish`` of :func:`run_all`).
 FINISH_STEP = "render + report"
 
@@ -361,18 +315,6 @@ def finish_step(results):
     """The re-rendering after the steps as a :class:`Step` (run in-process, no argv), estimated by its row of
     the last run in the run record (:func:`last_measured`)."""
     return Step(FINISH_STEP, None, *last_measured(results, FINISH_STEP))
-
-
-def last_measured(results, name):
-    """(seconds, basis) of the step ``name`` from its row of the last run that ran it in the run record
-    (:data:`RUN_RECORD`: its wall seconds), or (None, "seconds not recorded")."""
-    path = Path(results) / RUN_RECORD
-    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["run", "step", "seconds"])
-    rows = rows[rows["step"] == name]
-    if rows.empty:
-        return None, "seconds not recorded"
-    last = rows.iloc[-1]
-    return float(last["seconds"]), f"its wall seconds in the run of {str(last['run'])[:10]}, {RUN_RECORD}"
 
 
 def estimate_text(step):

@@ -7,11 +7,12 @@ split (:func:`ssl_repro.data.make_split`, the splits of the learning curves) and
 count, the means over the splits of: the labeled positives, the bias b, the share of test rows with
 w.x = 0 and with |w.x| < |b| (rows whose sign the bias decides), the share predicted positive, the
 test error and the test rows' negative share.  Writes ``OUT/<dataset>.json`` with machine, date,
-command, code commit and the key of the data it was made from (``data_keys``: :func:`ssl_repro.data.keys.dataset_key`).  The data root is ``$SSL_REPRO_DATA``.
+command, code commit, the fits' CPU seconds (``run all``'s estimate of this step) and the key of the data it was made from (``data_keys``: :func:`ssl_repro.data.keys.dataset_key`).  The data root is ``$SSL_REPRO_DATA``.
 """
 import argparse
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,8 +55,10 @@ def main(argv=None):
     ap.add_argument("--out", default=str(ROOT / "results" / "svm_bias"))
     args = ap.parse_args(argv)
     dataset = load_dataset(args.dataset, root=os.environ.get("SSL_REPRO_DATA"), download=False)
+    started = time.process_time()
+    rows = bias_rows(dataset, args.labels, args.splits)
     record = {"provenance": provenance(), "dataset": args.dataset, "data_keys": {args.dataset: dataset_key(dataset)},
-              "rows": bias_rows(dataset, args.labels, args.splits)}
+              "rows": rows, "cpu_seconds": time.process_time() - started}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{args.dataset}.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -14,6 +14,7 @@ the last bit; what the table answers is whether the two land in the same
 region (e.g. both with DA's J far above TSVM's).  Each row holds SVMlin's objective
 (Eqn 18, as it prints it) and transductive error beside those of the
 committed record of the same job (``results/learning_curve_<dataset>/results.csv``),
+and the wall seconds of SVMlin's run (no timing: what ``run all`` estimates this step by),
 so a reader can see whether a surprising record (e.g. DA's J above TSVM's)
 is the algorithm's or this implementation's.  Rows go to
 ``results/reference_agreement/svmlin_<dataset>.csv`` and ``.json`` (with
@@ -26,6 +27,7 @@ import argparse
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +44,7 @@ from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 COLUMNS = ("dataset", "split", "n_labeled", "method", "lam", "lam_u", "r", "objective_svmlin",
            "objective_record", "objective_relative_difference", "transductive_error_svmlin",
-           "transductive_error_record", "git_commit", "date", "command")
+           "transductive_error_record", "seconds", "git_commit", "date", "command")
 #: SVMlin's algorithm number of each recorded method (``-A``; TSVM runs with S = max, its default).
 ALGORITHMS = {"tsvm-Smax": 2, "da": 3}
 OBJECTIVE = re.compile(r"Objective Value = ([-+0-9.eE]+)")
@@ -94,12 +96,14 @@ def main(argv=None):
             for method in args.methods:
                 record = records.loc[(method, seed, n_labeled)]
                 settings = {k: float(record[k]) for k in ("lam", "lam_u", "r")}
+                started = time.perf_counter()
                 with tempfile.TemporaryDirectory(prefix="svmlin-") as workdir:
                     found = svmlin_row(args.svmlin, dataset.X, dataset.y, split.labeled, split.unlabeled, method,
                                        *settings.values(), args.cap, workdir)
                 row = {"dataset": args.dataset, "split": seed, "n_labeled": n_labeled, "method": method, **settings,
                        **found, "objective_record": float(record["objective_eqn18"]),
                        "transductive_error_record": float(record["transductive_error"]),
+                       "seconds": time.perf_counter() - started,
                        "git_commit": stamp["git_commit"], "date": stamp["date"], "command": stamp["command"]}
                 row["objective_relative_difference"] = (row["objective_record"] / row["objective_svmlin"]) - 1
                 rows.append(row)

@@ -22,11 +22,6 @@ def table(experiment_script):
 
 
 @pytest.fixture(scope="module")
-def plan(experiment_script):
-    return experiment_script("run_all_plan")
-
-
-@pytest.fixture(scope="module")
 def runs(experiment_script):
     return experiment_script("step_runs")
 
