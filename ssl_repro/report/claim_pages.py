@@ -212,8 +212,8 @@ def per_dataset(verdict):
         said = f", construction {build}" if dataset != base or f"{base}-b" in found else ""
         info = registry.DATASETS.get(dataset)
         lam = float(m.group(3)) if m.group(3) else info.lam_u if info is not None else None
-        if (lam, build) in checks:
-            said += f"; robustness check at lambda' = {lam:g}: **{checks[(lam, build)]}**"
+        if (lam, build) in checks:          # a name "<dataset> at lambda' = x" says its lambda' already
+            said += "; robustness check" + ("" if m.group(3) else f" at lambda' = {lam:g}") + f": **{checks[(lam, build)]}**"
         rows.append((f"{name} ({kind}{said})", verdict.evidence[m.end():end]))
     return rows
 
