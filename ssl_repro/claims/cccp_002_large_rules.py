@@ -13,12 +13,17 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``):
 - ``unlabeled`` (002: "unlabeled data can improve the results on this problem.  This is especially true in
   the case of few training examples"): per label count, CCCP-TSVM's test error against the SVM's (both
   selected on the validation rows), paired over the splits in each cell of U by
-  :func:`ssl_repro.claims.rules.compare` (its thresholds and signed-rank test; one split: "(1 run)");
-  "can improve" is met at a label count when CCCP-TSVM is lower in more than half of its U cells and
-  higher in none (the per-dataset rule of :mod:`ssl_repro.claims.rules`); "especially with few"
-  when, at the largest U both label counts ran, the gain (SVM minus CCCP-TSVM error) at the fewest labels
-  exceeds the gain at the most by more than the error threshold
-  (:func:`ssl_repro.claims.rules.equal_within` on the two gains).
+  :func:`ssl_repro.claims.rules.compare` (its thresholds and signed-rank test; one split: "(1 run)").
+  CCCP-TSVM is below the SVM at a label count when lower in more than half of its U cells and higher in
+  none (the per-dataset rule of :mod:`ssl_repro.claims.rules`).  "Can improve" is an existence, read as
+  every "can" sentence (004's "can be six to seven times slower", :mod:`ssl_repro.claims.timing_rules`): met
+  when CCCP-TSVM is below the SVM at some label count; "especially true in the case of few training
+  examples" a trend that qualifies a met headline (:func:`gain_status`): at the largest U both label counts
+  ran, the gain (SVM minus CCCP-TSVM error) at the fewest labels exceeds the gain at the most by more than
+  the error threshold (met), falls short of it by more (reversed), or neither (unmet); the two parts a
+  conjunction (:func:`ssl_repro.claims.verdicts.conjunction`).  002's own Table 4 passes this rule (its
+  L = 1,000 row is within the threshold of the SVM, its L = 100 row 4.6 to 6.0 points below it), where
+  the earlier "below the SVM at every label count" failed it.
 - ``gain`` (002: "when enough training data is available ..., the improvement is only in the order of one
   percent"; "where the improvement in test error is around 5.5%"): at ``n_labeled``, the SVM's mean test error
   minus CCCP-TSVM's best mean over the U cells (002's "best result ... when using 10500 unlabeled points"), in
@@ -34,7 +39,8 @@ import pandas as pd
 from ssl_repro.claims.rules import (ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, compare, equal_within, error_bound, knife_edges,
                                     meets, reversed_, within_factor)
 from ssl_repro.claims.scaling import scaling_verdict
-from ssl_repro.claims.verdicts import FAILS, HOLDS, UNTESTABLE, Verdict, combine, edge_note
+from ssl_repro.claims.verdicts import (FAILS, HOLDS, MET, REVERSED, UNMET, UNTESTABLE, Verdict, combine, conjunction,
+                                       edge_note, edges_of)
 
 DATASET = "20ng-ccat-vs-gcat"
 RECORD = "cccp_002/large.csv"
@@ -106,32 +112,39 @@ def fig8_points(records, rows):
 # ---------------------------------------------------------------- claims
 
 def check_unlabeled(records):
-    """The verdict of the ``unlabeled`` test (module doc)."""
+    """The verdict of the ``unlabeled`` test (module doc): "can improve" met at some label count, "especially
+    ... few" the trend of the gains qualifying it, the two a conjunction."""
     frame = records.csv(RECORD)
     if frame is None:
         return Verdict(UNTESTABLE, "-", f"{RECORD} absent")
-    parts, gains = below_svm_parts(table4(frame), LABEL, KIND)
-    if not parts:
+    by_label, gains = below_svm_parts(table4(frame), LABEL, KIND)
+    if not by_label:
         return Verdict(UNTESTABLE, "-", f"{RECORD}: no cell with both methods")
-    parts[-1] = Verdict(parts[-1].word, LABEL, f"{parts[-1].evidence}; {SELECTION_SAID}", kind=KIND,
-                        edges=parts[-1].edges)
+    below = [L for L, p in by_label.items() if p.word == HOLDS]
+    statuses, parts = [MET if below else UNMET], list(by_label.values())
+    texts = [p.evidence for p in parts] + [
+        "\"can improve\" (at some label count): " + (f"met at L = {', '.join(map(str, below))}" if below else "unmet")]
     few, many = min(LABELS), max(LABELS)
     common = set(gains.get(few, {})) & set(gains.get(many, {}))
-    if common:
+    if below and common:
         U = max(common)
-        parts.append(larger_gain(gains[few][U], gains[many][U], LABEL, KIND,
-                                 f"gain over the SVM at U = {U:,}: {{a}} points at L = {few} vs {{b}} at L = {many} "
-                                 "(002: about 5.5 and 1)"))
-    return combine(parts)
+        trend = larger_gain(gains[few][U], gains[many][U], LABEL, KIND,
+                            f"trend (especially with few labels): gain over the SVM at U = {U:,}: {{a}} points at "
+                            f"L = {few} vs {{b}} at L = {many} (002: about 5.5 and 1)")
+        statuses.append(gain_status(gains[few][U], gains[many][U]))
+        parts.append(trend)
+        texts.append(f"{trend.evidence} ({statuses[-1]})")
+    return combine([Verdict(conjunction(statuses), LABEL, "; ".join(texts + [SELECTION_SAID]), kind=KIND,
+                            edges=edges_of(parts))])
 
 
 def below_svm_parts(rows, label, kind):
-    """(per label count the verdict of "CCCP-TSVM below the SVM": lower in more than half of its U cells and
+    """({label count: the verdict of "CCCP-TSVM below the SVM"}: lower in more than half of its U cells and
     higher in none, each cell paired over the splits by :func:`ssl_repro.claims.rules.compare`; the gains
     {L: {U: SVM's mean error minus CCCP-TSVM's}}) of ``rows`` (one fit per split, labels, method and U; the
     SVM's at any U) on data ``label`` of kind ``kind``."""
     svm = rows[rows["method"] == "svm"]
-    parts, gains = [], {}
+    parts, gains = {}, {}
     for L, tsvm in rows[rows["method"] == "cccp-tsvm"].groupby("n_labeled"):
         base = svm[svm["n_labeled"] == L]
         if base.empty:
@@ -147,9 +160,9 @@ def below_svm_parts(rows, label, kind):
             edges += c.edges(f"L = {L}, U = {int(U):,}: {c.evidence_word}")
             gains.setdefault(L, {})[int(U)] = c.b_mean - c.a_mean
         ok = 2 * met > len(words) and not against
-        parts.append(Verdict(HOLDS if ok else FAILS, label, f"L = {L}: CCCP-TSVM below the SVM in {met} of "
-                                                            f"{len(words)} U cells ({'; '.join(words)})"
-                             + edge_note(edges), kind=kind, edges=tuple(edges)))
+        parts[int(L)] = Verdict(HOLDS if ok else FAILS, label, f"L = {L}: CCCP-TSVM below the SVM in {met} of "
+                                                               f"{len(words)} U cells ({'; '.join(words)})"
+                                + edge_note(edges), kind=kind, edges=tuple(edges))
     return parts, gains
 
 
@@ -157,11 +170,19 @@ def larger_gain(a, b, label, kind, words):
     """Whether gain ``a`` exceeds gain ``b`` by more than the error threshold
     (:func:`ssl_repro.claims.rules.equal_within` on the two), as a verdict whose evidence is ``words`` with
     ``{a}`` and ``{b}`` the gains in points (a knife edge when the difference is within 1% of the threshold)."""
-    ok = a > b and not equal_within("test_error", a - b, a, b)
+    ok = gain_status(a, b) == MET
     edges = knife_edges(f"gain {100 * a:.2f} over gain {100 * b:.2f} points",
                         against=[(a - b, error_bound(ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, a, b))])
     return Verdict(HOLDS if ok else FAILS, label, words.format(a=f"{100 * a:.2f}", b=f"{100 * b:.2f}")
                    + edge_note(edges), kind=kind, edges=tuple(edges))
+
+
+def gain_status(a, b):
+    """Whether gain ``a`` exceeds gain ``b`` beyond the error threshold (met), falls below it beyond the threshold
+    (reversed), or neither (unmet: :func:`ssl_repro.claims.rules.equal_within` on the two gains)."""
+    if equal_within("test_error", a - b, a, b):
+        return UNMET
+    return MET if a > b else REVERSED
 
 
 def check_gain(records, test):

@@ -30,7 +30,8 @@ LABEL = f"{DATASET} ({KIND})"
 
 def check_unlabeled(frame):
     """The verdict of ``unlabeled`` on ``frame`` (the record, module doc)."""
-    parts, gains = below_svm_parts(frame, LABEL, KIND)
+    by_label, gains = below_svm_parts(frame, LABEL, KIND)
+    parts = list(by_label.values())
     if not parts:
         return Verdict(UNTESTABLE, "-", f"{RECORD}: no cell with both methods")
     many = gains.get(max(gains), {}) if gains else {}

@@ -6,15 +6,17 @@ is a :func:`~ssl_repro.claims.rules.compare` in every cell, met or not by
 counted.  **One rule per form of sentence** (:mod:`ssl_repro.claims.rules`): a sentence about a set ("A is
 lower than B on S", "much lower", "about equal") is judged per dataset, each check (a *part* of the
 sentence) by :func:`part_status`, the parts by :func:`conjunction`; a sentence that says "over the entire
-range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell; a trend
+range" or "consistently" (the test's ``"per": "cell"``, or its sets ``every_cell``) needs every cell, a
+conjunction over the cells: it holds when met in every cell, does not hold when reversed in some cell (or met
+in none), and is mixed otherwise -- never softer than the per-dataset reading of the same records; a trend
 "particularly striking towards the lower end" (``"trend": "fewer"``) needs each check's gain at the fewest
 labels above its median and above the gain at the most (:func:`ssl_repro.claims.verdicts.trend_status`).
 Which data a paper set's verdict rests on is :mod:`ssl_repro.claims.verdicts`'s.
 """
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import compare, meets, reversed_
-from ssl_repro.claims.verdicts import (CORNERS_PREFIX, MET, UNTESTABLE, Verdict, combined, conjunction, edge_note, frames,
-                                      judge_set, part_status, tally_word, trend_status)
+from ssl_repro.claims.verdicts import (CORNERS_PREFIX, MET, REVERSED, UNMET, UNTESTABLE, Verdict, combined, conjunction,
+                                      edge_note, frames, judge_set, part_status, trend_status)
 
 
 def _converged(rows):
@@ -39,7 +41,7 @@ def judge_cells(frame, test, set_expect, dataset):
     per_dataset = test.get("per", "dataset") == "dataset"
     words = [{} for _ in checks]
     met_k, cells_k, against_k = [0] * len(checks), [0] * len(checks), [0] * len(checks)
-    met = total = undecided = 0
+    met = total = undecided = against_cells = 0
     edges = []
     runs = frame[frame["method"].isin({m for c in checks for m in (c["a"], c["b"])})]
     unconverged = len(runs) - len(_converged(runs))
@@ -66,6 +68,7 @@ def judge_cells(frame, test, set_expect, dataset):
             continue
         total += 1
         met += all(ok for _, ok, _ in outcomes)
+        against_cells += any(against for _, _, against in outcomes)
         for k, ok, against in outcomes:
             cells_k[k] += 1
             met_k[k] += ok
@@ -89,8 +92,10 @@ def judge_cells(frame, test, set_expect, dataset):
                             for k in range(len(checks)) if cells_k[k])
         return Verdict(conjunction(parts), "", f"{dataset}: {set_expect} per dataset (met in {tallies} cells; "
                                                f"{counts}){notes}", edges=tuple(edges))
-    return Verdict(tally_word(met, total), "", f"{dataset}: {set_expect} in {met} of {total} cells ({counts}){notes}",
-                   edges=tuple(edges))
+    cells = [MET] * met + [REVERSED] * against_cells + [UNMET] * (total - met - against_cells)
+    reversed_in = f" (reversed in {against_cells})" if against_cells else ""
+    return Verdict(conjunction(cells), "", f"{dataset}: {set_expect} in {met} of {total} cells{reversed_in} ({counts})"
+                                           f"{notes}", edges=tuple(edges))
 
 
 def gains_by_labels(frame, checks):

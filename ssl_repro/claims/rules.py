@@ -72,10 +72,11 @@ splits, and never counts as better optimization or better error.
   "about equal", "the benefit ... is evident on all datasets") is judged per dataset, not per cell: each
   part is met when met in more than half of the dataset's cells and reversed (significantly the other
   way) in none; "over the entire range" and "consistently" need every cell (the test's ``"per": "cell"``
-  or ``every_cell``); a conjunction holds when every part is met, does not hold when any part is reversed
+  or ``every_cell``), a conjunction over the cells (reversed in a cell: does not hold); a conjunction holds when every part is met, does not hold when any part is reversed
   or none is met, and is mixed otherwise.  Timing sentences read the same way over the label counts
   (:mod:`ssl_repro.claims.timing_rules`: "can be k times" an existence, "particularly when labels are few"
-  a trend).
+  a trend), and so does 002's "unlabeled data can improve the results ... especially true in the case of few
+  training examples" (:mod:`ssl_repro.claims.cccp_002_large_rules`).
 - *One run*: every word that rests on one split says "(1 run)", "equal (1 run)" included.
 - *Runs that stopped on a cap* (``converged`` False) are counted in the evidence ("k of n runs not
   converged"), and never decide a cell silently: a cell whose outcome changes when its
@@ -350,8 +351,9 @@ SENTENCE_RULES = (
     "below\" an error needs it markedly lower. One rule per form of sentence: a sentence about a set (\"lower on S\", "
     "\"much lower\", \"about equal\", \"evident on all datasets\", \"an order of magnitude slower\") is met on a "
     "dataset when met in more than half of its cells (label counts) and reversed in none; \"over the entire range\" "
-    "and \"consistently\" need every cell; a conjunction holds when every part is met, does not hold when any part "
-    "is reversed (or none is met), and is mixed otherwise; \"can be k times\" is an existence (some label count); "
+    "and \"consistently\" need every cell (a conjunction over the cells); a conjunction holds when every part is met, does not hold when any part "
+    "is reversed (or none is met), and is mixed otherwise; \"can be k times\" and \"can improve\" are "
+    "existences (some label count); "
     "a trend \"particularly when labels are few\" needs the ratio at the fewest labels above its median and above "
     "the ratio at the most, and qualifies a met headline. A word resting on one split says \"(1 run)\", "
     "\"equal\" included. Runs stopped on an iteration cap are counted (\"k of n runs not converged\"), and a "

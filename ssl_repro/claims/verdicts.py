@@ -21,7 +21,7 @@ single datasets into one verdict of a paper set and of a claim (stated once, her
   paper's lambda' (aut-avn's corners, :data:`CORNERS_PREFIX`) and gives another verdict, the verdict is
   **construction-dependent** (the constructions differ at the paper's own setting).  Every record at the other
   lambda' is a **robustness check** shown beside the verdict ("robustness check: does not hold with b, lambda'
-  = 1"), never an equal vote.  A construction without records is named ("b not run"), and one whose records
+  = 1"), never an equal vote, and its knife edges are not the verdict's.  A construction without records is named ("b not run"), and one whose records
   decide no cell is named with its reason ("b untested (no cell with both methods)").
 """
 from dataclasses import dataclass
@@ -297,7 +297,7 @@ def merge_constructions(name, judged):
     constructions without records, and settings whose records decide nothing, are named."""
     declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
     tested = [(d, lam, v) for d, lam, v in judged if v.word != UNTESTABLE]
-    evidence, edges = "; ".join(v.evidence for _, _, v in judged), edges_of([v for _, _, v in tested])
+    evidence = "; ".join(v.evidence for _, _, v in judged)
     untested = "".join(f"; {c} not run" for c in sorted(declared - {construction(d) for d, _, _ in judged})) + "".join(
         f"; {construction(d)} untested ({v.evidence.split(': ', 1)[-1]})"
         for d, lam, v in judged if v.word == UNTESTABLE and lam == registry.DATASETS[d].lam_u)   # a corner's: not named
@@ -306,6 +306,8 @@ def merge_constructions(name, judged):
     paper = paper_lambda(name)
     at_paper = [t for t in tested if t[1] == paper] or tested
     robustness = [t for t in tested if t not in at_paper]
+    # the knife edges of the verdict's own setting only: a robustness check's cannot flip it
+    edges = edges_of([v for _, _, v in at_paper])
     at_paper.sort(key=lambda t: construction(t[0]))
     robustness.sort(key=lambda t: (t[1], construction(t[0])))
     base = at_paper[0][0]

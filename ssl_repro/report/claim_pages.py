@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from ssl_repro.claims import corners, paper_evidence, verdicts
+from ssl_repro.data import registry
 from ssl_repro.report.claim_words import CLAIM_WORDS
 from ssl_repro.report.paper_beside import beside_lines, claim_tables
 from ssl_repro.report.tables import figure_caption, table
@@ -174,27 +175,46 @@ TERM_USED = {"real": r"\(real\b(?! subset)", "real subset": r"\(real subset\b", 
              "stand-in": r"stand-in", "generated": r"\(generated\b"}
 
 
+def robustness_checks(data):
+    """{(lambda', construction): verdict word} of the robustness checks an analog's verdict names in its data
+    (:func:`ssl_repro.claims.verdicts.merge_constructions`: "robustness check at lambda' = 1: holds with a, does not
+    hold with b")."""
+    found = {}
+    for lam, body in re.findall(r"robustness check at lambda' = ([\d.]+): ([^;)]*)", data or ""):
+        for part in body.split(", "):
+            word, build = part.rsplit(" with ", 1)
+            found[(float(lam), build)] = word
+    return found
+
+
 def per_dataset(verdict):
     """[(dataset, evidence)] of a paper set's :class:`~ssl_repro.claims.verdicts.Verdict`: its evidence cut at
-    each dataset it names (``pcmac: ...; 20ng-ccat-like-b: ...``), the data column's words beside each; one row
-    of the whole evidence where it names no dataset of its data."""
+    each dataset it names (``pcmac: ...; 20ng-ccat-like-b: ...``; an analog's records at another lambda' as
+    ``20ng-aut-avn-like at lambda' = 1: ...``), the data column's words beside each, and a robustness check (an
+    analog's records at the other lambda') named with its verdict; one row of the whole evidence where it names
+    no dataset of its data."""
     kinds = dict(re.findall(r"([\w.-]+) (\([^()]*(?:\([^()]*\))?[^()]*\))", verdict.data or ""))
     names = sorted({n for base in kinds for n in (base, f"{base}-b")}, key=len, reverse=True)
     if not names:
         return [(verdict.data or "-", verdict.evidence)]
-    cut = re.compile(r"(?:^|; )(" + "|".join(re.escape(n) for n in names) + r"): ")
+    cut = re.compile(r"(?:^|; )((" + "|".join(re.escape(n) for n in names) + r")(?: at lambda' = ([\d.]+))?): ")
     starts = list(cut.finditer(verdict.evidence))
     if not starts or starts[0].start() != 0:
         return [(verdict.data or "-", verdict.evidence)]
-    found = {m.group(1) for m in starts}
+    found, checks = {m.group(2) for m in starts}, robustness_checks(verdict.data)
     rows = []
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(verdict.evidence)
-        name = m.group(1)
-        base = name if name in kinds else name[:-2]
+        name, dataset = m.group(1), m.group(2)
+        base = dataset if dataset in kinds else dataset[:-2]
         kind = re.split(r"[,:]", kinds[base].strip("()"))[0]
-        build = ", construction b" if name != base else ", construction a" if f"{base}-b" in found else ""
-        rows.append((f"{name} ({kind}{build})", verdict.evidence[m.end():end]))
+        build = "b" if dataset != base else "a"
+        said = f", construction {build}" if dataset != base or f"{base}-b" in found else ""
+        info = registry.DATASETS.get(dataset)
+        lam = float(m.group(3)) if m.group(3) else info.lam_u if info is not None else None
+        if (lam, build) in checks:          # a name "<dataset> at lambda' = x" says its lambda' already
+            said += "; robustness check" + ("" if m.group(3) else f" at lambda' = {lam:g}") + f": **{checks[(lam, build)]}**"
+        rows.append((f"{name} ({kind}{said})", verdict.evidence[m.end():end]))
     return rows
 
 

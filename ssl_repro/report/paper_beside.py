@@ -238,5 +238,6 @@ def beside_lines(records, tables):
                                                             for r in rows]), "",
             "The paper's from `experiments/paper_numbers.json`, ours from the records. Difference: ours minus the "
             "paper's in points for an error, ours / paper for a time, the relative gap for J. Reading: the rules' "
-            "bands on the two numbers (an error is equal within 0.5 points and 10%, J within 0.05%); not a verdict, "
+            "bands on the two numbers (the equal threshold and bands stated once under \"How comparisons are decided\", "
+            "ssl_repro/claims/rules.py); not a verdict, "
             "our data being often another set than the paper's (first column)."]

@@ -29,8 +29,8 @@ KIND_MEANS = {verdicts.SHORT_KIND[verdicts.REAL]: "the paper's own set",
 
 #: What each verdict word means (by the verdicts' vocabulary); a word without an entry is shown without.
 WORD_MEANS = {verdicts.HOLDS: "the records agree with the paper on every set tested",
-              verdicts.FAILS: "they contradict it",
-              verdicts.MIXED: "it holds in some cells of a set and not in others",
+              verdicts.FAILS: "they contradict it (a part of the sentence reversed) or meet none of it",
+              verdicts.MIXED: "on one set it holds in some cells or parts of the sentence and not in others",
               verdicts.NOT_SIGNIFICANT: "the records show the paper's direction and size, but the paired test over "
                                         "our splits does not reach p < 0.05",
               verdicts.BY_DATA: "the claim's sets give different verdicts (its row says which)",

@@ -94,16 +94,23 @@ def test_selection_takes_the_lowest_validation_error_and_breaks_ties_by_the_smal
 
 
 @pytest.mark.parametrize("tsvm,svm,word", [
-    ({100: [0.12, 0.11, 0.105], 1000: [0.108, 0.107, 0.105]}, {100: 0.17, 1000: 0.12}, HOLDS),   # 002's shape
+    ({100: [0.12, 0.11, 0.105], 1000: [0.108, 0.107, 0.105]}, {100: 0.17, 1000: 0.12}, HOLDS),   # lower at both L
+    # 002's own Table 4 shape: lower at L = 100, within the threshold at L = 1,000 ("can improve": some L);
+    # the old reading, lower at every L, called it mixed
+    ({100: [0.12, 0.11, 0.105], 1000: [0.118, 0.117, 0.117]}, {100: 0.17, 1000: 0.12}, HOLDS),
     ({100: [0.18, 0.19, 0.20], 1000: [0.12, 0.12, 0.12]}, {100: 0.17, 1000: 0.11}, FAILS),        # worse
-    ({100: [0.165, 0.164, 0.166], 1000: [0.09, 0.09, 0.09]}, {100: 0.17, 1000: 0.11}, MIXED),     # gain not at few
+    # the gain larger with many labels: the trend reversed, so the conjunction fails (the old reading: mixed)
+    ({100: [0.165, 0.164, 0.166], 1000: [0.09, 0.09, 0.09]}, {100: 0.17, 1000: 0.11}, FAILS),
+    ({100: [0.13, 0.13, 0.13], 1000: [0.07, 0.07, 0.07]}, {100: 0.17, 1000: 0.11}, MIXED),       # gains alike: unmet
 ])
-def test_unlabeled_claim_needs_lower_error_at_each_l_and_a_larger_gain_with_few_labels(tmp_path, tsvm, svm, word):
+def test_unlabeled_claim_can_improve_at_some_l_especially_with_few_labels(tmp_path, tsvm, svm, word):
     verdict = large.check_unlabeled(records(tmp_path, fits(tsvm, svm, splits=6)))      # 6 splits: p = 1/32
     assert verdict.word.split(" on ")[0] == word, verdict.evidence
     if word == HOLDS:
         assert "L = 100: CCCP-TSVM below the SVM in 3 of 3 U cells" in verdict.evidence
-        assert "gain over the SVM at U = 10,892: 6.25 points at L = 100 vs 1.25 at L = 1000" in verdict.evidence
+        assert "\"can improve\" (at some label count): met at L = 100" in verdict.evidence
+        assert re.search(r"gain over the SVM at U = 10,892: 6\.25 points at L = 100 vs [01]\.[0-9]5 at L = 1000 .*\(met\)",
+                         verdict.evidence)
 
 
 def test_one_split_says_so_and_no_record_is_untestable(tmp_path):

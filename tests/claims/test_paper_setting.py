@@ -32,6 +32,21 @@ def test_the_papers_lambda_gives_the_verdict_and_the_other_lambda_is_a_robustnes
                             "at lambda' = 1: does not hold with b)")
 
 
+def test_a_robustness_checks_knife_edge_is_not_the_verdicts():
+    """gcat's claim 10 was marked a knife edge by construction b at lambda' = 10 (p = 0.049), a robustness check
+    that cannot flip the verdict at the paper's lambda' = 1."""
+    from ssl_repro.claims.rules import knife_edges
+    edge = tuple(knife_edges("l = 137", p=0.049))
+    paper = verdicts.Verdict(verdicts.FAILS, "20ng-gcat-like", "20ng-gcat-like: ...")
+    check = verdicts.Verdict(verdicts.MIXED, "20ng-gcat-like-b", "20ng-gcat-like-b: ...", edges=edge)
+    merged = verdicts.merge_constructions("gcat", [("20ng-gcat-like", 1.0, paper), ("20ng-gcat-like-b", 10.0, check)])
+    assert merged.word == verdicts.FAILS and "robustness check at lambda' = 10: mixed with b" in merged.data
+    assert merged.edges == ()                                   # the old merge carried the check's edge
+    at_paper = verdicts.Verdict(verdicts.FAILS, "20ng-gcat-like", "20ng-gcat-like: ...", edges=edge)
+    merged = verdicts.merge_constructions("gcat", [("20ng-gcat-like", 1.0, at_paper), ("20ng-gcat-like-b", 10.0, check)])
+    assert merged.edges == edge
+
+
 def test_construction_dependent_only_where_the_preprocessings_differ_at_the_papers_lambda(tmp_path):
     frames = {"20ng-aut-avn-like": lam(two_cells("20ng-aut-avn-like", [LOWER, LOWER], [TSVM, TSVM], [TSVM, TSVM]), 10.0)}
     records = curve(tmp_path, frames)

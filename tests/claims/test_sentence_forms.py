@@ -38,6 +38,25 @@ def test_a_sentence_over_the_entire_range_needs_every_cell():
     assert PAPERS["004-fig1.3-da"]["test"]["every_cell"] == ["real-sim", "gcat"]     # "slightly, but consistently"
 
 
+def test_over_the_entire_range_is_a_conjunction_over_the_cells_and_fails_where_a_cell_is_reversed(tmp_path):
+    """Claim 32 ("significantly better optimization over the entire range"): a cell where DA's J is significantly
+    higher contradicts it (the old every-cell tally called 2 met and 6 reversed cells "mixed", softer than the
+    per-dataset rule, which calls them reversed); a cell only unmet leaves it mixed."""
+    def objective(da_by_cell):
+        return pd.concat([cell({"da": da, "tsvm-Smax": TSVM}, dataset="20ng-aut-avn-like", l=10 + k)
+                          for k, da in enumerate(da_by_cell)], ignore_index=True).assign(lam_u=10.0)
+    lower, higher, equal = [t * 0.9 for t in TSVM], [t * 1.1 for t in TSVM], TSVM
+    for name in ("reversed", "unmet", "met"):
+        (tmp_path / name).mkdir()
+    records = curve(tmp_path / "reversed", {"20ng-aut-avn-like": objective([lower, lower, higher])})
+    v = claims.evaluate(PAPERS["001-fig5-top"], records)
+    assert v.category == verdicts.FAILS and "in 2 of 3 cells (reversed in 1)" in v.evidence
+    records = curve(tmp_path / "unmet", {"20ng-aut-avn-like": objective([lower, lower, equal])})
+    assert claims.evaluate(PAPERS["001-fig5-top"], records).category == verdicts.MIXED
+    records = curve(tmp_path / "met", {"20ng-aut-avn-like": objective([lower, lower, lower])})
+    assert claims.evaluate(PAPERS["001-fig5-top"], records).category == verdicts.HOLDS
+
+
 def test_a_conjunction_fails_where_any_part_is_reversed_and_is_mixed_where_a_part_is_only_unmet():
     M, R, U = verdicts.MET, verdicts.REVERSED, verdicts.UNMET
     assert verdicts.conjunction([M, M]) == verdicts.HOLDS

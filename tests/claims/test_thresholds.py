@@ -39,6 +39,17 @@ def test_the_rules_page_states_the_threshold_the_code_implements_once():
     assert "for errors 0.5 points and 10% of the larger error" not in text    # the old, two-way sentence
 
 
+def test_no_guide_or_page_states_the_threshold_a_second_way():
+    """The guide said "for errors 0.5 points and 10% of the error" and every paper-beside key "equal within 0.5 points
+    and 10%": two-way readings beside the one sentence; both now point to it."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    files = [*root.glob("docs/**/*.md"), *root.glob("ssl_repro/**/*.py"), root / "README.md", root / "results" / "README.md"]
+    two_way = re.compile(r"0\.5 points,? and 10%")
+    assert [str(f.relative_to(root)) for f in files if "_build" not in f.parts and two_way.search(f.read_text())] == []
+
+
 def test_a_knife_edge_is_a_p_near_alpha_or_a_gap_near_its_bound():
     def comparison(mean, a, b, p):
         return claims.Comparison("transductive_error", 10, 7, 0, mean, 0.01, a, b, p, 0, 0)

@@ -27,3 +27,17 @@ def test_claim_18s_page_has_a_row_per_dataset_and_defines_the_constructions():
     for term in ("real", "analog", "construction a / b"):
         assert f"*{term}*: {TERMS[term]}" in terms
     assert "stand-in" not in terms and not re.search(r"\| .{1000,} \|", page)
+
+
+def test_a_robustness_check_has_its_own_row_named_with_its_verdict():
+    """An analog's records at the other lambda' are a robustness check: their row says so, with its verdict (the
+    old rows left its verdict cell empty, and lumped a's records at the other lambda' into b's row)."""
+    verdict = Verdict("does not hold", "20ng-aut-avn-like (analog, at the paper's lambda' = 10, preprocessings a and b "
+                                       "agree; robustness check at lambda' = 1: holds with a, holds with b)",
+                      "20ng-aut-avn-like: met in 0 of 10; 20ng-aut-avn-like-b: met in 10 of 10; "
+                      "20ng-aut-avn-like-b at lambda' = 10: met in 0 of 6; 20ng-aut-avn-like at lambda' = 1: met in 10 of 10")
+    assert per_dataset(verdict) == [
+        ("20ng-aut-avn-like (analog, construction a)", "met in 0 of 10"),
+        ("20ng-aut-avn-like-b (analog, construction b; robustness check at lambda' = 1: **holds**)", "met in 10 of 10"),
+        ("20ng-aut-avn-like-b at lambda' = 10 (analog, construction b)", "met in 0 of 6"),
+        ("20ng-aut-avn-like at lambda' = 1 (analog, construction a; robustness check: **holds**)", "met in 10 of 10")]

@@ -73,3 +73,15 @@ def test_the_tally_under_the_claims_table_is_a_count_of_its_verdict_column():
 def test_the_tally_counts_the_rows_it_is_given():
     rows = [[1, "", "", "**holds**", ""], [2, "", "", f"**{verdicts.BY_DATA}**", ""], [3, "", "", "**holds**", ""]]
     assert claim_pages.tally(rows) == {verdicts.HOLDS: 2, verdicts.BY_DATA: 1}
+
+
+def test_the_words_mean_what_the_rules_give():
+    """A sentence met nowhere does not hold without being contradicted (claim 19 on pcmac: in range at 0 of 6 label
+    counts, none reversed), where the old meaning said only "they contradict it"; a sentence with one part met and
+    another unmet is mixed (claim 9: J met in 5 of 5 cells, the slight error gap in none), not only one whose cells
+    differ."""
+    from ssl_repro.claims import verdicts
+    from ssl_repro.report.summary import WORD_MEANS
+    assert verdicts.conjunction([verdicts.UNMET]) == verdicts.FAILS and "none of it" in WORD_MEANS[verdicts.FAILS]
+    assert verdicts.conjunction([verdicts.MET, verdicts.UNMET]) == verdicts.MIXED
+    assert "parts of the sentence" in WORD_MEANS[verdicts.MIXED]
