@@ -93,12 +93,14 @@ def work(info, field):
 
 
 def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, universvm=None, svm_learn=None,
-            svmlight_cap=SVMLIGHT_CAP):
-    """One fit: the method at the grid point, its error on the unlabeled rows, CPU seconds and work.  A K-class
+            svmlight_cap=SVMLIGHT_CAP, scored=None):
+    """One fit: the method at the grid point, its error on the unlabeled rows (``scored``: on these rows, some of
+    the unlabeled ones: Fig 6's test part, our methods only), CPU seconds and work.  A K-class
     set (truth 0..K-1: digits) is fitted one-vs-rest with each binary problem's r its class's share, as 002
     does (the package's estimators; SVM: scikit-learn's one-vs-rest SVC), and scored by the largest output;
     the work counts are summed over the K problems."""
     L, U = labeled.size, unlabeled.size
+    scored = unlabeled if scored is None else scored
     train = np.concatenate([labeled, unlabeled])
     multi = not set(np.unique(y)) <= {-1, 1}
     y_fit = mask_classes(y[train], np.arange(L)) if multi else mask_labels(y[train], np.arange(L))
@@ -112,16 +114,16 @@ def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, univ
             from sklearn.multiclass import OneVsRestClassifier
             from sklearn.svm import SVC
             svc = OneVsRestClassifier(SVC(C=C, gamma=gamma)) if multi else SVC(C=C, gamma=gamma)
-            values = svc.fit(X[labeled], y[labeled]).decision_function(X[unlabeled])
+            values = svc.fit(X[labeled], y[labeled]).decision_function(X[scored])
         elif method == "nabla-tsvm":
             est = KernelNablaTSVM(lam=1.0 / (C * L), lam_u=U / L, sigma=sigma, max_rows=None).fit(X[train], y_fit)
-            values = est.decision_function(X[unlabeled])
+            values = est.decision_function(X[scored])
             row.update(lbfgs_iterations=work(est.diagnostics_, "lbfgs_iterations"),
                        converged=all(i.converged for i in est.diagnostics_) if multi else est.diagnostics_.converged)
         elif method == "cccp-tsvm":
             est = KernelCCCPTSVM(lam=1.0 / (C * L), lam_u=lam_u, s=s, sigma=sigma).fit(X[train], y_fit)
             info = est.diagnostics_
-            values = est.decision_function(X[unlabeled]) if multi else \
+            values = est.decision_function(X[scored]) if multi or scored is not unlabeled else \
                 np.where(est.transduction_[L:] == est.classes_[1], 1.0, -1.0)
             row.update(cccp_iterations=work(info, "cccp_iterations"), smo_iterations=work(info, "smo_iterations"),
                        kernel_evaluations=work(info, "kernel_evaluations"),
@@ -133,7 +135,7 @@ def fit_row(method, X, y, labeled, unlabeled, sigma, C, s=None, lam_u=None, univ
         else:
             return {**row, **universvm_fit(universvm, X, y, labeled, unlabeled, gamma, C, s)}
     row["seconds"] = time.process_time() - start
-    row["transductive_error"] = error(values, y[unlabeled])
+    row["transductive_error"] = error(values, y[scored])
     return row
 
 

@@ -38,11 +38,13 @@ A test with a ``record`` reads that record instead (:func:`_on_record`): ``table
 ``cccp_002/grid_digits.csv`` (002's uspst column on digits, its analog: nabla-TSVM's half only, the peers
 being two-class programs here), ``table6`` on ``cccp_002/table6_mnist8.csv`` (Table 6's MNIST-8 column on
 mnist-5k, a real subset), ``unlabeled`` and ``scaling`` on ``cccp_002/mnist.csv`` (Table 5 and Fig 9 on
-mnist-5k, a real subset: :mod:`.cccp_002_mnist_rules`).
+mnist-5k, a real subset: :mod:`.cccp_002_mnist_rules`), ``fig6`` on ``cccp_002/fig6.csv`` (Fig 6's heuristics
+on digits, an analog: :mod:`.cccp_002_fig6_rules`).
 """
 import numpy as np
 import pandas as pd
 
+from ssl_repro.claims import cccp_002_fig6_rules as fig6
 from ssl_repro.claims import cccp_002_large_rules as large
 from ssl_repro.claims import cccp_002_mnist_rules as mnist
 from ssl_repro.claims import verdicts
@@ -168,7 +170,8 @@ def table6_modes(frame):
 
 def _on_record(records, test):
     """A test of the same form on another record (``record``): Table 2 on digits (the uspst column,
-    ``grid_digits.csv``: no peers there), Table 6's MNIST-8 column on mnist-5k (``table6_mnist8.csv``), or Table 5's and Fig 9's sentences on mnist-5k
+    ``grid_digits.csv``: no peers there), Table 6's MNIST-8 column on mnist-5k (``table6_mnist8.csv``), Fig 6 on
+    digits (``fig6.csv``: :mod:`.cccp_002_fig6_rules`), or Table 5's and Fig 9's sentences on mnist-5k
     (:mod:`.cccp_002_mnist_rules`)."""
     frame = records.csv(test["record"])
     if frame is None:
@@ -177,7 +180,8 @@ def _on_record(records, test):
         return _table2(frame, None, peers=False)
     if test["what"] == "table6":
         return _table6(frame, records)
-    return {"unlabeled": mnist.check_unlabeled, "scaling": mnist.check_scaling}[test["what"]](frame)
+    checks = {"unlabeled": mnist.check_unlabeled, "scaling": mnist.check_scaling, "fig6": fig6.check}
+    return checks[test["what"]](frame)
 
 
 #: Table 6's columns as 002 names them, per set of the record (MNIST-8: mnist-5k's 8 against the rest), their
