@@ -158,3 +158,52 @@ def test_the_mnist8_claim_is_appended_with_its_record_and_002s_own_column_passes
     assert (column, ok) == ("MNIST-8", True) and "4.87% vs semi-supervised 5.27%" in text
     [(column, ok, _)] = evidence(records, next(c for c in claims if c.get("id") == "002-table6"))
     assert (column, ok) == ("Text", True)
+
+
+FIG6 = {"kind": "cccp_002", "what": "fig6", "record": "cccp_002/fig6.csv"}
+
+
+def fig6_fits(c_star_c, uc_lc, splits=6, sizes=(500, 1000, 1747)):
+    """fig6.csv rows: per split and size each heuristic's error (its list over ``sizes``) plus a little noise per
+    split, shared by both (paired)."""
+    rows = []
+    for split in range(splits):
+        for size, a, b in zip(sizes, c_star_c, uc_lc):
+            rows += [{"dataset": "digits", "split": split, "heuristic": h, "n_unlabeled": size,
+                      "transductive_error": e + 0.001 * split + 0.0006 * (split % 2) * (h == "C*=C"), "seconds": 1.0}
+                     for h, e in (("C*=C", a), ("UC*=LC", b))]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("c_star_c,uc_lc,word", [
+    ((0.12, 0.12, 0.12), (0.12, 0.10, 0.08), HOLDS),          # 002's shape: C* = C flat, UC* = LC falls below it
+    ((0.12, 0.10, 0.08), (0.12, 0.10, 0.08), FAILS),          # the same at the largest U
+    ((0.12, 0.10, 0.06), (0.12, 0.10, 0.08), FAILS)])         # C* = C lower
+def test_fig6_on_digits_needs_uc_lc_below_c_star_c_at_the_largest_u(tmp_path, c_star_c, uc_lc, word):
+    verdict = cccp_002.check(records(tmp_path, FIG6["record"], fig6_fits(c_star_c, uc_lc)), FIG6)
+    assert verdict.word == word, verdict.evidence
+    assert verdict.data == "digits (analog)" and verdict.evidence.startswith("digits at U = 1,747: ")
+    assert f"C* = C {100 * c_star_c[0] + 0.28:.2f}% at U = 500" in verdict.evidence    # its move over U, said
+
+
+def test_fig6_with_too_few_splits_is_not_significant(tmp_path):
+    verdict = cccp_002.check(records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08), splits=3)),
+                             FIG6)
+    assert verdict.word == verdicts.NOT_SIGNIFICANT and "wins 3 of 3" in verdict.evidence
+
+
+def test_fig6_without_a_heuristic_or_its_record_is_untestable(tmp_path):
+    one = fig6_fits((0.12,) * 3, (0.1,) * 3)
+    assert cccp_002.check(records(tmp_path, FIG6["record"], one[one["heuristic"] == "C*=C"]), FIG6).word == UNTESTABLE
+    assert cccp_002.check(Records(tmp_path / "none", ROOT), FIG6).word == UNTESTABLE
+
+
+def test_fig6_figure_draws_both_heuristics_in_percent(tmp_path):
+    from ssl_repro.report.sections import cccp_002_k_tables as k_tables
+    assert k_tables.fig6_figure(Records(tmp_path / "none", ROOT)) is None
+    fig = k_tables.fig6_figure(records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08))))
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "test error (%)" and ax.get_xlabel() == "number of unlabeled examples"
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"$C^* = C$ (6 splits)", "$UC^* = LC$ (6 splits)"}
+    assert np.allclose(lines["$UC^* = LC$ (6 splits)"].get_ydata(), [12.25, 10.25, 8.25])   # percent, mean of splits
