@@ -17,8 +17,8 @@ shared machine, and C* = C takes more CCCP steps): one kernel width (the median 
 C = 10, Table 2's digits grid, instead of the best over gamma and C; s = 0 (Table 3's fixed-s rows);
 :data:`SPLITS` splits of 002's 10 (the fewest whose paired signed-rank test can reach p < 0.05); the sizes
 :data:`SIZES`: the test part alone, about as many added, then every row digits holds (3.5 times the
-test part; 002: 1,957 rows plus up to 6,000 added, about 4 times).  mnist-5k's larger sizes are not run (a step of its own would take tens of
-minutes).
+test part; 002: 1,957 rows plus up to 6,000 added, about 4 times).  mnist-5k's larger sizes are not run (a
+step of its own would take tens of minutes).
 
 Rows (``results/cccp_002/fig6.csv``): per split, heuristic and U the error on the test part, the fit's CPU
 seconds (``time.process_time``, one thread) and wall seconds (on a shared machine: not timings), CCCP and
@@ -75,8 +75,8 @@ def fig6(splits, sizes):
                 row = fit_row("cccp-tsvm", X, y, labeled, unlabeled, sigma, C, S, lam_u, scored=test)
                 rows.append({"dataset": DATASET, "split": split, "n_labeled": labeled.size, "factor": FACTOR, **row,
                              "n_test": test.size, "wall_seconds": time.perf_counter() - wall})
-                print(f"{DATASET} fig6 split {split} U={size} {row['heuristic']}: error {100 * row['transductive_error']:.2f}%"
-                      f", {row['seconds']:.1f} CPU s", flush=True)
+                print(f"{DATASET} fig6 split {split} U={size} {row['heuristic']}: error "
+                      f"{100 * row['transductive_error']:.2f}%, {row['seconds']:.1f} CPU s", flush=True)
                 write(RECORD, rows, ("dataset", "split", "heuristic", "n_unlabeled"))
         note(None, f"fig6 {DATASET}", {DATASET: (X, y)})
 

@@ -1,7 +1,9 @@
 """002's 10-class artifacts in the report: Table 2's uspst column and Fig 6 on digits (its analog) and Table 5 /
 Fig 9 on mnist-5k (a real subset of MNIST), beside 002's numbers; lines of the section of
-:mod:`.cccp_002_tables`, and Fig 6's figure (:func:`fig6_figure`, drawn by ``paper_artifacts.py render``).  The records and the claims' tests: :mod:`ssl_repro.claims.cccp_002_rules` (``record``
-tests) and :mod:`ssl_repro.claims.cccp_002_mnist_rules`; what each run reduces: ``experiments/artifact_table.py``.
+:mod:`.cccp_002_tables`, and Fig 6's figure (:func:`fig6_figure`, drawn by ``paper_artifacts.py render``).
+The records and the claims' tests: :mod:`ssl_repro.claims.cccp_002_rules` (``record`` tests),
+:mod:`ssl_repro.claims.cccp_002_mnist_rules` and :mod:`ssl_repro.claims.cccp_002_fig6_rules`; what each run
+reduces: ``experiments/artifact_table.py``.
 """
 import numpy as np
 
