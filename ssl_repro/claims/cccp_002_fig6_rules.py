@@ -37,7 +37,8 @@ def check(frame):
     dataset = str(frame["dataset"].iloc[0])
     kind = SHORT_KIND[data_kind(dataset)]
     largest = int(frame["n_unlabeled"].max())
-    top = frame[frame["n_unlabeled"] == largest].rename(columns={"heuristic": "method"})
+    top = frame[frame["n_unlabeled"] == largest]
+    top = top.assign(method=top["heuristic"])       # compare pairs "methods": here the two heuristics
     c = compare(top, "UC*=LC", "C*=C", "transductive_error")
     if c is None:
         return Verdict(UNTESTABLE, "-", f"{RECORD}: no split with both heuristics at U = {largest:,}")

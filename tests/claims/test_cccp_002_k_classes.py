@@ -169,7 +169,7 @@ def fig6_fits(c_star_c, uc_lc, splits=6, sizes=(500, 1000, 1747)):
     rows = []
     for split in range(splits):
         for size, a, b in zip(sizes, c_star_c, uc_lc):
-            rows += [{"dataset": "digits", "split": split, "heuristic": h, "n_unlabeled": size,
+            rows += [{"dataset": "digits", "split": split, "method": "cccp-tsvm", "heuristic": h, "n_unlabeled": size,
                       "transductive_error": e + 0.001 * split + 0.0006 * (split % 2) * (h == "C*=C"), "seconds": 1.0}
                      for h, e in (("C*=C", a), ("UC*=LC", b))]
     return pd.DataFrame(rows)
