@@ -86,4 +86,6 @@ CLAIM_WORDS = {
     "002-table2-uspst": "CCCP-TSVM's error about that of ∇TSVM on 10 classes (uspst)",
     "002-mnist-unlabeled": "CCCP-TSVM's gain over the SVM grows with unlabeled rows (MNIST)",
     "002-mnist-scaling": "CCCP-TSVM's training time grows quadratically in the rows (MNIST)",
+    "002-table6-mnist8": "Transductive CCCP-TSVM slightly better than semi-supervised (MNIST-8)",
+    "002-fig6": "C* = C works poorly for many unlabeled rows; UC* = LC does better (uspst)",
 }

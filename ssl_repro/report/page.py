@@ -95,7 +95,7 @@ SECTIONS = (
     ("kernel-toy-table", "2MOONS and 2CIRCLES", section_kernel_toy, ()),
     ("kernel-benchmarks", "PC-MAC with kernels", section_kernel_benchmarks, ()),
     ("universvm", "CCCP-TSVM beside UniverSVM", section_universvm, ()),
-    ("cccp-002", "002's kernel CCCP-TSVM", cccp_002.section, ()),
+    ("cccp-002", "002's kernel CCCP-TSVM", cccp_002.section, ("cccp_002/figures/*.png",)),
     ("side-by-side", "Speed and agreement with SVMlin", section_side_by_side, ()),
     ("text20k", "text20k", section_text20k, ()),
     ("da-path", "DA's path", section_da_path, ()),

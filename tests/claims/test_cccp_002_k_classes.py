@@ -1,5 +1,5 @@
 """002's uspst and MNIST claims on the K-class sets (digits, mnist-5k): the tests of the same forms as Table 2's,
-Table 4's and Fig 8's, on made-up records, and the data kind "real subset"."""
+Table 4's, Table 6's (its MNIST-8 column) and Fig 8's, on made-up records, and the data kind "real subset"."""
 import re
 from pathlib import Path
 
@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIGITS = {"kind": "cccp_002", "what": "table2", "record": "cccp_002/grid_digits.csv"}
 UNLABELED = {"kind": "cccp_002", "what": "unlabeled", "record": mnist.RECORD}
 SCALING = {"kind": "cccp_002", "what": "scaling", "record": mnist.RECORD}
+MNIST8 = {"kind": "cccp_002", "what": "table6", "record": "cccp_002/table6_mnist8.csv"}
 
 
 def records(tmp_path, name, frame):
@@ -111,3 +112,98 @@ def test_mnist_s_unlabeled_rows_are_the_test_rows_first_then_training_rows(exper
 def test_table2_on_digits_with_one_split_says_so_without_a_p(tmp_path):
     verdict = cccp_002.check(records(tmp_path, DIGITS["record"], digits_grid(0.17, 0.17, splits=1)), DIGITS)
     assert "(1 run)" in verdict.evidence and "p = " not in verdict.evidence
+
+
+def mnist8_table6(semi, trans, splits=10):
+    """table6_mnist8.csv rows: per split the SVM, and each mode at C* 0.3, 1, 3, its best (at 1) ``semi`` or
+    ``trans`` plus a little noise per split, the others a point worse."""
+    rows = []
+    for split in range(splits):
+        noise = 0.0004 * split
+        rows.append({"dataset": "mnist-5k", "split": split, "mode": "svm", "lam_u": np.nan, "error": 0.07})
+        for mode, e in (("semi-supervised", semi), ("transductive", trans)):
+            rows += [{"dataset": "mnist-5k", "split": split, "mode": mode, "lam_u": lam_u,
+                      "error": e + noise + (0.0 if lam_u == 1.0 else 0.01)} for lam_u in (0.3, 1.0, 3.0)]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("semi,trans,word", [(0.0527, 0.0487, HOLDS),       # 002's MNIST-8: 0.40 points lower
+                                             (0.0527, 0.0547, FAILS),       # higher
+                                             (0.0800, 0.0500, FAILS)])      # 3 points lower: markedly, not slightly
+def test_table6_mnist8_reads_its_own_record_as_a_real_subset(tmp_path, semi, trans, word):
+    verdict = cccp_002.check(records(tmp_path, MNIST8["record"], mnist8_table6(semi, trans)), MNIST8)
+    assert verdict.word == word, verdict.evidence
+    assert verdict.data == "mnist-5k (real subset)" and verdict.evidence.startswith("MNIST-8 on mnist-5k: ")
+    # each mode at its best C* (lam_u 1; the noise adds 0.18 points on average); 002's own gap on MNIST-8 quoted
+    assert f"transductive {100 * trans + 0.18:.2f}%" in verdict.evidence and "own 0.40 points" in verdict.evidence
+
+
+def test_table6_mnist8_with_one_split_is_not_significant_without_a_p(tmp_path):
+    verdict = cccp_002.check(records(tmp_path, MNIST8["record"], mnist8_table6(0.0527, 0.0487, splits=1)), MNIST8)
+    assert verdict.word == verdicts.NOT_SIGNIFICANT and "p = " not in verdict.evidence
+
+
+def test_table6_mnist8_without_its_record_is_untestable(tmp_path):
+    assert cccp_002.check(Records(tmp_path, ROOT), MNIST8).word == UNTESTABLE
+
+
+def test_the_mnist8_claim_is_appended_with_its_record_and_002s_own_column_passes_its_rule():
+    from ssl_repro.claims.paper_evidence import evidence
+    records = Records(ROOT / "results", ROOT)
+    claims = records.papers["claims"]
+    claim = next(c for c in claims if c.get("id") == "002-table6-mnist8")
+    assert claims.index(claim) > next(i for i, c in enumerate(claims) if c.get("id") == "002-mnist-scaling")
+    assert claim["test"] == {**MNIST8, "says": claim["test"]["says"]}
+    [(column, ok, text)] = evidence(records, claim)
+    assert (column, ok) == ("MNIST-8", True) and "4.87% vs semi-supervised 5.27%" in text
+    [(column, ok, _)] = evidence(records, next(c for c in claims if c.get("id") == "002-table6"))
+    assert (column, ok) == ("Text", True)
+
+
+FIG6 = {"kind": "cccp_002", "what": "fig6", "record": "cccp_002/fig6.csv"}
+
+
+def fig6_fits(c_star_c, uc_lc, splits=6, sizes=(500, 1000, 1747)):
+    """fig6.csv rows: per split and size each heuristic's error (its list over ``sizes``) plus a little noise per
+    split, shared by both (paired)."""
+    rows = []
+    for split in range(splits):
+        for size, a, b in zip(sizes, c_star_c, uc_lc):
+            rows += [{"dataset": "digits", "split": split, "method": "cccp-tsvm", "heuristic": h, "n_unlabeled": size,
+                      "transductive_error": e + 0.001 * split + 0.0006 * (split % 2) * (h == "C*=C"), "seconds": 1.0}
+                     for h, e in (("C*=C", a), ("UC*=LC", b))]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("c_star_c,uc_lc,word", [
+    ((0.12, 0.12, 0.12), (0.12, 0.10, 0.08), HOLDS),          # 002's shape: C* = C flat, UC* = LC falls below it
+    ((0.12, 0.10, 0.08), (0.12, 0.10, 0.08), FAILS),          # the same at the largest U
+    ((0.12, 0.10, 0.06), (0.12, 0.10, 0.08), FAILS)])         # C* = C lower
+def test_fig6_on_digits_needs_uc_lc_below_c_star_c_at_the_largest_u(tmp_path, c_star_c, uc_lc, word):
+    verdict = cccp_002.check(records(tmp_path, FIG6["record"], fig6_fits(c_star_c, uc_lc)), FIG6)
+    assert verdict.word == word, verdict.evidence
+    assert verdict.data == "digits (analog)" and verdict.evidence.startswith("digits at U = 1,747: ")
+    assert f"C* = C {100 * c_star_c[0] + 0.28:.2f}% at U = 500" in verdict.evidence    # its move over U, said
+
+
+def test_fig6_with_too_few_splits_is_not_significant(tmp_path):
+    verdict = cccp_002.check(records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08), splits=3)),
+                             FIG6)
+    assert verdict.word == verdicts.NOT_SIGNIFICANT and "wins 3 of 3" in verdict.evidence
+
+
+def test_fig6_without_a_heuristic_or_its_record_is_untestable(tmp_path):
+    one = fig6_fits((0.12,) * 3, (0.1,) * 3)
+    assert cccp_002.check(records(tmp_path, FIG6["record"], one[one["heuristic"] == "C*=C"]), FIG6).word == UNTESTABLE
+    assert cccp_002.check(Records(tmp_path / "none", ROOT), FIG6).word == UNTESTABLE
+
+
+def test_fig6_figure_draws_both_heuristics_in_percent(tmp_path):
+    from ssl_repro.report.sections import cccp_002_k_tables as k_tables
+    assert k_tables.fig6_figure(Records(tmp_path / "none", ROOT)) is None
+    fig = k_tables.fig6_figure(records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08))))
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "test error (%)" and ax.get_xlabel() == "number of unlabeled examples"
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"$C^* = C$ (6 splits)", "$UC^* = LC$ (6 splits)"}
+    assert np.allclose(lines["$UC^* = LC$ (6 splits)"].get_ydata(), [12.25, 10.25, 8.25])   # percent, mean of splits

@@ -428,7 +428,8 @@ def test_a_dry_run_of_run_all_names_every_artifact_as_a_step_or_skipped_with_why
                 assert any(f"] {step} " in line for line in step_lines), (name, step)
         if "skipped" in where:
             assert "(command: python " in where or "not reproduced here" in where, name
-    for name in ("002-table1", "002-table2", "002-heuristics", "002-ramp-s", "002-table6", "002-fig4", "002-fig3"):
+    for name in ("002-table1", "002-table2", "002-heuristics", "002-ramp-s", "002-table6", "002-table6-mnist8",
+                 "002-fig6", "002-fig4", "002-fig3"):
         assert listed[name].startswith("step "), name          # 002's small-scale artifacts are steps
     table2 = next(s for s in steps if s.name == "002-table2")
     # no peer: our methods, every grid point fitted again (--fresh: the record of one commit, not resumed)

@@ -210,6 +210,7 @@ def test_every_script_that_writes_json_is_covered_here():
     covered = set(WRITERS) | set(STAMPED_IN_SOURCE) | {
         "experiments/cccp_002.py",          # through cccp_002_data.note (above)
         "experiments/cccp_002_mnist.py",    # through cccp_002_data.note (above): mnist-5k's key
+        "experiments/cccp_002_fig6.py",     # through cccp_002_data.note: test_cccp_002_fig6_mnist8.py
         "experiments/cccp_002_large.py"}    # test_002s_large_note_stamps_the_key_of_the_rows_it_is_given
     #: JSON that is no record under results/: a comparison printed or written where its user says (da_work), a
     #: benchmark file's .meta.json beside the data file (write_bench_file).

@@ -92,10 +92,10 @@ def test_iterations_per_set():
 def test_table6_compares_the_modes_each_at_its_best_c_star():
     rows = []
     for split in range(10):                          # 10 splits: a signed-rank p below 0.05 is possible
-        rows.append({"split": split, "mode": "svm", "lam_u": np.nan, "error": 0.18})
+        rows.append({"dataset": "text", "split": split, "mode": "svm", "lam_u": np.nan, "error": 0.18})
         for lam_u, semi, trans in ((1.0, 0.075, 0.06), (3.0, 0.07, 0.09)):
-            rows += [{"split": split, "mode": "semi-supervised", "lam_u": lam_u, "error": semi},
-                     {"split": split, "mode": "transductive", "lam_u": lam_u, "error": trans}]
+            rows += [{"dataset": "text", "split": split, "mode": "semi-supervised", "lam_u": lam_u, "error": semi},
+                     {"dataset": "text", "split": split, "mode": "transductive", "lam_u": lam_u, "error": trans}]
     modes = cccp_002.table6_modes(pd.DataFrame(rows))
     assert modes["semi-supervised"].mean() == pytest.approx(0.07) and modes["transductive"].mean() == pytest.approx(0.06)
     verdict = cccp_002.check(Stub(table6=pd.DataFrame(rows)), {"what": "table6"})
