@@ -281,14 +281,12 @@ def sets():
     note(None, "sets", used)
 
 
-#: Table 6's two columns (002 Sec. 6.2), per set: its record under results/cccp_002/, the labeled rows, 002's
-#: fixed C and s, the kernel (the estimator's and the SVM's settings) and the class set against the rest (None:
-#: a two-class set).  text: 002's linear kernel, C = 1000, s = -0.3.  MNIST-8 on mnist-5k (a real subset: 5,000
-#: of MNIST's digits): 002's gamma = 0.0128 and C = 10; 002 does not print MNIST-8's s nor its labeled count, so
-#: s is Table 5's -0.1 (002's MNIST setting) and the labeled rows 100 (Table 5's smaller count: 002's SVM error
-#: 6.68% on 8 against the rest, whose trivial error is about 10%, is that of few labels).
-#: The C* grid (as lam_u; 1 is UC* = LC), each mode reported at its best, as 002 does: MNIST-8's moves up one
-#: step (a first split's best was 3, the edge of text's grid: C* = 3 L C / U = 1.2, Table 5's C* at 100 labels).
+#: Table 6's two columns (002 Sec. 6.2), per set: its record under results/cccp_002/, the labeled rows, 002's C
+#: and s, the kernel (estimator's and SVM's) and the class against the rest (None: two classes).  text: linear,
+#: C = 1000, s = -0.3.  MNIST-8 on mnist-5k (a real subset): 002's gamma = 0.0128, C = 10; 002 prints neither its
+#: s nor its labeled count: s is Table 5's -0.1, 100 labeled rows (002's SVM error 6.68% against a trivial ~10%
+#: is that of few labels).  The C* grid (lam_u; 1 is UC* = LC), each mode at its best as in 002; MNIST-8's is one
+#: step up (a first split's best was 3, text's edge: C* = 3 L C / U = 1.2, Table 5's C* at 100 labels).
 TABLE6 = {"text": {"record": "table6.csv", "labeled": N_LABELED, "C": 1000.0, "s": -0.3, "kernel": {"kernel": "linear"},
                    "svm": {"kernel": "linear"}, "positive": None, "lam_u": (0.3, 1.0, 3.0)},
           "mnist-5k": {"record": "table6_mnist8.csv", "labeled": 100, "C": 10.0, "s": -0.1,
