@@ -91,6 +91,17 @@ class _Baseline(Classifier):
                                        stop_reason="tolerance" if converged else stop_reason, **fields)
 
 
+def _untold_advice(y_pm1):
+    """The way out of a cross-validation whose every lambda ties: more labels where a class has fewer rows than
+    :data:`K_FOLDS` (leave-one-out's folds; one row per class makes every held-out error 1.0); else the labeled
+    rows are enough and every lambda of the grid fits them alike (separable rows: every error 0), so the grid,
+    or the tie-break's ``lam``, is the user's to choose."""
+    if min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)) < K_FOLDS:
+        return f"label more rows (at least {K_FOLDS} of each class for {K_FOLDS}-fold cross-validation)"
+    return ("every value fits these rows alike: give lams a wider grid, or set lam (the tie-break) to the value "
+            "you want")
+
+
 class _TunedLinear(_Baseline):
     """A supervised linear model with lambda chosen by :func:`cross_validated_lambda` on the labeled rows."""
 
@@ -116,8 +127,7 @@ class _TunedLinear(_Baseline):
             self.diagnostics_.flag("cv_untold", (
                 f"cross-validation on {len(y_pm1)} labeled rows cannot tell the lambda grid apart (every value's "
                 f"held-out error is {errors[0]:.2f}), so lambda={self.lam_:g} is the tie-break, the papers' lambda, "
-                f"not a tuned value; label more rows (at least {K_FOLDS} of each class for {K_FOLDS}-fold "
-                "cross-validation)"))
+                f"not a tuned value; {_untold_advice(y_pm1)}"))
         self.n_iter_ = len(errors) * len(cv_folds(y_pm1)) + 1
         return self
 

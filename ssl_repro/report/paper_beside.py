@@ -1,5 +1,5 @@
 """The papers' numbers beside ours: wherever ``experiments/paper_numbers.json`` holds a number of a table
-(004 Tables 1.2-1.7, 000 Table 9 and 003 Table 4, 001 Tables 2, 4 and 5, 002 Tables 2, 3 and 6 and Fig 3's
+(004 Tables 1.2-1.7, 000 Table 9 and 003 Table 4, 001 Tables 2, 4 and 5, 002 Tables 2-6 and Fig 3's
 speed-ups), the number ours stands for, read from the records, and the difference, as one compact table on
 the claim's page and on the artifact's page (paper, ours, difference, the rule's reading).
 
@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ssl_repro.claims import cccp_002_large_rules as large
+from ssl_repro.claims import cccp_002_mnist_rules as mnist
 from ssl_repro.claims import cccp_002_rules as cccp
 from ssl_repro.claims.paper_evidence import error_band, j_band
 from ssl_repro.report.record_text import commit_note, data_kind, real_name, sweep_frames
@@ -139,16 +140,34 @@ def _cccp_speed(records, n):
             yield "text", f"u = {int(cells['n_unlabeled'].max()):,}" + (", a lower bound" if ratio[1] else ""), ratio[0]
 
 
+def _labels_cell(dataset, rows, n):
+    """Our mean test error over the splits of ``rows`` (one per split and fit) at the paper number ``n``'s method,
+    labels L and unlabeled rows U; nothing where ours has no such cell."""
+    cell = None if rows is None else rows[(rows["method"] == n["method"]) & (rows["n_labeled"] == n["n_labeled"])
+                                          & (rows["n_unlabeled"] == n["n_unlabeled"])]
+    if cell is not None and not cell.empty:
+        yield dataset, f"L = {n['n_labeled']:,}, U = {n['n_unlabeled']:,}, {_splits(len(cell))}", \
+            cell["test_error"].mean()
+
+
 def _cccp_large(records, n):
     """002 Table 4: our mean test error over the splits of the fit chosen on the validation rows at the paper's
     L and U, on the 20 Newsgroups analog of RCV1 (:func:`ssl_repro.claims.cccp_002_large_rules.table4`)."""
     frame = records.csv(large.RECORD)
-    rows = large.table4(frame) if frame is not None else None
-    cell = None if rows is None else rows[(rows["method"] == n["method"]) & (rows["n_labeled"] == n["n_labeled"])
-                                          & (rows["n_unlabeled"] == n["n_unlabeled"])]
-    if cell is not None and not cell.empty:
-        yield large.DATASET, f"L = {n['n_labeled']:,}, U = {n['n_unlabeled']:,}, {_splits(len(cell))}", \
-            cell["test_error"].mean()
+    yield from _labels_cell(large.DATASET, large.table4(frame) if frame is not None else None, n)
+
+
+def _cccp_mnist(records, n):
+    """002 Table 5: our mean test error over the splits at the paper's L and U on mnist-5k, a real subset of
+    MNIST (:mod:`ssl_repro.claims.cccp_002_mnist_rules`; 002's settings, one fit per cell); the paper's U
+    beyond the subset's 4,000 unlabeled rows has no number of ours."""
+    yield from _labels_cell(mnist.DATASET, records.csv(mnist.RECORD), n)
+
+
+def _cell_named(n):
+    """The paper's cell ``n`` is at, where it gives its labels and unlabeled rows (002 Tables 4-5): `` at L = 1,000,
+    U = 60,000``, so that rows without a number of ours stay apart; else nothing."""
+    return f" at L = {n['n_labeled']:,}, U = {n['n_unlabeled']:,}" if {"n_labeled", "n_unlabeled"} <= set(n) else ""
 
 
 def _splits(k):
@@ -159,7 +178,7 @@ def _splits(k):
 SOURCES = {**{("004", f"Table 1.{k}"): _transductive for k in range(2, 8)}, ("000", "Table 9"): _table9,
            ("001", "Table 2"): _kernel_toy, ("001", "Table 4"): _kernel_benchmarks,
            ("001", "Table 5"): _kernel_benchmarks, ("002", "Table 2"): _cccp_tables, ("002", "Table 3"): _cccp_tables,
-           ("002", "Table 4"): _cccp_large, ("002", "Table 6"): _cccp_table6, ("002", "Sec. 4.2 (Fig 3)"): _cccp_speed}
+           ("002", "Table 4"): _cccp_large, ("002", "Table 5"): _cccp_mnist, ("002", "Table 6"): _cccp_table6, ("002", "Sec. 4.2 (Fig 3)"): _cccp_speed}
 
 
 def _kind(n):
@@ -211,7 +230,7 @@ def beside_rows(records, tables):
         numbers = records.paper_numbers(**dict(zip(("paper", "where"), SAME_TABLE.get((paper, where), (paper, where)))))
         for n in numbers if source else []:
             kind, paper_value = _kind(n), _fraction(n)
-            found = list(source(records, n)) or [("-", "no record", None)]
+            found = list(source(records, n)) or [("-", "no record" + _cell_named(n), None)]
             for dataset, cell, ours in found:
                 diff, reading = compare(kind, paper_value, ours)
                 kind_word = data_kind(dataset) if dataset != "-" and " (" not in dataset else ""

@@ -1,5 +1,7 @@
 """Today's baselines (ssl_repro/estimators/baselines.py): the tuning picks what a brute-force loop picks, uses the
 labeled rows only, and each baseline makes the record the harness needs."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -34,8 +36,12 @@ def brute_force_lambda(make, X, y01):
 def test_cross_validation_picks_the_lambda_a_brute_force_loop_picks(seed):
     X, y, _, l = problem(seed=seed)
     y01 = y[:l]
-    tuned = TunedLinearSVM().fit(X, y)
     expected, errors = brute_force_lambda(lambda lam: LinearSVM(lam=lam), X[:l], y01)
+    with warnings.catch_warnings(record=True) as caught:          # seed 1: every lambda's error 0, a tie
+        warnings.simplefilter("always", SuspectSolutionWarning)
+        tuned = TunedLinearSVM().fit(X, y)
+    untold = [w for w in caught if issubclass(w.category, SuspectSolutionWarning)]
+    assert len(untold) == (len(set(errors)) == 1) and tuned.diagnostics_.suspect == ["cv_untold"] * len(untold)
     assert tuned.lam_ == expected and np.allclose(tuned.diagnostics_.cv_errors, errors)
     # the final model is L2-SVM-MFN at that lambda on the labeled rows alone
     np.testing.assert_allclose(tuned.coef_, LinearSVM(lam=expected).fit(X[:l], y01).coef_, rtol=1e-10, atol=1e-12)

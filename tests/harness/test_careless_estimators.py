@@ -1,4 +1,5 @@
 """A careless user's fits: what would run silently wrong, or for hours, is said at once.  One row per case."""
+import re
 import time
 import warnings
 
@@ -26,6 +27,21 @@ def test_a_cross_validation_that_cannot_tell_lambda_apart_is_warned_and_recorded
                                                      r"lambda=0\.001 is the tie-break.*at least 5 of each class"):
         estimator.fit(X, y)
     assert estimator.diagnostics_.suspect == ["cv_untold"] and estimator.lam_ == 1e-3
+
+
+def test_a_tie_on_enough_labels_is_flagged_without_asking_for_more_labels():
+    """Ten labeled rows of each class, far apart: every lambda's held-out error is 0, a tie that more labels would
+    not break; the warning names the grid and the tie-break instead."""
+    X, y = two_labels()
+    y[[1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 34, 35, 36, 37, 38, 39]] = [1] * 9 + [0] * 9
+    X = X + np.where(np.arange(60) < 30, 8.0, -8.0)[:, None]       # separable by a wide margin
+    with pytest.warns(SuspectSolutionWarning) as caught:
+        model = TunedLinearSVM().fit(X, y)
+    [message] = [str(w.message) for w in caught if issubclass(w.category, SuspectSolutionWarning)]
+    assert re.search(r"cross-validation on 20 labeled rows cannot tell the lambda grid apart \(every value's "
+                     r"held-out error is 0\.00\).*every value fits these rows alike: give lams a wider grid, or set "
+                     r"lam \(the tie-break\)", message), message
+    assert "label more rows" not in message and model.diagnostics_.suspect == ["cv_untold"]
 
 
 def test_a_cross_validation_that_tells_lambda_apart_is_not_flagged():

@@ -16,7 +16,7 @@ from ssl_repro.kernel.rows import RowCache, cache_rows_for
 from ssl_repro.kernel.smo import Dual, bias, dual_objective, smo
 from ssl_repro.estimators.kernel_cccp import KernelCCCPTSVM
 from ssl_repro.harness.methods import METHODS
-from test_estimators import checked_estimator
+from estimator_checks import checked_estimator
 
 
 def toy(seed, n=40, L=8, d=5):

@@ -58,7 +58,7 @@ def test_a_changed_paper_number_changes_the_page(records):
 def test_every_table_the_task_names_has_rows_and_a_later_claim_without_a_source_has_none(records):
     for paper, where in [("004", f"Table 1.{k}") for k in range(2, 8)] + [
             ("000", "Table 9"), ("003", "Table 4"), ("001", "Table 2"), ("001", "Table 4"), ("001", "Table 5"),
-            ("002", "Table 2"), ("002", "Table 6")]:
+            ("002", "Table 2"), ("002", "Table 4"), ("002", "Table 5"), ("002", "Table 6")]:
         rows = paper_beside.beside_rows(records, [(paper, where)])
         numbers = records.paper_numbers(**dict(zip(("paper", "where"), paper_beside.SAME_TABLE.get((paper, where),
                                                                                                   (paper, where)))))
@@ -67,6 +67,19 @@ def test_every_table_the_task_names_has_rows_and_a_later_claim_without_a_source_
     later = {"id": "003-later", "paper": "003", "where": "Empirical study (Table 3)", "quote": "x", "test": {}}
     assert paper_beside.claim_tables(later) == [("003", "Table 3")]
     assert paper_beside.beside_lines(records, paper_beside.claim_tables(later)) == []
+
+
+def test_002_table_5s_row_is_the_mnist_records_cell_and_a_size_the_subset_lacks_has_none(records):
+    """002 Table 5 on mnist-5k: ours is the record's mean at the paper's L and U; the paper's U = 60,000 is beyond
+    the subset's rows, so its row says so instead of borrowing another cell."""
+    frame = pd.read_csv(ROOT / "results" / "cccp_002" / "mnist.csv")
+    rows = {(r[1], r[2]): r for r in paper_beside.beside_rows(records, [("002", "Table 5")])}
+    svm = frame[(frame["method"] == "svm") & (frame["n_labeled"] == 1000)]["test_error"].mean()
+    splits = frame[(frame["method"] == "svm") & (frame["n_labeled"] == 1000)]["split"].nunique()
+    row = rows[(f"MNIST → mnist-5k (real subset): L = 1,000, U = 0, {splits} split" + "s" * (splits != 1),
+                "svm: test error")]
+    assert row[3:5] == ["7.77%", f"{100 * svm:.2f}%"] and row[5] == f"{100 * svm - 7.77:+.2f} points"
+    assert rows[("MNIST → -: no record at L = 1,000, U = 60,000", "cccp-tsvm: test error")][3:5] == ["5.38%", "-"]
 
 
 @pytest.mark.parametrize("a, b, band", [(0.10, 0.10, "equal"), (0.102, 0.10, "equal"), (0.11, 0.10, "slightly higher"),

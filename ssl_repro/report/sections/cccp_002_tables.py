@@ -84,7 +84,7 @@ def section(records):
     lines += fig4_lines(records, table) + fig3_lines(records, table) + table6_lines(records, table)
     lines += diagnosis_lines(records, table)
     return lines + k_classes.section_lines(records, table) + large.section_lines(records, table) + beside_lines(
-        records, [("002", w) for w in ("Table 2", "Table 3", "Table 6", "Sec. 4.2 (Fig 3)", "Table 4")])
+        records, [("002", w) for w in ("Table 2", "Table 3", "Table 6", "Sec. 4.2 (Fig 3)", "Table 4", "Table 5")])
 
 
 def table6_lines(records, table):
