@@ -81,3 +81,9 @@ def committed_render(experiment_script):
     check compare it, or it with edited copies of the pages, with the files (``check_files``)."""
     artifacts = experiment_script("paper_artifacts")
     return MappingProxyType(artifacts.rendered_files(artifacts.ROOT / "results"))
+
+
+@pytest.fixture(scope="module")
+def plan(experiment_script):
+    """``experiments/run_all_plan.py``: the plan of ``run all`` (its tests and script_steps' share it)."""
+    return experiment_script("run_all_plan")
