@@ -279,7 +279,7 @@ def refuse_rewriting(results, force, command):
 
 
 #: The ``run`` options only ``run all`` reads, and those only a sweep (one, or those of ``run all``) reads.
-ALL_ONLY = ("stand_ins", "scale", "svm_learn", "universvm", "svmlin")
+ALL_ONLY = ("resume", "stand_ins", "scale", "svm_learn", "universvm", "svmlin")
 #: The peers' programs ``run all`` may be given (``--svm-learn PATH`` and so on).
 PEER_PROGRAMS = ("svm_learn", "universvm", "svmlin")
 SWEEP_ONLY = ("dataset", "data_root", "download", "launcher")

@@ -2,7 +2,7 @@
 
     python experiments/paper_artifacts.py list [--results results] [--markdown]
     python experiments/paper_artifacts.py run ARTIFACT [--dataset NAME] [--results results] [--force] [--dry-run] [--data-root DIR] [--download]
-    python experiments/paper_artifacts.py run all [--force] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH] [--svmlin PATH]
+    python experiments/paper_artifacts.py run all [--force] [--resume] [--dry-run] [--data-root DIR] [--download] [--svm-learn PATH] [--universvm PATH] [--svmlin PATH]
     python experiments/paper_artifacts.py render [--force] [--results results]
     python experiments/paper_artifacts.py report [--check] [--results results]
 
@@ -292,6 +292,9 @@ def main(argv=None):
     run.add_argument("--force", action="store_true",
                      help="replace the files an earlier run made (the committed records under results/); without "
                           "it a run that would replace one stops first")
+    run.add_argument("--resume", action="store_true",
+                     help="all: continue the last run under --results on the commit it started on (its finished "
+                          "steps skipped, its record one run)")
     run.add_argument("--stand-ins", action="store_true", help="all: also the SYNTHETIC stand-ins' sweeps")
     run.add_argument("--scale", action="store_true",
                      help="all: also 004's large transductive tables and 002's large experiment")
@@ -329,11 +332,11 @@ def main(argv=None):
         render_all(args.results)
         sys.exit(write_report(args.results))
     if args.artifact == "all":
-        if not args.dry_run:
+        if not (args.dry_run or args.resume):
             refuse_rewriting(args.results, args.force, "run all")
         run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm, "--svmlin": args.svmlin}, args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
-                scale=args.scale, force=args.force, finish=lambda: (render_all(args.results), write_report(args.results)))
+                scale=args.scale, force=args.force, resume=args.resume, finish=lambda: (render_all(args.results), write_report(args.results)))
         return
     artifact = next(a for a in ARTIFACTS if a.name == args.artifact)
     made = regenerate(artifact, args.dataset, args.results, args.dry_run, args.data_root, args.download,

@@ -29,7 +29,7 @@ from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
 from script_steps import EXTRA_SCRIPTS, RUN_RECORD, SCALE_STEP, Step, last_measured, script_steps
-from step_runs import batch_seconds, batches, run_batch, timed
+from step_runs import batch_seconds, batches, note_resumed, resumed_run, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
 PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
@@ -248,7 +248,7 @@ def print_data_plan(root=None, download=False):
 
 
 def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None, download=False, launcher=None,
-            stand_ins=False, scale=False, finish=None, force=False):
+            stand_ins=False, scale=False, finish=None, force=False, resume=False):
     """Run every step of :func:`plan_all` with a progress line (each step's estimate and its basis), after
     saying which real sets run and which are missing (:func:`print_data_plan`) and the estimate of the
     whole (module doc; a pair of one-core steps counts as the longer of the two), then ``finish`` (the
@@ -256,16 +256,22 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     ``dry_run``: print it all and run nothing.  The steps run as children started by ``popen``, one at a time
     or two one-core steps side by side (:mod:`step_runs`); each step's row goes to the run record
     (:func:`record_step`) as the step ends, so an interrupted run keeps the rows of the steps it finished, and a
-    failed step ends the run.  Returns the steps."""
+    failed step ends the run.  ``resume``: continue the last run (:func:`step_runs.resumed_run`: same commit,
+    its finished steps skipped and left out of the estimate, the rows added under its start; the steps may
+    replace files, as the run's own first part could).  Returns the steps."""
+    run, finished = resumed_run(results) if resume else (None, set())
     print_data_plan(root, download)
-    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale, force)
+    steps = plan_all(results, programs, root, download, launcher, stand_ins, scale, force or resume)
     todo = [s for s in steps if s.argv]
-    closing = [] if finish is None else [finish_step(results)]
+    closing = [s for s in ([] if finish is None else [finish_step(results)]) if s.name not in finished]
     grouped = batches(todo)
-    known = sum(x for x in [batch_seconds(b) for b in grouped] + [s.seconds for s in closing] if x is not None)
+    left = [[s for s in b if s.name not in finished] for b in grouped]
+    known = sum(x for x in [batch_seconds(b) for b in left if b] + [s.seconds for s in closing] if x is not None)
     unknown = [s.name for s in todo + closing if s.seconds is None]
     pairs = [" and ".join(s.name for s in b) for b in grouped if len(b) > 1]
-    print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped; estimate {known / 3600:.1f} h (per "
+    print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped"
+          + (f", {len(finished & {s.name for s in todo})} done earlier in the run of {run} (resumed)" if resume else "")
+          + f"; estimate {known / 3600:.1f} h (per "
           f"sweep: its record's seconds per job plus overhead, times the jobs its recipe launches now, over the "
           f"jobs it runs at once; a script: its record's seconds"
           + (f"; side by side, one thread each, the longer counted: {'; '.join(pairs)}" if pairs else "") + ")"
@@ -281,21 +287,26 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
         print("every artifact and the step that makes it:", flush=True)
         for name, where in coverage(steps, programs):
             print(f"  {name}: {where}", flush=True)
-    recording = not dry_run and bool(todo + closing)
-    if recording:
-        add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json", data_keys=NOT_FROM_DATA)   # a run log
-    run, done, total, k = started_at(), 0.0, 0.0, 0
-    for batch in grouped:
+    recording = not dry_run and bool(sum(left, []) + closing)
+    if recording and resume:
+        note_resumed(results)
+    elif recording:                                                                                   # a run log
+        record = add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json", data_keys=NOT_FROM_DATA)
+        run = record["provenance"]["date"]
+    done, total, k = 0.0, 0.0, 0
+    for batch, batch_left in zip(grouped, left):
         for s in batch:
             k += 1
-            beside = "".join(f" beside {o.name}" for o in batch if o is not s)
-            print(f"[{k}/{len(todo)}] {s.name}{beside} (estimate {estimate_text(s)}; {done / max(known, 1e-9):.0%} "
-                  f"of the estimate done): {' '.join(s.argv[1:])}", flush=True)
-        if not dry_run:
+            beside = "".join(f" beside {o.name}" for o in batch_left if o is not s)
+            print(f"[{k}/{len(todo)}] {s.name}{beside} " + (
+                "(done earlier in this run: skipped)" if s not in batch_left else
+                f"(estimate {estimate_text(s)}; {done / max(known, 1e-9):.0%} of the estimate done): "
+                f"{' '.join(s.argv[1:])}"), flush=True)
+        if batch_left and not dry_run:
             started = time.perf_counter()
-            run_batch(batch, ROOT, lambda row: record_step(results, run, row), popen)
+            run_batch(batch_left, ROOT, lambda row: record_step(results, run, row), popen)
             total += time.perf_counter() - started
-        done += batch_seconds(batch) or 0.0
+        done += batch_seconds(batch_left) or 0.0
     for s in closing:
         print(f"[{s.name}] the summaries, figures and report from the new records (estimate {estimate_text(s)})",
               flush=True)
@@ -320,12 +331,6 @@ def finish_step(results):
 def estimate_text(step):
     """A step's estimate and its basis, as the progress lines give them."""
     return f"{'?' if step.seconds is None else f'{step.seconds:.0f} s'} = {step.basis}"
-
-
-def started_at():
-    """The start of a run, as its rows of the run record name it."""
-    from datetime import datetime, timezone
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def record_step(results, run, row):

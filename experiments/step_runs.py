@@ -5,6 +5,9 @@ the run (:func:`timed`).
 A pair's wall time counts once: the run's total is the batches' wall seconds, a pair's estimate the longer of
 the two (:func:`batch_seconds`).  Each member keeps its own row: its own wall seconds, its own CPU seconds (the
 child's resource usage, :func:`os.wait4`), the load before and after, and ``beside``, the step it ran beside.
+
+A run may go on over several sessions (``run all --resume``, :func:`resumed_run`): it skips the steps its rows
+show finished and adds its rows under the same start, and only on the commit it started on.
 """
 import json
 import os
@@ -12,7 +15,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import pandas as pd
+
 from ssl_repro.harness.progress import HISTORY
+from ssl_repro.utils import provenance as prov
+
+from script_steps import RUN_RECORD
 
 #: Added to the environment of a pair's children: one BLAS/OpenMP/numba thread each, so that the two fill the two
 #: cores without oversubscribing them.
@@ -133,3 +141,38 @@ def timed(name, call, estimate, command):
     load_before, cpu_before, started = os.getloadavg()[0], cpu(), time.perf_counter()
     call()
     return step_row(name, time.perf_counter() - started, cpu() - cpu_before, estimate, load_before, command)
+
+
+def resumed_run(results):
+    """(start, finished) of the run that ``run all --resume`` continues in ``results``: the last run's start, as
+    its ``run_all/provenance.json`` (written as it started) and its rows of the run record name it, and the names
+    of the steps those rows show finished.
+
+    Decision: a run continues only on the commit it started on, with a clean tree, so that every record of a run
+    made over several sessions shares one commit; a run record from another commit, or none, ends the command
+    with one ``Error:`` line.  Finished steps are skipped whole; an unfinished sweep resumes at its job level
+    (its finished jobs stay), an unfinished script runs again."""
+    folder = Path(results) / RUN_RECORD.parent
+    started = folder / "provenance.json"
+    if not started.exists():
+        raise SystemExit(f"Error: --resume: no run to continue in {folder} (no provenance.json): run all without "
+                         f"--resume starts one")
+    first = json.loads(started.read_text())["provenance"]
+    code = prov.git_commit()
+    if not code or "+" in code or first.get("git_commit") != code:
+        raise SystemExit(f"Error: --resume: the run in {folder} started on commit {first.get('git_commit')}, and "
+                         f"the code here is {code or 'not a git checkout'}: a run continues only on the commit it "
+                         f"started on, with a clean tree; check that commit out, or run all without --resume "
+                         f"to start anew")
+    rows = pd.read_csv(folder / RUN_RECORD.name) if (folder / RUN_RECORD.name).exists() else None
+    finished = set() if rows is None else set(rows.loc[rows["run"] == first["date"], "step"])
+    return first["date"], finished
+
+
+def note_resumed(results):
+    """Add this session's provenance (date, machine, load) to the ``resumed`` list of the run's
+    ``run_all/provenance.json``: where and when each part of a run made over several sessions ran."""
+    path = Path(results) / RUN_RECORD.parent / "provenance.json"
+    record = json.loads(path.read_text())
+    record["resumed"] = record.get("resumed", []) + [prov.provenance()]
+    path.write_text(json.dumps(record, indent=1))

@@ -1,6 +1,8 @@
 """Fixtures shared by the test modules: the public datasets (under $SSL_REPRO_DATA), the benchmark matrix
 text20k, the two-moons kernel problem, the experiment scripts, the report rendered from the committed records."""
 import os
+import subprocess
+import sys
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,6 +23,17 @@ def public_data_folder(*files):
         pytest.skip(f"set {ENV_VAR} to a folder holding {' and '.join(missing)} (a public dataset; "
                     "see docs/user_guide/02_data.md)")
     return Path(root)
+
+
+def sleeping_popen(ran, interrupt_at=None):
+    """A ``popen`` for ``run all`` (experiments/run_all_plan.py) that notes each step's argv in ``ran`` and starts
+    a child that sleeps 0.01 s instead; the launch number ``interrupt_at`` raises KeyboardInterrupt."""
+    def popen(argv, **kwargs):
+        ran.append(argv)
+        if len(ran) == interrupt_at:
+            raise KeyboardInterrupt
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.01)"], **kwargs)
+    return popen
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import sleeping_popen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -162,17 +163,6 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(pla
     downloading = plan.plan_all(tmp_path / "results", {}, root, download=True)
     assert "timing aut-avn" in {s.name for s in downloading if s.argv}
     assert sweeps_planned(downloading, "33-vs-36") == set()   # proprietary: never downloadable
-
-
-def sleeping_popen(ran, interrupt_at=None):
-    """A ``popen`` for ``run_all`` that notes each step's argv in ``ran`` and starts a child that sleeps 0.01 s
-    instead; the launch number ``interrupt_at`` raises KeyboardInterrupt."""
-    def popen(argv, **kwargs):
-        ran.append(argv)
-        if len(ran) == interrupt_at:
-            raise KeyboardInterrupt
-        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.01)"], **kwargs)
-    return popen
 
 
 def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_path, capsys):

@@ -211,7 +211,8 @@ def test_every_script_that_writes_json_is_covered_here():
         "experiments/cccp_002.py",          # through cccp_002_data.note (above)
         "experiments/cccp_002_mnist.py",    # through cccp_002_data.note (above): mnist-5k's key
         "experiments/cccp_002_fig6.py",     # through cccp_002_data.note: test_cccp_002_fig6_mnist8.py
-        "experiments/cccp_002_large.py"}    # test_002s_large_note_stamps_the_key_of_the_rows_it_is_given
+        "experiments/cccp_002_large.py",    # test_002s_large_note_stamps_the_key_of_the_rows_it_is_given
+        "experiments/step_runs.py"}         # note_resumed keeps run all's key: test_run_all_resume.py
     #: JSON that is no record under results/: a comparison printed or written where its user says (da_work), a
     #: benchmark file's .meta.json beside the data file (write_bench_file).
     not_records = {"benchmarks/da_work.py", "benchmarks/write_bench_file.py"}
