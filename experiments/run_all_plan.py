@@ -28,7 +28,7 @@ from ssl_repro.harness.sweep_estimate import estimate
 from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
-from script_steps import EXTRA_SCRIPTS, RUN_RECORD, SCALE_STEP, Step, last_measured, script_steps
+from script_steps import EXTRA_SCRIPTS, RUN_PROVENANCE, RUN_RECORD, SCALE_STEP, Step, last_measured, script_steps
 from step_runs import batch_seconds, batches, note_resumed, resumed_run, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
@@ -267,7 +267,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     grouped = batches(todo)
     left = [[s for s in b if s.name not in finished] for b in grouped]
     known = sum(x for x in [batch_seconds(b) for b in left if b] + [s.seconds for s in closing] if x is not None)
-    unknown = [s.name for s in todo + closing if s.seconds is None]
+    unknown = [s.name for s in sum(left, []) + closing if s.seconds is None]
     pairs = [" and ".join(s.name for s in b) for b in grouped if len(b) > 1]
     print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped"
           + (f", {len(finished & {s.name for s in todo})} done earlier in the run of {run} (resumed)" if resume else "")
@@ -291,7 +291,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     if recording and resume:
         note_resumed(results)
     elif recording:                                                                                   # a run log
-        record = add_provenance(Path(results) / RUN_RECORD.parent / "provenance.json", data_keys=NOT_FROM_DATA)
+        record = add_provenance(Path(results) / RUN_PROVENANCE, data_keys=NOT_FROM_DATA)
         run = record["provenance"]["date"]
     done, total, k = 0.0, 0.0, 0
     for batch, batch_left in zip(grouped, left):

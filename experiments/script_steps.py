@@ -37,6 +37,8 @@ class Step:
 
 #: Where ``run all`` records each run, step by step (under the results folder).
 RUN_RECORD = Path("run_all") / "steps.csv"
+#: The run's provenance beside its record: written as a run starts (``resumed``: one entry per session after).
+RUN_PROVENANCE = RUN_RECORD.parent / "provenance.json"
 
 #: Why ``run all`` leaves the scale experiments out unless asked.
 SCALE_STEP = ("scale experiments (004's large transductive tables and their doubling by the timing protocol, "

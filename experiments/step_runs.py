@@ -20,7 +20,7 @@ import pandas as pd
 from ssl_repro.harness.progress import HISTORY
 from ssl_repro.utils import provenance as prov
 
-from script_steps import RUN_RECORD
+from script_steps import RUN_PROVENANCE, RUN_RECORD
 
 #: Added to the environment of a pair's children: one BLAS/OpenMP/numba thread each, so that the two fill the two
 #: cores without oversubscribing them.
@@ -152,27 +152,27 @@ def resumed_run(results):
     made over several sessions shares one commit; a run record from another commit, or none, ends the command
     with one ``Error:`` line.  Finished steps are skipped whole; an unfinished sweep resumes at its job level
     (its finished jobs stay), an unfinished script runs again."""
-    folder = Path(results) / RUN_RECORD.parent
-    started = folder / "provenance.json"
+    folder, started = Path(results) / RUN_RECORD.parent, Path(results) / RUN_PROVENANCE
     if not started.exists():
         raise SystemExit(f"Error: --resume: no run to continue in {folder} (no provenance.json): run all without "
                          f"--resume starts one")
     first = json.loads(started.read_text())["provenance"]
     code = prov.git_commit()
-    if not code or "+" in code or first.get("git_commit") != code:
+    if not code or code.endswith(prov.UNCOMMITTED) or first.get("git_commit") != code:
         raise SystemExit(f"Error: --resume: the run in {folder} started on commit {first.get('git_commit')}, and "
                          f"the code here is {code or 'not a git checkout'}: a run continues only on the commit it "
                          f"started on, with a clean tree; check that commit out, or run all without --resume "
                          f"to start anew")
-    rows = pd.read_csv(folder / RUN_RECORD.name) if (folder / RUN_RECORD.name).exists() else None
-    finished = set() if rows is None else set(rows.loc[rows["run"] == first["date"], "step"])
+    record = Path(results) / RUN_RECORD
+    rows = pd.read_csv(record) if record.exists() else pd.DataFrame(columns=["run", "step"])
+    finished = set(rows.loc[rows["run"] == first["date"], "step"])
     return first["date"], finished
 
 
 def note_resumed(results):
     """Add this session's provenance (date, machine, load) to the ``resumed`` list of the run's
     ``run_all/provenance.json``: where and when each part of a run made over several sessions ran."""
-    path = Path(results) / RUN_RECORD.parent / "provenance.json"
+    path = Path(results) / RUN_PROVENANCE
     record = json.loads(path.read_text())
     record["resumed"] = record.get("resumed", []) + [prov.provenance()]
     path.write_text(json.dumps(record, indent=1))

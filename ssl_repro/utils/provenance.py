@@ -67,6 +67,8 @@ def _version(name):
 #: while a sweep or benchmark runs), the docs and the Markdown files (README.md's speed list is rendered
 #: from the records).  Changes there do not mark a run's commit as "+uncommitted changes".
 NOT_CODE = (":!results", ":!outputs", ":!docs", ":!*.md")
+#: What :func:`git_commit` appends to HEAD when the tree has changes outside :data:`NOT_CODE`.
+UNCOMMITTED = "+uncommitted changes"
 
 
 def git_commit(root=None):
@@ -82,7 +84,7 @@ def git_commit(root=None):
         dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", *NOT_CODE)
     except (OSError, subprocess.SubprocessError):
         return None
-    return (head + ("+uncommitted changes" if dirty else "")) or None
+    return (head + (UNCOMMITTED if dirty else "")) or None
 
 
 def provenance_with_earlier(path, merged=True, data_keys=None):
