@@ -188,7 +188,7 @@ def test_002s_large_note_stamps_the_key_of_the_rows_it_is_given(experiment_scrip
 STAMPED_IN_SOURCE = {
     "experiments/svmlin_agreement.py": "data_keys({args.dataset: dataset})",
     "experiments/universvm_multiclass.py": 'data_keys({"digits": (X, y)})',
-    "experiments/run_all_plan.py": '"provenance.json", data_keys=NOT_FROM_DATA)',
+    "experiments/run_all_plan.py": 'RUN_PROVENANCE, data_keys=NOT_FROM_DATA)',
     "benchmarks/record_side_by_side.py": '"data_keys": NOT_FROM_DATA,',
     "benchmarks/suite_durations.py": '"data_keys": NOT_FROM_DATA}',
     "benchmarks/sweep_start.py": 'summary["data_keys"] = NOT_FROM_DATA',
