@@ -63,7 +63,8 @@ def applicable(name):
 
 def methods(recipe, dataset=None):
     """The config names of the variants tagged ``recipe``, as a sweep value string; with ``dataset``, the
-    learning curve's are the dataset's ``curve_methods`` where the registry narrows them (the large analogs)."""
+    learning curve's are the dataset's ``curve_methods`` where the registry narrows them (the large analogs,
+    the SYNTHETIC stand-ins)."""
     chosen = [v.config for v in recipe_variants(recipe)]
     if dataset is not None and recipe == "learning_curve" and dataset_info(dataset).curve_methods:
         chosen = [c for c in chosen if c in dataset_info(dataset).curve_methods]

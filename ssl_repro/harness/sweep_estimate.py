@@ -4,14 +4,16 @@ A sweep of recipe ``conf/experiment/<name>.yaml`` on one dataset takes about
 
     (seconds per job + :data:`OVERHEAD`) x jobs the recipe launches now / jobs it runs at once
 
-- **Seconds per job**: the mean over the record's jobs (``results/<sweep folder>/results.csv``) of
-  what best stands for a job's time on an idle machine: the wall ``seconds`` of a record made by the
+- **Seconds per job**: per method the recipe runs, the mean over that method's jobs in the record
+  (``results/<sweep folder>/results.csv``; a method without a job there leaves the sweep without an
+  estimate, "?", rather than one borrowed from cheaper methods) of what best stands for a job's time on
+  an idle machine: the wall ``seconds`` of a record made by the
   timing protocol (:mod:`ssl_repro.harness.timing_protocol`: one job at a time on an idle machine;
   its records carry the load columns), else ``cpu_seconds`` where the record has them (a job runs one
   solver thread, so its CPU seconds are close to its idle wall seconds even when the machine was busy),
   else the wall ``seconds``, which for the parallel sweeps were taken under load ("busy seconds":
   two jobs at once plus other work, so the estimate is high).
-- **Jobs now**: the product of the sizes of the recipe's sweep parameters (methods x splits x label
+- **Jobs now**: per method, the product of the sizes of the recipe's other sweep parameters (methods x splits x label
   counts x repeats x unlabeled subsets) as the registry gives them for the dataset today
   (``curve_methods``, ``ablation_grid``, ``timing_grid``: :mod:`ssl_repro.data.registry`), which need
   not be the number of jobs the record holds.
@@ -29,6 +31,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from ssl_repro.harness import resolvers  # noqa: F401  (the recipes' registry and methods resolvers)
 from ssl_repro.harness.aggregate import read_results
+from ssl_repro.harness.methods import VARIANTS
 from ssl_repro.harness.timing_protocol import WINDOW
 
 #: The configuration folder (``conf/``: the recipes and the launchers).
@@ -49,17 +52,29 @@ def recipe(experiment):
     return OmegaConf.load(CONF / "experiment" / f"{experiment}.yaml")
 
 
-def jobs_now(experiment, dataset):
-    """How many jobs recipe ``experiment`` launches on ``dataset`` today: the product of the sizes of
-    its sweep parameters, resolved for the dataset (``ValueError`` where the recipe does not apply)."""
+def sweep_values(experiment, dataset):
+    """{parameter: the values recipe ``experiment`` sweeps it over on ``dataset``}, resolved for the dataset
+    (``ValueError`` where the recipe does not apply)."""
     params = recipe(experiment).hydra.sweeper.params
     node = OmegaConf.create({"dataset": {"name": dataset}, "params": OmegaConf.to_container(params)})
     values = OmegaConf.to_container(node, resolve=True)["params"]
     overrides = OverridesParser.create().parse_overrides([f"{k}={v}" for k, v in values.items()])
+    return {o.key_or_group: list(o.sweep_iterator()) if o.is_sweep_override() else [o.value()] for o in overrides}
+
+
+def jobs_now(experiment, dataset):
+    """How many jobs recipe ``experiment`` launches on ``dataset`` today: the product of the sizes of
+    its sweep parameters (:func:`sweep_values`)."""
     count = 1
-    for o in overrides:
-        count *= len(list(o.sweep_iterator())) if o.is_sweep_override() else 1
+    for values in sweep_values(experiment, dataset).values():
+        count *= len(values)
     return count
+
+
+def record_names(configs):
+    """The ``method`` strings the records of method configs ``configs`` carry (a config that is no variant of
+    :data:`ssl_repro.harness.methods.VARIANTS`, a user's own, by its name)."""
+    return [VARIANTS[c].record_name if c in VARIANTS else c for c in configs]
 
 
 def at_once(experiment):
@@ -68,14 +83,14 @@ def at_once(experiment):
     return int(own if own is not None else OmegaConf.load(CONF / "hydra" / "launcher" / "local.yaml").n_jobs)
 
 
-def seconds_per_job(table):
-    """(mean seconds per job, which seconds) of a record ``table`` (module doc): ``wall s`` of the timing
-    protocol, ``CPU s``, or ``busy s`` (wall seconds taken with other jobs running)."""
+def seconds_column(table):
+    """(column, which seconds) of a record ``table`` that stands for a job's time (module doc): ``wall s``
+    of the timing protocol, ``CPU s``, or ``busy s`` (wall seconds taken with other jobs running)."""
     if "load_before" in table and table["load_before"].notna().any():
-        return float(table["seconds"].mean()), "wall s (timing protocol)"
+        return "seconds", "wall s (timing protocol)"
     if "cpu_seconds" in table and table["cpu_seconds"].notna().all():
-        return float(table["cpu_seconds"].mean()), "CPU s"
-    return float(table["seconds"].mean()), "busy s"
+        return "cpu_seconds", "CPU s"
+    return "seconds", "busy s"
 
 
 #: The columns that tell one job of a sweep from another (beside the settings a recipe fixes).
@@ -96,25 +111,39 @@ def shared_rows(table, earlier):
 
 def estimate(record, experiment, dataset, earlier=()):
     """(seconds, basis) of recipe ``experiment``'s sweep on ``dataset`` from its committed ``record``
-    (a results.csv; module doc); (None, why) without a record or where the recipe does not apply.
-    ``earlier``: the records of the sweeps ``run all`` runs before this one on the dataset; the jobs they
-    share with this one (:func:`shared_rows`; never a timing sweep's, whose jobs are its own) are left
-    out, in proportion."""
+    (a results.csv; module doc); (None, why) without a record, where the recipe does not apply, or where
+    the record holds no job of a method the recipe runs.  ``earlier``: the records of the sweeps ``run all``
+    runs before this one on the dataset; the jobs they share with this one (:func:`shared_rows`; never a
+    timing sweep's, whose jobs are its own) are left out, in proportion, method by method."""
     record = Path(record)
     if not record.exists():
         return None, "no record"
-    table = read_results(record)
-    timed = "timing" in recipe(experiment)
-    shared = shared_rows(table, [] if timed else [Path(p) for p in earlier if Path(p).exists()])
-    per_job, which = seconds_per_job(table[~shared] if (~shared).any() else table)
     try:
-        jobs = jobs_now(experiment, dataset)
+        values = sweep_values(experiment, dataset)
     except (ValueError, OmegaConfBaseException) as error:
         return None, f"{experiment} does not apply to {dataset}: {error}"
+    table = read_results(record)
+    names = record_names(values.get("method", []))
+    absent = [n for n in names if not (table["method"] == n).any()]
+    if absent:
+        return None, f"no job of {', '.join(absent)} in {record.parent.name}/{record.name}"
+    timed = "timing" in recipe(experiment)
+    shared = shared_rows(table, [] if timed else [Path(p) for p in earlier if Path(p).exists()])
+    column, which = seconds_column(table)
+    jobs = jobs_now(experiment, dataset)
+    per_method = jobs // max(len(names), 1)
+    groups = [table["method"] == n for n in names] or [table["method"].notna()]
+    run = busy = 0.0
+    for rows in groups:
+        own = rows & ~shared
+        copied = round(per_method * shared[rows].mean())
+        run += per_method - copied
+        busy += float(table.loc[own if own.any() else rows, column].mean()) * (per_method - copied)
+    per_job = busy / run if run else 0.0
     parallel = at_once(experiment)
     overhead = OVERHEAD + (WINDOW if timed else 0.0)
-    copied = round(jobs * shared.mean())
-    seconds = (per_job + overhead) * (jobs - copied) / parallel
-    return seconds, (f"({per_job:.2f} {which}/job, mean of {int((~shared).sum())} in {record.parent.name}/"
-                     f"{record.name}, + {overhead:g} s overhead) x {jobs - copied} jobs / {parallel} at once"
-                     + (f" ({copied} more copied from an earlier sweep)" if copied else ""))
+    copied = jobs - int(run)
+    return (per_job + overhead) * run / parallel, (
+        f"({per_job:.2f} {which}/job, mean of {int((~shared).sum())} in {record.parent.name}/{record.name} "
+        f"method by method, + {overhead:g} s overhead) x {int(run)} jobs / {parallel} at once"
+        + (f" ({copied} more copied from an earlier sweep)" if copied else ""))

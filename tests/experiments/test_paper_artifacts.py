@@ -158,7 +158,7 @@ def test_run_all_with_an_empty_data_root_names_each_missing_set_and_its_file(pla
         assert f"missing {name}: dataset '{name}': expected file(s) {root / file}" in out, name
     assert sweeps_planned(steps, "synthetic-ccat") == set() and "--stand-ins runs them" in out
     with_stand_ins = plan.plan_all(tmp_path / "results", {}, root, stand_ins=True)
-    assert sweeps_planned(with_stand_ins, "synthetic-ccat") == {"objective-minima", "timing", "annealing-ablation"}
+    assert sweeps_planned(with_stand_ins, "synthetic-ccat") == {"objective-minima", "annealing-ablation"}
     assert not root.exists()                                  # asking the loaders creates nothing
     downloading = plan.plan_all(tmp_path / "results", {}, root, download=True)
     assert "timing aut-avn" in {s.name for s in downloading if s.argv}
@@ -223,43 +223,73 @@ def fake_record(results, folder, dataset, seconds, **columns):
     return results / folder / "results.csv"
 
 
+def every_method(experiment, dataset, seconds):
+    """(method, seconds) columns of a record with the jobs ``seconds[i]`` for the i-th method the recipe runs
+    on ``dataset`` (each method its own seconds), and the mean over the methods of their means."""
+    from ssl_repro.harness.sweep_estimate import record_names, sweep_values
+    names = record_names(sweep_values(experiment, dataset)["method"])
+    method = [n for n, own in zip(names, seconds) for _ in own]
+    flat = [x for own in seconds[:len(names)] for x in own]
+    return {"method": method, "split": range(len(flat))}, flat, sum(sum(o) / len(o) for o in seconds[:len(names)]) / len(names)
+
+
 def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_jobs_its_recipe_launches_now(
         plan, tmp_path, capsys):
+    """Per method the recipe runs, the mean of its jobs' seconds (CPU seconds where the record has them,
+    else busy seconds), times the jobs the recipe launches now, over the jobs it runs at once."""
     from omegaconf import OmegaConf
 
     from ssl_repro.data import dataset_info
-    from ssl_repro.harness import sweep_estimate, timing_protocol
+    from ssl_repro.harness import sweep_estimate
     from ssl_repro.harness.methods import recipe_variants
     results, d = tmp_path / "results", "synthetic-ccat"
-    busy, cpu, wall = [30.0, 50.0, 70.0], [4.0, 6.0], [2.0, 3.0, 7.0]
-    fake_record(results, "learning_curve_synthetic_ccat", d, busy)                      # busy seconds only
-    fake_record(results, "ablation_synthetic_ccat", d, [40.0, 60.0], cpu_seconds=cpu,   # CPU seconds preferred
-                method="da-T0.1")                                          # no job of the learning curve's
-    fake_record(results, "timing_synthetic_ccat", d, wall, cpu_seconds=[1.0] * 3, load_before=[0.1] * 3,
-                repeat=[0, 1, 2])                                                       # the protocol: wall seconds
+    per_method = [[10.0, 30.0], [50.0], [5.0, 7.0, 9.0], [100.0], [1.0]]
+    columns, busy, busy_mean = every_method("learning_curve", d, per_method)
+    fake_record(results, "learning_curve_synthetic_ccat", d, busy, **columns)             # busy seconds only
+    columns, cpu, cpu_mean = every_method("ablation", d, per_method)
+    columns["split"] = [100 + s for s in columns["split"]]                                # no job of the curve's
+    fake_record(results, "ablation_synthetic_ccat", d, [99.0] * len(cpu), cpu_seconds=cpu, **columns)
     calls = []
     steps = plan.run_all(results, {}, dry_run=True, popen=lambda *a, **k: calls.append(a), root=tmp_path / "empty",
                          stand_ins=True)
     out = capsys.readouterr().out
     assert calls == []
     info, cores = dataset_info(d), OmegaConf.load(sweep_estimate.CONF / "hydra/launcher/local.yaml").n_jobs
-    grid = {"objective-minima": (sum(busy) / 3, "busy s", len(recipe_variants("learning_curve")) * 10
-                                 * len(info.curve_labels), cores, sweep_estimate.OVERHEAD),
-            "annealing-ablation": (sum(cpu) / 2, "CPU s", len(recipe_variants("ablation")) * 10 * len(info.ablation_grid),
-                                   cores, sweep_estimate.OVERHEAD),
-            "timing": (sum(wall) / 3, "wall s (timing protocol)", 3 * len(recipe_variants("timing")) * 3
-                       * len(info.timing_grid), 1, sweep_estimate.OVERHEAD + timing_protocol.WINDOW)}
+    assert len(info.curve_methods) == 4 < len(recipe_variants("learning_curve"))        # a stand-in's four methods
+    grid = {"objective-minima": (busy_mean, "busy s", 4 * 10 * len(info.curve_labels)),
+            "annealing-ablation": (cpu_mean, "CPU s", len(recipe_variants("ablation")) * 10 * len(info.ablation_grid))}
     by_name = {s.name: s for s in steps}
-    for name, (per_job, which, jobs, at_once, overhead) in grid.items():
+    for name, (per_job, which, jobs) in grid.items():
         step = by_name[f"{name} {d}"]
-        assert step.seconds == pytest.approx((per_job + overhead) * jobs / at_once), name
-        assert f"({per_job:.2f} {which}/job, mean of " in step.basis and f" x {jobs} jobs / {at_once} at once" in step.basis
+        assert step.seconds == pytest.approx((per_job + sweep_estimate.OVERHEAD) * jobs / cores), name
+        assert f"({per_job:.2f} {which}/job, mean of " in step.basis and f" x {jobs} jobs / {cores} at once" in step.basis
         assert f"{name} {d} (estimate {step.seconds:.0f} s = {step.basis};" in out
+    assert f"timing {d}" not in by_name                     # the stand-ins are not timed (artifact_table.NOT_TIMED)
     known = sum(s.seconds for s in steps if s.argv and s.seconds is not None)
     assert f"estimate {known / 3600:.1f} h" in out
     peers = {s.name: s for s in steps if s.name in ("svmlight-table9", "universvm-002")}
     assert all(s.argv is None and s.why for s in peers.values())
     assert "skip " in out and "full-ccat" in out           # real sets without their files are skipped with the reason
+
+
+def test_a_timing_sweeps_estimate_reads_the_protocols_wall_seconds(tmp_path):
+    from ssl_repro.harness.sweep_estimate import OVERHEAD, estimate, jobs_now
+    from ssl_repro.harness.timing_protocol import WINDOW
+    columns, wall, mean = every_method("timing", "pcmac", [[2.0, 4.0], [3.0], [7.0], [1.0, 1.0], [10.0]])
+    timing = fake_record(tmp_path, "timing", "pcmac", wall, cpu_seconds=[1.0] * len(wall),
+                         load_before=[0.1] * len(wall), **columns)
+    seconds, basis = estimate(timing, "timing", "pcmac")
+    assert seconds == pytest.approx((mean + OVERHEAD + WINDOW) * jobs_now("timing", "pcmac"))
+    assert "wall s (timing protocol)/job" in basis and " / 1 at once" in basis
+
+
+def test_a_sweep_whose_record_lacks_a_method_it_runs_has_no_estimate(tmp_path):
+    """A method the recipe runs now and the record never held (the stand-ins' curves before they were
+    narrowed: TSVM S=1 at minutes a job against DA's seconds) gives "?", not a mean borrowed from others."""
+    from ssl_repro.harness.sweep_estimate import estimate
+    curve = fake_record(tmp_path, "curve", "pcmac", [1.0, 2.0], method=["da", "svm"])
+    seconds, why = estimate(curve, "learning_curve", "pcmac")
+    assert seconds is None and why.startswith("no job of ") and "tsvm-S1" in why and "curve/results.csv" in why
 
 
 def test_a_sweeps_estimate_leaves_out_the_jobs_an_earlier_sweep_holds(tmp_path):
@@ -268,15 +298,18 @@ def test_a_sweeps_estimate_leaves_out_the_jobs_an_earlier_sweep_holds(tmp_path):
     from ssl_repro.harness.sweep_estimate import OVERHEAD, estimate, jobs_now
     d = "synthetic-ccat"
     curve = fake_record(tmp_path, "curve", d, [30.0, 50.0, 70.0])
-    ablation = fake_record(tmp_path, "ablation", d, [9.0, 9.0, 1.0, 3.0], cpu_seconds=[9.0, 9.0, 1.0, 3.0],
-                           method=["da", "da", "da-T0.1", "da-T0.1"], split=[0, 1, 0, 1])
+    columns, cpu, alone_mean = every_method("ablation", d, [[9.0, 9.0], [1.0, 3.0], [4.0, 4.0], [6.0, 8.0]])
+    columns["split"] = [0, 1] * 4
+    ablation = fake_record(tmp_path, "ablation", d, cpu, cpu_seconds=cpu, **columns)
     alone, _ = estimate(ablation, "ablation", d)
     seconds, basis = estimate(ablation, "ablation", d, earlier=[curve])
     jobs = jobs_now("ablation", d)
-    assert alone == pytest.approx((5.5 + OVERHEAD) * jobs / 2)
-    assert seconds == pytest.approx((2.0 + OVERHEAD) * (jobs - jobs // 2) / 2)
-    assert f"({jobs // 2} more copied from an earlier sweep)" in basis and "mean of 2 in" in basis
-    timing = fake_record(tmp_path, "timing", d, [1.0, 2.0, 3.0], load_before=[0.1] * 3)
+    assert columns["method"][0] == "da"
+    assert alone == pytest.approx((alone_mean + OVERHEAD) * jobs / 2)
+    assert seconds == pytest.approx((13 / 3 + OVERHEAD) * (jobs - jobs // 4) / 2)    # the three fixed-T means: 2, 4, 7
+    assert f"({jobs // 4} more copied from an earlier sweep)" in basis and "mean of 6 in" in basis
+    columns, wall, _ = every_method("timing", d, [[1.0], [2.0], [3.0], [4.0], [5.0]])
+    timing = fake_record(tmp_path, "timing", d, wall, load_before=[0.1] * len(wall), **columns)
     assert estimate(timing, "timing", d, earlier=[curve]) == estimate(timing, "timing", d)
 
 
