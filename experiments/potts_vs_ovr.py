@@ -7,15 +7,19 @@ rows (every class among them), unlabeled rows and test rows, drawn at random; bo
 :class:`~ssl_repro.estimators.LinearDA` at lambda = 0.001, lambda' = 1 (the papers' values) on the same
 rows: ``multiclass="ovr"`` (002's one-vs-rest, r per class) and ``multiclass="potts"`` (the Potts glass of
 the footnote of 000 Sec. 3 / 004 Sec. 1.3, :mod:`ssl_repro.solvers.potts`), r the labeled rows' class shares.
-Per split and method the record holds: the error on the unlabeled rows (transduction) and on the test
-rows, J over K classes (:func:`ssl_repro.solvers.potts.objective_of_weights`: the same function of the K
-weight vectors for both methods, the sum over classes of Eqn 18's terms at the hard labels), the CPU
-seconds of the fit (the process's, every thread: a busy machine slows it less than the wall clock, which
-is recorded too and is *not a timing*), the DA iterations and whether every solve converged.
+Beside them, as the reference, the supervised :class:`~ssl_repro.estimators.LinearSVM` on the labeled rows
+alone (:data:`REFERENCE`; its J over K is that of its weights).  Per split and method the record holds: the
+error on the unlabeled rows (transduction) and on the test rows, J over K classes
+(:func:`ssl_repro.solvers.potts.objective_of_weights`: the same function of the K weight vectors for every
+method, the sum over classes of Eqn 18's terms at the hard labels), the CPU seconds of the fit (the
+process's, every thread: a busy machine slows it less than the wall clock, which is recorded too and is
+*not a timing*), the DA iterations (the reference's: Newton iterations) and whether every solve converged.
 
 Decision (sizes): the labeled counts are 002's smallest MNIST count (100) on the two digit sets and ten
-per class on 20ng-all (200); the unlabeled and test rows are capped so that the ten splits of the three sets
-run in minutes (the module's :data:`SIZES`; ``--max-unlabeled`` caps them further for a quick look).
+per class on 20ng-all (200); the unlabeled and test rows are capped (the module's :data:`SIZES`;
+``--max-unlabeled`` caps them further for a quick look).  Ten splits cost about 2 CPU minutes on digits,
+14 on 20ng-all and 31 on mnist-5k (one split of each measured on a shared machine, 2026-11-28: 84 and 185
+CPU s; DA's CG solves on the dense pixel rows of MNIST take most of it); ``run all`` runs one step per set.
 
 Writes ``OUT/<dataset>.json`` per data set run, the whole record of that set anew after each split (a rerun
 replaces it, no points of an earlier run are kept; a run cut short leaves the splits it finished, and
@@ -39,15 +43,19 @@ sys.path.insert(0, str(ROOT))
 from ssl_repro.data.cache import data_root  # noqa: E402
 from ssl_repro.data.keys import data_keys  # noqa: E402
 from ssl_repro.data.multiclass import MULTICLASS_DATASETS  # noqa: E402
-from ssl_repro.estimators import LinearDA  # noqa: E402
+from ssl_repro.estimators import LinearDA, LinearSVM  # noqa: E402
 from ssl_repro.solvers import from_mask  # noqa: E402
 from ssl_repro.solvers.potts import objective_of_weights  # noqa: E402
 from ssl_repro.utils.provenance import provenance  # noqa: E402
 
-#: (labeled, unlabeled, test) rows per data set: small enough that ten splits of the three run in minutes.
+#: (labeled, unlabeled, test) rows per data set (module doc: what ten splits of each cost).
 SIZES = {"digits": (100, 600, 300), "mnist-5k": (100, 500, 300), "20ng-all": (200, 800, 500)}
 OUT = ROOT / "results" / "potts_vs_ovr"
 METHODS = ("ovr", "potts")
+#: The supervised reference on the same split (decision, 2026-11-28): :class:`~ssl_repro.estimators.LinearSVM`
+#: on the labeled rows alone, one-vs-rest, at the same lambda, so that a reader sees whether either DA helps at
+#: all (on mnist-5k's first split both DAs erred on about half the test rows, the SVM on 30%).
+REFERENCE = "svm"
 LAM, LAM_U = 1e-3, 1.0
 
 
@@ -77,15 +85,18 @@ def compare(X, y, rows_l, rows_u, rows_t, lam=LAM, lam_u=LAM_U):
     classes = np.unique(truth[labeled])
     problems = [from_mask(X_fit, np.where(truth[labeled] == c, 1.0, -1.0), labeled) for c in classes]
     found = []
-    for method in METHODS:
+    for method in METHODS + (REFERENCE,):
         cpu, wall = time.process_time(), time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")         # a capped solve is recorded (converged), not printed
-            model = LinearDA(lam=lam, lam_u=lam_u, multiclass=method).fit(X_fit, y_fit)
+            model = (LinearSVM(lam=lam) if method == REFERENCE
+                     else LinearDA(lam=lam, lam_u=lam_u, multiclass=method)).fit(X_fit, y_fit)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         W = np.hstack([model.coef_, model.intercept_[:, None]])
+        guess = getattr(model, "transduction_", None)
+        guess = model.predict(X_fit[~labeled]) if guess is None else guess[~labeled]
         found.append({
-            "method": method, "transductive_error": float(np.mean(model.transduction_[~labeled] != truth[~labeled])),
+            "method": method, "transductive_error": float(np.mean(guess != truth[~labeled])),
             "test_error": float(np.mean(model.predict(X[rows_t]) != y[rows_t])) if rows_t.size else float("nan"),
             "objective_k": float(objective_of_weights(problems, W, lam, lam_u)), "cpu_seconds": cpu,
             "wall_seconds_not_a_timing": wall, "iterations": int(np.sum(model.n_iter_)),

@@ -43,7 +43,7 @@ def test_the_record_holds_both_methods_with_j_over_k_of_their_weights(experiment
     potts.main(["--datasets", "digits", "--splits", "2", "--out", str(tmp_path)])
     record = json.loads((tmp_path / "digits.json").read_text())
     rows = record["rows"]
-    assert [(r["split"], r["method"]) for r in rows] == [(0, "ovr"), (0, "potts"), (1, "ovr"), (1, "potts")]
+    assert [(r["split"], r["method"]) for r in rows] == [(s, m) for s in (0, 1) for m in ("ovr", "potts", "svm")]
     assert all(0 <= r[e] <= 1 for r in rows for e in ("transductive_error", "test_error"))
     assert record["settings"]["n_labeled"] == 30 and record["settings"]["n_test"] == 60
     X, y = load_digits_k()
@@ -55,6 +55,13 @@ def test_the_record_holds_both_methods_with_j_over_k_of_their_weights(experiment
     W = np.hstack([model.coef_, model.intercept_[:, None]])
     assert rows[0]["objective_k"] == pytest.approx(j_over_k(W, X[fit_rows], y_fit, model.classes_, potts.LAM,
                                                             potts.LAM_U), rel=1e-9)
+    # the supervised reference: scikit-learn's squared-hinge LinearSVC on the labeled rows alone, at the same
+    # lambda (C = 1 / (2 lambda l), the intercept penalized as our bias), errs on nearly the same unlabeled rows
+    from sklearn.svm import LinearSVC
+    reference = LinearSVC(C=1 / (2 * potts.LAM * rows_l.size), loss="squared_hinge", intercept_scaling=1, tol=1e-8,
+                          max_iter=100000).fit(X[rows_l], y[rows_l])
+    theirs = np.mean(reference.predict(X[rows_u]) != y[rows_u])
+    assert abs(rows[2]["transductive_error"] - theirs) <= 2 / rows_u.size
 
 
 @pytest.mark.slow

@@ -29,7 +29,7 @@ EXAMPLES, EXAMPLE_NAMES = "sklearn_examples", {
     "newsgroups": "Semi-supervised Classification on a Text Dataset (20 Newsgroups, five categories)",
     "digits": "Label Propagation digits: Demonstrating performance"}
 #: The methods' names in the tables.
-POTTS_NAMES = {"ovr": "DA one-vs-rest", "potts": "DA Potts"}
+POTTS_NAMES = {"ovr": "DA one-vs-rest", "potts": "DA Potts", "svm": "SVM, labeled rows only (reference)"}
 METHOD_NAMES = {"sgd_all_labels": "SGD, every training row labeled (the example's ceiling)",
                 "sgd_supervised": "SGD on the labeled rows (sklearn)", "self_training_sgd": "SelfTraining(SGD) (sklearn)",
                 "label_spreading": "LabelSpreading (sklearn)", "tsvm": "TSVM S=max (ours)",
