@@ -4,12 +4,13 @@
                                          [--splits 6] [--cache-mib 1024]
     python experiments/cccp_002.py large --measure     # one fit at U = 2,000 and one at the largest U: the cost
     python experiments/cccp_002.py large --time [--splits 3] [--repeats 3]    # Fig 8 by the timing protocol
+    python experiments/cccp_002.py large --data rcv1 [--download] [...]       # the same on 002's own data
 
 (``python experiments/cccp_002_large.py ...`` is the same.)  A rerun fits only what ``large.csv`` lacks.
 
 **The analog.**  002 separates "the two largest top-level categories CCAT (CORPORATE/INDUSTRIAL) and GCAT
-(GOVERNMENT/SOCIAL)" of RCV1's training part: 17,754 documents, TF.IDF, unit length.  RCV1 is not here.  Its
-analog is ``20ng-ccat-vs-gcat`` (:data:`ssl_repro.data.text.CCAT_VS_GCAT`): the groups of the package's
+(GOVERNMENT/SOCIAL)" of RCV1's training part: 17,754 documents, TF.IDF, unit length.  RCV1 is not on this
+project's machines, and the committed records are its analog's.  Its analog is ``20ng-ccat-vs-gcat`` (:data:`ssl_repro.data.text.CCAT_VS_GCAT`): the groups of the package's
 ccat-like task (comp.* + sci.*, +1) against those of its gcat-like task (talk.* + alt.atheism +
 soc.religion.christian, -1), 13,892 documents of 20 Newsgroups (bydate, all), vectorized as the package's
 20 Newsgroups tasks are (:func:`ssl_repro.data.text.vectorize` over the task's documents: TF-IDF,
@@ -23,6 +24,15 @@ sublinear tf, unit length).  The sizes, 002's beside ours:
     test rows                        12,754                    10,892
     unlabeled rows U (from the test) 500 ... 12,500            500, 1,000, 2,000, 5,000, 10,000, 10,892
     ===============================  ========================  ======================================
+
+**002's own data** (``--data rcv1``): RCV1-v2 as prepared by Lewis et al. (2004), 002's reference, which
+scikit-learn's ``fetch_rcv1`` downloads (about 650 MB of archives, cached under the data root's ``RCV1/``; ``--download``
+allows it) and :func:`ssl_repro.data.rcv1.load_rcv1` reads as ``rcv1-ccat-vs-gcat`` (the training portion's
+documents with exactly one of CCAT and GCAT; its docstring).  Without the cache and without ``--download`` the run
+stops in one ``Error:`` line naming the files and the folder to put them in.  The protocol is the analog's: the
+same labeled, validation and unlabeled sizes (so 2,000 validation rows at L = 1,000 too, where 002 has 4,000), its
+records in ``results/cccp_002/rcv1/`` beside the analog's.  The report reads the analog's records only: no run on
+RCV1 has been made (the machines this was written on are offline).
 
 **Protocol** (002 Sec. 5.1; constants in :mod:`ssl_repro.claims.cccp_002_large_rules`).  Split s (seed s) draws,
 stratified by class, a labeled pool of 1,000 rows (L = 100: its first rows of each class), 2,000
@@ -65,8 +75,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "experiments"))
 
 from cccp_002_data import OUT, error, write  # noqa: E402
-from ssl_repro.data import data_root  # noqa: E402
+from ssl_repro.data import DatasetNotAvailable, data_root  # noqa: E402
 from ssl_repro.data.keys import data_keys  # noqa: E402
+from ssl_repro.data.rcv1 import CCAT_VS_GCAT as RCV1_CCAT_VS_GCAT, load_rcv1  # noqa: E402
 from ssl_repro.data.text import CCAT_VS_GCAT, load_newsgroups  # noqa: E402
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.claims import cccp_002_large_rules as protocol  # noqa: E402
@@ -81,9 +92,25 @@ TIMING = "provisional: taken while the machine was shared, to be re-timed"
 MEASURE = {"factor": 2.0, "C": 10.0, "s": -0.3, "ratio": 1.0, "n_labeled": 1000}
 
 
-def load():
-    """(X, y) of the analog (module doc), cached under the data root as the package's tasks are."""
-    X, y, _ = load_newsgroups(CCAT_VS_GCAT, data_root(), download=False)
+#: ``--data``: (the records' dataset name, their folder under :data:`OUT`, the loader (data root, download) ->
+#: (X, y, source)).
+DATA = {"analog": (protocol.DATASET, ".", lambda root, download: load_newsgroups(CCAT_VS_GCAT, root, download)),
+        "rcv1": (RCV1_CCAT_VS_GCAT, "rcv1", lambda root, download: load_rcv1(RCV1_CCAT_VS_GCAT, root, download))}
+
+
+def records(data):
+    """(the dataset name, the folder) of ``data``'s records."""
+    name, folder, _ = DATA[data]
+    return name, OUT / folder
+
+
+def load(data, download=False):
+    """(X, y) of ``data`` (module doc: the analog, or RCV1), from the data root; a missing file is one ``Error:``
+    line naming it."""
+    try:
+        X, y, _ = DATA[data][2](data_root(), download)
+    except DatasetNotAvailable as exc:
+        raise SystemExit(f"Error: {exc} (here: --download)") from None
     return X, np.asarray(y, dtype=np.int64)
 
 
@@ -120,7 +147,7 @@ def check_memory(n_rows, cache_bytes):
     try:
         return cache_rows_for(n_rows, cache_bytes, f"002's large experiment ({n_rows:,} training rows)")
     except ValueError as exc:
-        raise SystemExit(f"Error: {exc}") from None
+        raise SystemExit(f"Error: {exc} (here: --download)") from None
 
 
 def svm_fit(X, y, rows, L, sigma, C):
@@ -161,35 +188,36 @@ def tsvm_fit(X, y, labeled, unlabeled, scored, sigma, C, s, ratio, cache_bytes):
     return row
 
 
-def done_keys():
-    """The keys (:data:`KEY`) of the fits ``large.csv`` already holds."""
-    path = OUT / "large.csv"
+def done_keys(folder):
+    """The keys (:data:`KEY`) of the fits ``folder``'s ``large.csv`` already holds."""
+    path = folder / "large.csv"
     if not path.exists():
         return set()
     frame = pd.read_csv(path)
     return {tuple(None if pd.isna(v) else v for v in row) for row in frame[list(KEY)].itertuples(index=False)}
 
 
-def run(labels, unlabeled, splits, cache_bytes):
-    """The protocol (module doc) for ``labels`` and ``unlabeled`` over ``splits``, into large.csv."""
-    X, y = load()
-    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}", X, y)     # first: an interrupted run is traceable
+def run(labels, unlabeled, splits, cache_bytes, data="analog", download=False):
+    """The protocol (module doc) for ``labels`` and ``unlabeled`` over ``splits`` on ``data``, into large.csv."""
+    name, folder = records(data)
+    X, y = load(data, download)
+    note(f"labels {list(labels)}, U {list(unlabeled)}, splits {splits}", X, y, data)   # first: an interrupted run is traceable
     median = sampled_sigma(X)
-    done = done_keys()
+    done = done_keys(folder)
     for split in range(splits):
         rows = split_rows(y, split)
         sizes = unlabeled_sizes(unlabeled, rows["test"].size)
         check_memory(max(labels) + max(sizes), cache_bytes)
         for L in labels:
             labeled = rows["labeled"][L]
-            base = {"dataset": protocol.DATASET, "split": split, "n_labeled": L}
+            base = {"dataset": name, "split": split, "n_labeled": L}
 
             def record(key, fit):
                 full = {**base, **key}
                 if tuple(full.get(k) for k in KEY) in done:
                     return
-                write(OUT / "large.csv", [{**full, **fit()}], KEY)
-                print(f"{protocol.DATASET} split {split} {key}: done", flush=True)
+                write(folder / "large.csv", [{**full, **fit()}], KEY)
+                print(f"{name} split {split} {key}: done", flush=True)
 
             for factor in protocol.SVM_FACTORS:
                 for C in protocol.SVM_C:
@@ -202,7 +230,7 @@ def run(labels, unlabeled, splits, cache_bytes):
                            lambda f=factor, C=C: tsvm_fit(X, y, labeled, rows["validation"],
                                                           {"validation": rows["validation"]}, f * median, C,
                                                           protocol.SELECT_S, protocol.SELECT_RATIO, cache_bytes))
-            frame = pd.read_csv(OUT / "large.csv")
+            frame = pd.read_csv(folder / "large.csv")
             best = protocol.chosen(frame[(frame["stage"] == "select") & (frame["split"] == split)
                                          & (frame["n_labeled"] == L)]).iloc[0]
             for U in sizes:
@@ -215,9 +243,10 @@ def run(labels, unlabeled, splits, cache_bytes):
                                    best.factor * median, best.C, s, ratio, cache_bytes))
 
 
-def measure(cache_bytes):
+def measure(cache_bytes, data="analog", download=False):
     """One fit at U = 2,000 and one at the largest U (module doc); prints the full run's extrapolated cost."""
-    X, y = load()
+    name, folder = records(data)
+    X, y = load(data, download)
     median = sampled_sigma(X)
     rows = split_rows(y, 0)
     largest = rows["test"].size
@@ -227,9 +256,9 @@ def measure(cache_bytes):
     for U in (2000, largest):
         fit = tsvm_fit(X, y, rows["labeled"][L], rows["order"][:U], {"test": rows["test"]}, MEASURE["factor"] * median,
                        MEASURE["C"], MEASURE["s"], MEASURE["ratio"], cache_bytes)
-        found.append({"dataset": protocol.DATASET, "split": 0, "n_labeled": L, "n_unlabeled": U, **MEASURE, **fit})
+        found.append({"dataset": name, "split": 0, "n_labeled": L, "n_unlabeled": U, **MEASURE, **fit})
         print(found[-1], flush=True)
-    write(OUT / "large_cost.csv", found, ("dataset", "n_labeled", "n_unlabeled"))
+    write(folder / "large_cost.csv", found, ("dataset", "n_labeled", "n_unlabeled"))
     (n0, t0), (n1, t1) = [(L + f["n_unlabeled"], f["seconds"]) for f in found]
     p = np.log(t1 / t0) / np.log(n1 / n0)
     cost = lambda n: t0 * (n / n0) ** p       # noqa: E731
@@ -239,16 +268,17 @@ def measure(cache_bytes):
                     for Lx in protocol.LABELS)
     print(f"seconds ~ n^{p:.2f}; the full protocol's CCCP-TSVM fits: about {per_split / 60:.0f} CPU minutes a split "
           f"(each fit's time extrapolated from these two)", flush=True)
-    note("measure", X, y)
+    note("measure", X, y, data)
 
 
-def time_chosen(splits, repeats, cache_bytes, unlabeled):
+def time_chosen(splits, repeats, cache_bytes, unlabeled, data="analog", download=False):
     """Fig 8 by the timing protocol (module doc): each selected CCCP-TSVM fit of splits ``0..splits-1`` at
     the U of ``unlabeled`` (:func:`unlabeled_sizes`) refit ``repeats`` times, one fit at a time on an idle
     machine, the repeats outermost, into ``large_times.csv``."""
-    picks = protocol.table4(pd.read_csv(OUT / "large.csv"))
+    name, folder = records(data)
+    picks = protocol.table4(pd.read_csv(folder / "large.csv"))
     picks = picks[(picks["method"] == "cccp-tsvm") & (picks["split"] < splits)]
-    X, y = load()
+    X, y = load(data, download)
     parts = {split: split_rows(y, split) for split in range(splits)}
     picks = picks[[u in unlabeled_sizes(unlabeled, parts[split]["test"].size)
                    for split, u in zip(picks["split"], picks["n_unlabeled"])]]
@@ -256,7 +286,7 @@ def time_chosen(splits, repeats, cache_bytes, unlabeled):
     if missing:
         raise SystemExit(f"Error: --time --splits {splits}: large.csv has no selected fit on split(s) {missing}: "
                          f"run `python experiments/cccp_002.py large --splits {splits}` first")
-    note(f"time: splits {splits}, repeats {repeats}, U {list(unlabeled)}", X, y)
+    note(f"time: splits {splits}, repeats {repeats}, U {list(unlabeled)}", X, y, data)
     median = sampled_sigma(X)
     check_memory(max(protocol.LABELS) + max(p["test"].size for p in parts.values()), cache_bytes)
     found = []
@@ -269,20 +299,21 @@ def time_chosen(splits, repeats, cache_bytes, unlabeled):
                                pick.factor * median, pick.C, pick.s, pick.c_star_ratio, cache_bytes)
                 wall = time.perf_counter() - wall
             fit.pop("timing"), fit.pop("load_1min")
-            found.append({"dataset": protocol.DATASET, "split": pick.split, "repeat": repeat,
+            found.append({"dataset": name, "split": pick.split, "repeat": repeat,
                           "n_labeled": pick.n_labeled, "n_unlabeled": pick.n_unlabeled, "factor": pick.factor,
                           "C": pick.C, "s": pick.s, "c_star_ratio": pick.c_star_ratio, **fit, "wall_seconds": wall,
                           **flat(timing)})
-            print(f"{protocol.DATASET} time repeat {repeat} split {pick.split} L={pick.n_labeled} "
+            print(f"{name} time repeat {repeat} split {pick.split} L={pick.n_labeled} "
                   f"U={pick.n_unlabeled}: {fit['seconds']:.2f} CPU s, {wall:.2f} s "
                   f"(others {timing['others_busy_during']:.2f} cores)", flush=True)
-            write(OUT / "large_times.csv", found, ("repeat", "split", "n_labeled", "n_unlabeled"))
+            write(folder / "large_times.csv", found, ("repeat", "split", "n_labeled", "n_unlabeled"))
 
 
-def note(what, X, y):
-    """Provenance of large.csv (this run's and the earlier ones') and the key of the analog's rows ``X`` and
+def note(what, X, y, data="analog"):
+    """Provenance of ``data``'s large.csv (this run's and the earlier ones') and the key of the rows ``X`` and
     truth ``y`` this run used (``data_keys``)."""
-    add_provenance(OUT / "large_provenance.json", data_keys=data_keys({protocol.DATASET: (X, y)}), last=what)
+    name, folder = records(data)
+    add_provenance(folder / "large_provenance.json", data_keys=data_keys({name: (X, y)}), last=what)
 
 
 def main(argv=None):
@@ -298,18 +329,22 @@ def main(argv=None):
     ap.add_argument("--time", action="store_true",
                     help="Fig 8 by the timing protocol: refit the selected fits of --splits, one at a time")
     ap.add_argument("--repeats", type=int, default=3, help="--time: the protocol's repeats")
+    ap.add_argument("--data", choices=sorted(DATA), default="analog",
+                    help="analog: 20 Newsgroups (the committed records); rcv1: 002's RCV1 (module doc)")
+    ap.add_argument("--download", action="store_true", help="fetch the data when missing (RCV1: about 650 MB)")
     args = ap.parse_args(argv)
     from ssl_repro.harness.app import limit_threads
     limit_threads(1)
     KernelCCCPTSVM.warm_up()
     cache_bytes = args.cache_mib * 2**20
     unlabeled = [u if u == "all" else int(u) for u in args.unlabeled]
+    source = {"data": args.data, "download": args.download}
     if args.measure:
-        measure(cache_bytes)
+        measure(cache_bytes, **source)
     elif args.time:
-        time_chosen(args.splits or protocol.TIMED_SPLITS, args.repeats, cache_bytes, unlabeled)
+        time_chosen(args.splits or protocol.TIMED_SPLITS, args.repeats, cache_bytes, unlabeled, **source)
     else:
-        run(sorted(args.labels), unlabeled, args.splits or protocol.SPLITS, cache_bytes)
+        run(sorted(args.labels), unlabeled, args.splits or protocol.SPLITS, cache_bytes, **source)
     return 0
 
 

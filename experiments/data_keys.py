@@ -32,7 +32,7 @@ def _text():
 
 def _ccat_vs_gcat():
     from cccp_002_large import load
-    return load()
+    return load("analog")
 
 
 def _text20k():

@@ -100,3 +100,15 @@ def committed_render(experiment_script):
 def plan(experiment_script):
     """``experiments/run_all_plan.py``: the plan of ``run all`` (its tests and script_steps' share it)."""
     return experiment_script("run_all_plan")
+
+
+@pytest.fixture
+def shown(record_property):
+    """``shown(case, line)``: a careless-user case (the command line or input, as its table gives it) and the one
+    line it printed, kept as the test's properties for the docs page ``docs/careless_table.py`` renders from
+    a run of these tests (pytest's junit XML); returns ``line``."""
+    def show(case, line):
+        record_property("case", case)
+        record_property("line", str(line))
+        return str(line)
+    return show

@@ -1,7 +1,7 @@
 """scikit-learn's estimator checks on the methods of the table (``tests/estimators/test_estimators.py``,
-``tests/kernel/test_kernel_cccp.py``): a semi-supervised estimator hides some labels before fitting, and a slow
-method gets quick settings.  A module of its own on the tests' path (``pyproject.toml``), so that each test folder
-runs alone."""
+``tests/kernel/test_kernel_cccp.py``): an estimator that reads the unlabeled rows hides some labels before
+fitting, and a slow method gets quick settings.  A module of its own on the tests' path (``pyproject.toml``), so
+that each test folder runs alone."""
 import numpy as np
 
 from ssl_repro.harness.methods import METHODS
@@ -11,8 +11,11 @@ class _HidingLabels:
     """Test-only mixin: hides every third training label (y = -1) before fitting.
 
     scikit-learn's checks fit on fully labeled data, which a semi-supervised
-    method rejects by design; hiding labels lets the same checks exercise
-    everything else (cloning, params, pickling, shapes, sparse input...).
+    method rejects by design, and on which self-training and label spreading
+    never leave the labeled rows (no round adds a pseudo-label, no label mass
+    spreads); hiding labels lets the same checks run the path that reads the
+    unlabeled rows, and everything else (cloning, params, pickling, shapes,
+    sparse input...) on it.
     """
 
     def fit(self, X, y):
@@ -26,16 +29,23 @@ class _HidingLabels:
         return super().fit(X, y)
 
 
+#: The methods whose fit reads the unlabeled rows: the papers' kind (``semi_supervised``) and the two baselines
+#: that use them otherwise (:class:`~ssl_repro.estimators.SelfTraining`'s rounds,
+#: :class:`~ssl_repro.estimators.LabelSpreadingKNN`'s graph); the supervised ones ignore a row marked -1.
+#: ``tests/estimators/test_estimators.py`` checks the split against each estimator's fits.
+READS_UNLABELED = frozenset(name for name, entry in METHODS.items() if entry.semi_supervised) | {
+    "self_training", "label_spreading"}
+
 #: Settings that keep scikit-learn's checks quick (the checks fit each estimator dozens of times).
 QUICK_SETTINGS = {"tsvm": {"switches": "max"}, "da": {"max_outer": 5}, "nabla_tsvm": {"steps": 2},
                   "cccp_tsvm": {"max_iter": 5}}
 
 
 def checked_estimator(name):
-    """The estimator of method ``name`` of the table, a semi-supervised one hiding labels before fitting."""
-    entry = METHODS[name]
-    cls = entry.estimator_class
-    if entry.semi_supervised:
+    """The estimator of method ``name`` of the table, one that reads the unlabeled rows hiding labels before
+    fitting."""
+    cls = METHODS[name].estimator_class
+    if name in READS_UNLABELED:
         checked = f"Checked{cls.__name__}"
         if checked not in globals():     # a module attribute, so that the pickling checks find the class
             globals()[checked] = type(checked, (_HidingLabels, cls), {"__module__": __name__})

@@ -238,6 +238,9 @@ class SelfTraining(_Baseline):
     diagnostics_ : ``converged`` False when self-training stopped on ``max_iter`` with rows left.
     n_iter_ : int
         Self-training rounds run (at least 1: the fit on the labeled rows alone, when no row is unlabeled).
+    n_pseudo_labeled_ : int
+        Unlabeled rows that self-training gave a label (scikit-learn's ``labeled_iter_ > 0``); 0 when every
+        row was labeled, or no prediction reached ``threshold``.  K classes: one count per class's problem.
 
     References
     ----------
@@ -265,7 +268,7 @@ class SelfTraining(_Baseline):
         self.threshold = threshold
         self.max_iter = max_iter
 
-    _stacked_attributes = ("coef_", "intercept_", "lam_")
+    _stacked_attributes = ("coef_", "intercept_", "lam_", "n_pseudo_labeled_")
 
     def _fit_binary(self, X, y):
         X, y, unlabeled, y_pm1 = self._labels(X, y)
@@ -277,6 +280,7 @@ class SelfTraining(_Baseline):
                                        max_iter=self.max_iter).fit(X, codes)
         self.coef_, self.intercept_ = model.estimator_.coef_.copy(), model.estimator_.intercept_.copy()
         self.n_iter_ = max(1, int(model.n_iter_))      # the fit on the labeled rows counts as one
+        self.n_pseudo_labeled_ = int(np.sum(model.labeled_iter_ > 0))
         self._set_info(model.termination_condition_ != "max_iter", "max_iter", selected_lam=self.lam_)
         self.diagnostics_.suspect = list(tuned.diagnostics_.suspect)     # an untold lambda (warned by the tuning)
         outputs = self.decision_function(X[unlabeled]) if unlabeled.any() else np.zeros(0)   # every row labeled

@@ -22,6 +22,20 @@ def script(experiment_script):
     return experiment_script("cccp_002_large")
 
 
+def test_002s_own_data_missing_is_one_error_line_naming_the_files_and_their_folder(script, tmp_path, monkeypatch):
+    """``--data rcv1`` offline, without scikit-learn's RCV1 cache: one line, the files, where to put them, the
+    source; nothing made in the data root."""
+    monkeypatch.setenv("SSL_REPRO_DATA", str(tmp_path))
+    with pytest.raises(SystemExit) as stop:
+        script.load("rcv1")
+    line, folder = str(stop.value.code), re.escape(str(tmp_path / "RCV1"))
+    assert re.match(rf"Error: dataset 'rcv1-ccat-vs-gcat': expected file\(s\) {folder}/samples_py3\.pkl, .*"
+                    rf"topics_names_py3\.pkl missing \(folder {folder}\)\. Put them there.* Download from "
+                    r"https://jmlr\.csail\.mit\.edu/papers/volume5/lewis04a/.*: download=true .*\(here: --download\)$",
+                    line), line
+    assert "\n" not in line and list(tmp_path.iterdir()) == []
+    assert script.records("rcv1") == ("rcv1-ccat-vs-gcat", script.OUT / "rcv1")      # beside the analog's records
+
 def test_the_split_has_the_protocols_sizes_disjoint_parts_and_both_classes_in_proportion(script):
     y = np.where(np.random.default_rng(5).permutation(N_DOCS) < N_POSITIVE, 1, -1)
     rows = script.split_rows(y, seed=3)
@@ -177,7 +191,7 @@ def test_time_refuses_splits_that_large_csv_has_not_run(script, monkeypatch, tmp
     frame.to_csv(tmp_path / "large.csv", index=False)
     monkeypatch.setattr(script, "OUT", tmp_path)
     y = np.where(np.arange(N_DOCS) < N_POSITIVE, 1, -1)
-    monkeypatch.setattr(script, "load", lambda: (None, y))                  # the labels are all a split needs
+    monkeypatch.setattr(script, "load", lambda data, download: (None, y))   # the labels are all a split needs
     with pytest.raises(SystemExit, match=r"no selected fit on split\(s\) \[1, 2\]: run .*large --splits 3"):
         script.time_chosen(3, 3, 2**20, ["all"])
 

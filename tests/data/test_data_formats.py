@@ -11,6 +11,7 @@ import pytest
 from fake_data_files import write_fake_rcv1, write_fake_sraa
 from solver_problems import dense_masked_problem, fit_quietly
 from ssl_repro.data import DatasetNotAvailable, data_root, load_dataset, load_svmlin_pair, make_split
+from ssl_repro.data.rcv1 import CCAT_VS_GCAT, load_rcv1
 from ssl_repro.estimators import LinearDA, mask_labels
 
 
@@ -36,6 +37,17 @@ def test_rcv1_loaders_read_scikit_learns_cache(fake_rcv1, name, column, rows):
     np.testing.assert_array_equal(ds.y, np.where(topics[:rows, column] > 0, 1, -1))
     assert ds.source == str(root / "RCV1")
 
+
+def test_002s_ccat_vs_gcat_reads_the_training_documents_of_one_of_the_two_topics(fake_rcv1):
+    """002 Sec. 5.1's task: CCAT (+1) against GCAT (-1) over the training portion, a document with both dropped."""
+    root, X, topics = fake_rcv1
+    X_task, y, source = load_rcv1(CCAT_VS_GCAT, root, download=False)
+    ccat, gcat = topics[:N_RCV1_TRAIN, 1] > 0, topics[:N_RCV1_TRAIN, 3] > 0
+    one = ccat != gcat
+    assert (ccat & gcat).any() and (~ccat & ~gcat).any()      # the fake holds documents of both and of neither
+    assert X_task.shape == (one.sum(), 47236) and (X_task != X[:N_RCV1_TRAIN][one]).nnz == 0
+    np.testing.assert_array_equal(y, np.where(ccat[one], 1, -1))
+    assert X_task.has_sorted_indices and source == str(root / "RCV1")
 
 def test_rcv1_missing_cache_names_every_file_and_the_url(tmp_path):
     with pytest.raises(DatasetNotAvailable, match=r"RCV1/samples_py3\.pkl.*RCV1/topics_names_py3\.pkl.*"

@@ -74,6 +74,32 @@ def test_self_training_tunes_on_the_labeled_rows_only():
     assert model.transduction_.shape == y.shape and np.array_equal(model.transduction_[:l], y[:l])
 
 
+@pytest.mark.slow   # two self-training fits, each tuning lambda over the grid and folds first (~8 s)
+# scikit-learn's SelfTrainingClassifier warns on the fully labeled fit, the case this test makes on purpose
+@pytest.mark.filterwarnings("ignore:y contains no unlabeled samples:UserWarning")
+def test_self_training_runs_its_rounds_on_unlabeled_rows_and_is_the_tuned_fit_without_them():
+    """With unlabeled rows the loop runs: its first round pseudo-labels every unlabeled row the labeled-only
+    logistic regression (at the lambda tuned there) predicts with probability >= threshold, so at least those
+    rows end labeled, and the final model and some predictions are not that supervised fit's.  With every row
+    labeled no round adds a row, and the model is the supervised fit's."""
+    X, y, _, l = problem(l=12, u=200)         # few labels: the rounds move the boundary across some rows
+    model = SelfTraining().fit(X, y)
+    supervised = _logistic_on(X[:l], y[:l], model.lam_)
+    first_round = supervised.predict_proba(X[l:]).max(axis=1) >= model.threshold
+    assert first_round.sum() > 0 and model.n_pseudo_labeled_ >= first_round.sum()
+    assert not np.allclose(model.coef_, supervised.coef_)
+    assert np.any(model.predict(X[l:]) != supervised.predict(X[l:]))
+    everything = np.where(y == -1, (X[:, 0].toarray().ravel() > 0.3).astype(int), y)   # every row labeled
+    full = SelfTraining().fit(X, everything)
+    assert full.n_pseudo_labeled_ == 0
+    np.testing.assert_allclose(full.coef_[0], _logistic_on(X, everything, full.lam_).coef_[0])
+
+
+def _logistic_on(X, y01, lam):
+    """scikit-learn's logistic regression as self-training's first round fits it (C = 1 / (lambda l))."""
+    return LogisticRegression(C=1.0 / (lam * len(y01)), max_iter=1000).fit(X, y01)
+
+
 def test_label_spreading_is_scikit_learns_on_the_knn_graph():
     X, y, truth, l = problem()
     model = LabelSpreadingKNN().fit(X, y)

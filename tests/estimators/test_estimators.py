@@ -4,7 +4,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from estimator_checks import checked_estimator
+from estimator_checks import READS_UNLABELED, checked_estimator
 from solver_problems import fit_quietly, random_problem
 from ssl_repro.estimators.comparison import LinearCCCPTSVM, LinearNablaTSVM
 from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
@@ -18,8 +18,9 @@ LINEAR_METHODS = [name for name, entry in METHODS.items() if not entry.kernel]
 @pytest.mark.slow   # scikit-learn's full check_estimator suite for every linear method of the table
 # Warnings these checks provoke on purpose, each true of the checks' data: the tuned baselines' cross-validation
 # ties on the checks' small blobs (every lambda's held-out error alike; asserted where a test provokes it alone:
-# tests/harness/test_careless_estimators.py, tests/estimators/test_baselines.py), and the checks fit on fully
-# labeled rows, so scikit-learn's SelfTrainingClassifier under SelfTraining says it has no unlabeled row.
+# tests/harness/test_careless_estimators.py, tests/estimators/test_baselines.py), and the checks whose labels
+# the wrapper leaves whole (text labels, fewer than 6 rows: tests/estimator_checks.py) fit on fully labeled rows, so
+# scikit-learn's SelfTrainingClassifier under SelfTraining says it has no unlabeled row.
 @pytest.mark.filterwarnings("ignore:\\w+. cross-validation on \\d+ labeled rows cannot tell the lambda grid apart"
                             ":ssl_repro.solvers.SuspectSolutionWarning")
 @pytest.mark.filterwarnings("ignore:y contains no unlabeled samples:UserWarning")
@@ -33,6 +34,31 @@ LINEAR_METHODS = [name for name, entry in METHODS.items() if not entry.kernel]
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
+
+
+@pytest.mark.slow   # every linear method fitted twice; the tuned baselines tune lambda over the grid each time
+@pytest.mark.filterwarnings("ignore::UserWarning")      # the small problem's convergence and tie warnings
+@pytest.mark.parametrize("name", LINEAR_METHODS)
+def test_the_checks_hide_labels_from_exactly_the_estimators_that_read_the_unlabeled_rows(name):
+    """``READS_UNLABELED`` (whose checks get a partly unlabeled y) is what the fits show: other unlabeled rows
+    change the model of exactly those methods; the others fit the labeled rows alone."""
+    X_l, y_l, X_u, y_u = random_problem(0, l=30, u=60, sep=0.3)     # close classes: a held-out row's neighbours
+    y = mask_labels(np.r_[y_l, y_u], np.arange(30))                  # (label spreading) do not all agree
+    held_out = random_problem(1, l=30, u=60, sep=0.3)[2]
+    fits = [METHODS[name].estimator_class().fit(sp.vstack([X_l, unlabeled]).tocsr(), y).decision_function(held_out)
+            for unlabeled in (X_u, X_u[::-1] * 3.0)]
+    assert (not np.allclose(*fits)) == (name in READS_UNLABELED)
+
+
+@pytest.mark.slow   # a self-training fit, its lambda tuned over the grid first
+def test_the_checks_run_self_trainings_rounds():
+    """On the data of scikit-learn's ``check_classifiers_train`` (blobs, scaled) the checked self-training adds
+    pseudo-labeled rows: the checks reach its loop."""
+    from sklearn.datasets import make_blobs
+    from sklearn.preprocessing import StandardScaler
+    X, y = make_blobs(n_samples=300, random_state=0, centers=2)
+    model = checked_estimator("self_training").fit(StandardScaler().fit_transform(X), y)
+    assert model.n_pseudo_labeled_ > 0 and set(model.transduction_) == {0, 1}
 
 @pytest.mark.parametrize("name", sorted(METHODS))
 def test_the_methods_table_says_what_each_estimator_does(name):

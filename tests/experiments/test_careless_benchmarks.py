@@ -2,6 +2,7 @@
 before any suite runs or data is built, and nothing written.  One row per case."""
 import importlib.util
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,15 @@ def record_at(text):
         if text is not None:
             path.write_text(text)
         monkeypatch.setattr(module, "OUT", path)
+    prepare.case = "its record missing" if text is None else f"its record holding {text}"
     return prepare
 
 
 def nothing(module, tmp_path, monkeypatch):
     pass
+
+
+nothing.case = ""
 
 
 # (script, argv with {tmp} for the test's folder, preparation, the line's pattern)
@@ -95,7 +100,7 @@ CASES = [
 
 @pytest.mark.parametrize("name, argv, prepare, message", CASES)
 def test_a_benchmark_script_refuses_in_one_line_and_writes_nothing(name, argv, prepare, message, tmp_path,
-                                                                    monkeypatch):
+                                                                    monkeypatch, shown):
     module = script(name)
     prepare(module, tmp_path, monkeypatch)
     (tmp_path / "a_file").write_text("not a benchmark file\n")
@@ -103,7 +108,8 @@ def test_a_benchmark_script_refuses_in_one_line_and_writes_nothing(name, argv, p
     readme = (ROOT / "README.md").read_text()
     with pytest.raises(SystemExit) as stop:
         module.main([a.format(tmp=tmp_path) for a in argv])
-    line = str(stop.value.code)
+    line = shown(shlex.join([f"benchmarks/{name}.py", *argv]) + (f"   ({prepare.case})" if prepare.case else ""),
+                 stop.value.code)
     assert line.startswith("Error: ") and "\n" not in line, line
     assert re.search(message, line), line
     assert sorted(tmp_path.rglob("*")) == before and (ROOT / "README.md").read_text() == readme

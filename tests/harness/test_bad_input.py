@@ -31,14 +31,15 @@ def peak_rss_mib():
 
 
 @pytest.mark.parametrize("estimator", [LinearSVM, LinearTSVM, LinearDA])
-def test_feature_ids_far_beyond_the_data_are_refused_before_allocating(estimator):
+def test_feature_ids_far_beyond_the_data_are_refused_before_allocating(estimator, shown):
     X, y = huge_feature_ids()
     y = mask_labels(y, y != 0)                    # the estimators' convention (0 = unlabeled is the file's)
     before, start = peak_rss_mib(), time.perf_counter()
     with pytest.raises(ValueError, match=r"1,000,000,000 feature columns, of which 41 hold a non-zero.*GiB.*"
-                                         r"numpy.unique\(X.indices\).*1\.\.41"):
+                                         r"numpy.unique\(X.indices\).*1\.\.41") as caught:
         estimator().fit(X, y)
     assert time.perf_counter() - start < 5
+    shown(f"{estimator.__name__}().fit(X, y)   (300 rows on 40 columns and one at column 999,999,999)", caught.value)
     assert peak_rss_mib() - before < 100          # nothing proportional to the 10^9 columns
 
 
@@ -53,7 +54,7 @@ def test_the_refusal_compares_the_dense_arrays_with_the_memory_available(monkeyp
     data_checks.check_feature_memory(sp.csr_matrix(X, shape=(1, 10**12)), N_CHUNKS)
 
 
-def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_path):
+def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_path, shown):
     X, y = huge_feature_ids()
     from sklearn.datasets import dump_svmlight_file
     path = tmp_path / "huge.svmlight"
@@ -63,19 +64,23 @@ def test_a_svmlight_file_with_a_huge_feature_id_is_refused_by_the_harness(tmp_pa
     warm_up_kernels()     # the job warms the kernels up before its fit: compiling them (a fresh cache) is not the data's memory
     before = peak_rss_mib()
     with pytest.raises(ValueError, match=r"huge.svmlight, line 300: feature id 1,000,000,000 is far above.*"
-                                         r"Renumber the 41 ids that occur to 1\.\.41"):
+                                         r"Renumber the 41 ids that occur to 1\.\.41") as caught:
         run_job(job)
+    shown("python run.py dataset=svmlight dataset.path={tmp}/huge.svmlight method=da   (a token 1000000000:1)",
+          caught.value)
     assert peak_rss_mib() - before < 100
 
 
-def test_a_ray_address_where_nothing_listens_fails_at_once_naming_it():
+def test_a_ray_address_where_nothing_listens_fails_at_once_naming_it(shown):
     ray = pytest.importorskip("ray", reason="the distributed backend needs ray")
     from ssl_repro.distributed import RayBackend
     assert not ray.is_initialized()          # (a running instance would be used, whatever the address)
     start = time.perf_counter()
-    with pytest.raises(ConnectionError, match=r"no Ray cluster answers at address 127\.0\.0\.1:1 \(Connection refused"):
+    with pytest.raises(ConnectionError, match=r"no Ray cluster answers at address 127\.0\.0\.1:1 \(Connection refused") \
+            as caught:
         with RayBackend(address="127.0.0.1:1", start_timeout=5):
             pass
+    shown("RayBackend(address='127.0.0.1:1', start_timeout=5)", caught.value)
     assert time.perf_counter() - start < 5
     assert not ray.is_initialized()
 
@@ -85,22 +90,25 @@ TEXT_LIKE_DA = {"dataset": {"name": "text-like"}, "method": {"name": "da", "vari
                 "n_unlabeled": 300}
 
 
-def test_only_positive_rows_labeled_through_mask_labels_is_named_as_such():
+@pytest.mark.parametrize("sign, message", [(1, r"labeled rows hold only \+1 labels; fit needs rows of both classes"),
+                                           (-1, r"labeled rows hold only -1 labels")])
+def test_only_positive_rows_labeled_through_mask_labels_is_named_as_such(sign, message, shown):
     y = np.where(np.arange(50) % 2, 1.0, -1.0)
-    with pytest.raises(ValueError, match=r"labeled rows hold only \+1 labels; fit needs rows of both classes"):
-        mask_labels(y, np.flatnonzero(y > 0))
-    with pytest.raises(ValueError, match=r"labeled rows hold only -1 labels"):
-        mask_labels(y, np.flatnonzero(y < 0))
+    with pytest.raises(ValueError, match=message) as caught:
+        mask_labels(y, np.flatnonzero(y == sign))
+    shown(f"mask_labels(y, np.flatnonzero(y == {sign}))   (y of +1 and -1)", caught.value)
 
 
-def test_one_labeled_class_beside_unlabeled_rows_says_one_class_first():
+def test_one_labeled_class_beside_unlabeled_rows_says_one_class_first(shown):
     X = sp.random(40, 5, density=0.5, random_state=0, format="csr")
     y = np.where(np.arange(40) < 10, 1, -1)
-    with pytest.raises(ValueError, match=r"needs two classes among the labeled rows; got one class \(1\).*mask_labels"):
+    with pytest.raises(ValueError, match=r"needs two classes among the labeled rows; got one class \(1\).*mask_labels") \
+            as caught:
         LinearDA().fit(X, y)
+    shown("LinearDA().fit(X, y)   (y: ten rows 1, the rest -1)", caught.value)
 
 
-def test_string_labels_with_minus_one_unlabeled_work_as_in_scikit_learn():
+def test_string_labels_with_minus_one_unlabeled_work_as_in_scikit_learn(shown):
     """An object array of two string classes and the number -1 for unlabeled rows, as
     SelfTrainingClassifier takes it: the same model as classes 0/1."""
     X = sp.random(60, 8, density=0.5, random_state=1, format="csr")
@@ -112,17 +120,19 @@ def test_string_labels_with_minus_one_unlabeled_work_as_in_scikit_learn():
     assert set(model.transduction_) <= {"a", "b"} and set(model.predict(X)) <= {"a", "b"}
     mixed = strings.copy()
     mixed[0] = 7
-    with pytest.raises(ValueError, match=r"labeled rows mix label types \(int, str\)"):
+    with pytest.raises(ValueError, match=r"labeled rows mix label types \(int, str\)") as caught:
         LinearDA().fit(X, mixed)
+    shown("LinearDA().fit(X, y)   (y: classes 'a' and 'b', -1 unlabeled, and one 7)", caught.value)
 
 
-def test_labeling_every_row_but_one_class_is_refused_naming_n_labeled():
+def test_labeling_every_row_but_one_class_is_refused_naming_n_labeled(shown):
     from ssl_repro.data import load_dataset, make_split
     most = make_split(load_dataset("text-like"), 0, 2).labeled.size + make_split(
         load_dataset("text-like"), 0, 2).unlabeled.size - 1        # one unlabeled row left
     with pytest.raises(ValueError, match=rf"n_labeled={most} leaves 1 unlabeled row\(s\) of text-like, all of one "
-                                         r"class, so their positive fraction r is [01]"):
+                                         r"class, so their positive fraction r is [01]") as caught:
         run_job({**TEXT_LIKE_DA, "n_labeled": most, "n_unlabeled": None})
+    shown(f"python run.py dataset=text-like method=da n_labeled={most}   (one unlabeled row left)", caught.value)
 
 
 @pytest.mark.parametrize("key, value, message", [
@@ -133,9 +143,10 @@ def test_labeling_every_row_but_one_class_is_refused_naming_n_labeled():
                          r"text-like: .*\) or n_labeled=all"),
     ("n_labeled", 1.5, r"n_labeled=1\.5 is not a number"),
 ])
-def test_harness_values_out_of_range_are_refused_with_the_range(key, value, message):
-    with pytest.raises(ValueError, match=message):
+def test_harness_values_out_of_range_are_refused_with_the_range(key, value, message, shown):
+    with pytest.raises(ValueError, match=message) as caught:
         run_job({**TEXT_LIKE_DA, "n_labeled": 16, key: value})
+    shown(f"run_job({{..., {key!r}: {value!r}}})   (dataset text-like, method da)", caught.value)
 
 
 def test_embedded_data_creates_nothing_in_the_users_home(tmp_path, monkeypatch):

@@ -24,6 +24,7 @@ def replace(old, new):
     def edit(text):
         assert old in text, (old, text)
         return text.replace(old, new, 1)
+    edit.case = f"{old} -> {new}" if new else f"{old.rstrip(', ')} deleted"
     return edit
 
 
@@ -43,7 +44,7 @@ EDITS = [
 
 
 @pytest.mark.parametrize("edit, message", EDITS)
-def test_an_edited_record_is_named_and_left_out(edit, message, tmp_path, capsys):
+def test_an_edited_record_is_named_and_left_out(edit, message, tmp_path, capsys, shown):
     for split in range(3):
         write_result(tmp_path / "runs" / f"job{split}", record(split))
     edited = tmp_path / "runs" / "job2" / "result.json"
@@ -51,35 +52,39 @@ def test_an_edited_record_is_named_and_left_out(edit, message, tmp_path, capsys)
     aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
     out, err = capsys.readouterr()
     warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    shown(f"aggregate {{tmp}}/runs --out {{tmp}}/table   (the third result.json edited: {edit.case})",
+          "\n".join(warnings))
     assert len(warnings) == 1 and str(edited) in warnings[0] and re.search(message, warnings[0]), err
     assert "2 jobs, 1 groups" in out and "1 result.json skipped" in out, out
     summary = pd.read_csv(tmp_path / "table" / "summary.csv")
     assert summary["n_splits"].tolist() == [2] and summary["test_error_mean"].tolist() == [pytest.approx(0.15)]
 
 
-def test_a_tie_of_dataset_keys_is_one_error_line_and_nothing_written(tmp_path):
+def test_a_tie_of_dataset_keys_is_one_error_line_and_nothing_written(tmp_path, shown):
     for split, key in enumerate(["aaaa", "bbbb"]):
         write_result(tmp_path / "runs" / f"job{split}", record(split, provenance={"dataset_key": key}))
     with pytest.raises(SystemExit) as stop:
         aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
+    shown("aggregate {tmp}/runs --out {tmp}/table   (two records, dataset keys aaaa and bbbb)", stop.value.code)
     assert re.fullmatch(r"Error: the records of text-like were made from 2 different data \(dataset keys aaaa: 1 "
                         r"records, bbbb: 1 records\): aggregate the folders of one checkout, or run the jobs again",
                         str(stop.value.code)), stop.value.code
     assert not (tmp_path / "table").exists()
 
 
-def test_the_only_record_edited_is_one_error_line_and_nothing_written(tmp_path, capsys):
+def test_the_only_record_edited_is_one_error_line_and_nothing_written(tmp_path, capsys, shown):
     write_result(tmp_path / "runs" / "job0", record(0))
     path = tmp_path / "runs" / "job0" / "result.json"
     path.write_text(path.read_text().replace('"test_error": 0.1', '"test_error": "0.25"'))
     with pytest.raises(SystemExit) as stop:
         aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "tables")])
+    shown('aggregate {tmp}/runs --out {tmp}/tables   (the only result.json: "test_error": "0.25")', stop.value.code)
     assert str(stop.value.code).startswith("Error: no readable result.json under ") and "1 incomplete" in str(
         stop.value.code)
     assert not (tmp_path / "tables").exists()       # no results.csv left behind
 
 
-def test_a_sweep_stopped_half_way_is_said_to_be(tmp_path, capsys):
+def test_a_sweep_stopped_half_way_is_said_to_be(tmp_path, capsys, shown):
     sweep = tmp_path / "runs"
     jobs = [sweep / f"job{split}" for split in range(4)]
     for split in range(2):
@@ -88,6 +93,7 @@ def test_a_sweep_stopped_half_way_is_said_to_be(tmp_path, capsys):
     (sweep / MANIFEST).write_text(json.dumps({"sweep_dir": str(sweep), "jobs": [str(j) for j in jobs]}))
     aggregate([str(sweep), "--out", str(tmp_path / "table")])
     out, err = capsys.readouterr()
+    shown("aggregate {tmp}/runs --out {tmp}/table   (a sweep of 4 jobs, 2 done)", err.strip())
     assert "2 jobs, 1 groups" in out
     assert re.fullmatch(r"warning: 2 of the 4 jobs of the sweep .*runs are done, 2 not \(stopped, failed or still "
                         r"running\): the means cover the done ones; run the sweep again to finish it, then aggregate "

@@ -19,6 +19,7 @@ def edit_text(old, new):
         text = path.read_text()
         assert old in text, f"{old!r} not in {path}"
         path.write_text(text.replace(old, new, 1))
+    edited.case = f"{old.strip()} -> {new.strip() or '(nothing)'}"
     return edited
 
 
@@ -26,11 +27,15 @@ def truncate(path):
     path.write_text(path.read_text()[:path.stat().st_size // 2])
 
 
+truncate.case = "cut at half its length"
+
+
 def edit_table(change):
     def edited(path):
         frame = pd.read_csv(path)
         change(frame)
         frame.to_csv(path, index=False)
+    edited.case = change.case
     return edited
 
 
@@ -38,6 +43,14 @@ def set_cell(column, row, value):
     def change(frame):
         frame[column] = frame[column].astype(object)
         frame.loc[row, column] = value
+    change.case = f"row {row}'s {column} set to {value!r}"
+    return change
+
+
+def drop_column(column):
+    def change(frame):
+        frame.pop(column)
+    change.case = f"column {column} deleted"
     return change
 
 
@@ -54,7 +67,7 @@ CASES = [
      r"kernel_benchmarks/runs\.jsonl line 1: not JSON at line 1, column \d+ \(Expecting ',' delimiter\)"),
     (CURVE, edit_table(set_cell("test_error", 3, "abc")),
      r"learning_curve_pcmac/results\.csv: line 5, column test_error: 'abc' is not a number \(1 such row\)"),
-    (CURVE, edit_table(lambda frame: frame.pop("n_labeled")),
+    (CURVE, edit_table(drop_column("n_labeled")),
      r"learning_curve_pcmac/results\.csv has no column n_labeled \(a sweep's results\.csv holds dataset, method"),
     (CURVE, edit_table(set_cell("converged", 0, "maybe")),
      r"learning_curve_pcmac/results\.csv: line 2, column converged: 'maybe' is not True or False"),
@@ -68,7 +81,8 @@ CASES = [
 
 @pytest.mark.parametrize("command", [["report", "--check"], ["render", "--force"]])
 @pytest.mark.parametrize("record, edit, message", CASES)
-def test_a_malformed_record_is_one_error_line_naming_it(record, edit, message, command, tmp_path, experiment_script):
+def test_a_malformed_record_is_one_error_line_naming_it(record, edit, message, command, tmp_path, experiment_script,
+                                                        shown):
     target = tmp_path / "results" / record
     target.parent.mkdir(parents=True)
     shutil.copy(REPO / "results" / record, target)
@@ -76,7 +90,7 @@ def test_a_malformed_record_is_one_error_line_naming_it(record, edit, message, c
     before = sorted(p.name for p in (tmp_path / "results").rglob("*"))
     with pytest.raises(SystemExit) as stop:
         experiment_script("paper_artifacts").main([*command, "--results", str(tmp_path / "results")])
-    line = str(stop.value.code)
+    line = shown(f"paper_artifacts {' '.join(command)}   (results/{record}: {edit.case})", stop.value.code)
     assert line.startswith("Error: ") and "\n" not in line, line
     assert re.search(message, line), line
     assert sorted(p.name for p in (tmp_path / "results").rglob("*")) == before       # nothing written

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import warnings
@@ -82,7 +83,7 @@ COMMAND_REFUSALS = [
 
 
 @pytest.mark.parametrize("command, argv, message", COMMAND_REFUSALS)
-def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message, tmp_path, request):
+def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message, tmp_path, request, shown):
     (tmp_path / "runs" / "job").mkdir(parents=True)
     write_result(tmp_path / "runs" / "job", record())
     (tmp_path / "garbage.csv").write_text("x,y\n1,2\n")
@@ -90,8 +91,9 @@ def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message
     main = {"aggregate": aggregate, "plots": plots}.get(command) or request.getfixturevalue("paper_artifacts")
     with pytest.raises(SystemExit) as stop:
         main([a.format(tmp=tmp_path) for a in argv])
-    assert one_error_line(str(stop.value.code)), stop.value.code
-    assert __import__("re").search(message, str(stop.value.code)), stop.value.code
+    line = shown(shlex.join([command, *argv]), stop.value.code)
+    assert one_error_line(line), line
+    assert re.search(message, line), line
     assert files_under(tmp_path) == before
 
 
@@ -118,12 +120,14 @@ def read_only_folder(tmp_path):
 
 @pytest.mark.parametrize("argv", [["render", "--force"], ["report"], ["run", "tsvm-loss"],
                                   ["run", "learning-curves", "--dataset", "pcmac"]])
-def test_a_read_only_results_folder_is_refused_before_any_work(argv, read_only_folder, paper_artifacts):
+def test_a_read_only_results_folder_is_refused_before_any_work(argv, read_only_folder, paper_artifacts, shown):
     with pytest.raises(SystemExit) as stop:
         paper_artifacts([*argv, "--results", str(read_only_folder)])
-    assert one_error_line(str(stop.value.code)), stop.value.code
-    assert __import__("re").search(rf"^Error: --results .*read_only cannot be written \(.*\), and {argv[0]} writes "
-                                   r"there: give a folder you can write with --results DIR", stop.value.code)
+    line = shown(shlex.join(["paper_artifacts", *argv, "--results", "{tmp}/read_only"]) + "   (a folder mode 555)",
+                 stop.value.code)
+    assert one_error_line(line), line
+    assert re.search(rf"^Error: --results .*read_only cannot be written \(.*\), and {argv[0]} writes "
+                     r"there: give a folder you can write with --results DIR", line)
 
 
 @pytest.fixture(scope="module")
@@ -165,11 +169,12 @@ RUN_REFUSALS = [
 
 
 @pytest.mark.parametrize("argv, message", RUN_REFUSALS)
-def test_run_py_refuses_before_hydra_in_one_line(argv, message, run_py, tmp_path, monkeypatch):
+def test_run_py_refuses_before_hydra_in_one_line(argv, message, run_py, tmp_path, monkeypatch, shown):
     monkeypatch.chdir(tmp_path)
     refusal = run_py.refusal(argv)
     assert refusal is not None and one_error_line(refusal), refusal
-    assert __import__("re").search(message, refusal), refusal
+    shown(shlex.join(["python", "run.py", *argv]), refusal)
+    assert re.search(message, refusal), refusal
     assert files_under(tmp_path) == []
 
 
@@ -186,8 +191,9 @@ def run_cli(cwd, *args):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def test_the_console_shows_the_one_line(tmp_path):
+def test_the_console_shows_the_one_line(tmp_path, shown):
     code, log = run_cli(tmp_path, "+experiment=learning_curve", "dataset=svmlight")
+    shown("python run.py +experiment=learning_curve dataset=svmlight   (the console)", log.strip())
     assert code == 1 and one_error_line(log) and "curve_labels" in log, log
     assert files_under(tmp_path) == []
 
@@ -197,9 +203,10 @@ def test_the_console_shows_the_one_line(tmp_path):
     (["results_dir=/proc/ssl_out", "split=0"], r"cannot write the sweep folder /proc/ssl_out/default"),
     ([f"sweep_name={LONG}"], r"cannot write the sweep folder results/runs/x+ \(the name x{40}\.\.\. is 300 bytes"),
 ])
-def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tmp_path):
+def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tmp_path, shown):
     code, log = run_cli(tmp_path, "-m", "method=svm", *args)
     error = [line for line in log.splitlines() if line.startswith("Error:")]
+    shown(shlex.join(["python", "run.py", "-m", "method=svm", *args]), "\n".join(error))
     assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
     assert __import__("re").search(message, error[0]), error
     assert files_under(tmp_path) == []          # no results/runs/ left behind
@@ -211,10 +218,13 @@ def test_a_sweep_into_a_folder_that_cannot_be_made_is_one_line(args, message, tm
     (REPO, "results", "results/default"),                                   # relative, from the repository
     (None, str(REPO / "results" / "learning_curve_pcmac"), "results/learning_curve_pcmac/default"),  # an artifact's
 ])
-def test_a_sweep_into_the_committed_results_is_refused_as_aggregate_refuses(cwd, results_dir, folder, tmp_path):
+def test_a_sweep_into_the_committed_results_is_refused_as_aggregate_refuses(cwd, results_dir, folder, tmp_path,
+                                                                           shown):
     before = files_under(REPO / "results")
     code, log = run_cli(cwd or tmp_path, "-m", "method=svm", f"results_dir={results_dir}")
     error = [line for line in log.splitlines() if line.startswith("Error:")]
+    shown(shlex.join(["python", "run.py", "-m", "method=svm", f"results_dir={results_dir}"])
+          + ("   (from the repository)" if cwd else ""), "\n".join(error))
     assert code == 1 and len(error) == 1 and "Traceback" not in log, log[-3000:]
     assert re.search(rf"^Error: the sweep folder .*{folder} is in the repository's committed results \(.*\), which "
                      r"aggregate and plots refuse to write: set results_dir=DIR outside it", error[0]), error
@@ -222,11 +232,12 @@ def test_a_sweep_into_the_committed_results_is_refused_as_aggregate_refuses(cwd,
 
 
 @pytest.mark.slow   # a Hydra sweep in a subprocess
-def test_a_failed_job_of_a_sweep_is_one_console_line_and_its_traceback_stays_in_error_txt(tmp_path):
+def test_a_failed_job_of_a_sweep_is_one_console_line_and_its_traceback_stays_in_error_txt(tmp_path, shown):
     code, log = run_cli(tmp_path, "-m", f"results_dir={tmp_path / 'runs'}", "method=da", "n_labeled=8,2999",
                         "solver_threads=1")
     assert code == 1 and "Traceback" not in log, log[-3000:]
     failed = [line for line in log.splitlines() if ": failed: " in line]
+    shown("python run.py -m results_dir={tmp}/runs method=da n_labeled=8,2999 solver_threads=1", "\n".join(failed))
     assert len(failed) == 1 and "n_labeled=2999" in failed[0] and "error.txt" in failed[0], log[-3000:]
     error_txt = list((tmp_path / "runs").rglob("error.txt"))
     assert len(error_txt) == 1 and error_txt[0].read_text().startswith("Traceback")
@@ -234,7 +245,8 @@ def test_a_failed_job_of_a_sweep_is_one_console_line_and_its_traceback_stays_in_
 
 
 @pytest.mark.parametrize("token, field", [("NaN", "test_error"), ("Infinity", "seconds"), ("-Infinity", "seconds")])
-def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(token, field, tmp_path, capsys):
+def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(token, field, tmp_path, capsys,
+                                                                              shown):
     for split in (0, 1):
         write_result(tmp_path / "runs" / f"job{split}", record(split))
     bad = tmp_path / "runs" / "job1" / "result.json"
@@ -242,6 +254,7 @@ def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(to
     assert token in bad.read_text()
     aggregate([str(tmp_path / "runs"), "--out", str(tmp_path / "table")])
     out, err = capsys.readouterr()
+    shown(f"aggregate {{tmp}}/runs --out {{tmp}}/table   (a result.json with \"{field}\": {token})", err.strip())
     assert f"{bad}: holds {token}, which is not JSON" in err and "run the job again" in err, err
     assert "1 result.json skipped" in out
     import pandas as pd
@@ -250,15 +263,18 @@ def test_a_record_with_a_non_finite_number_is_named_and_left_out_of_the_means(to
     assert summary[f"{field}_mean"].tolist() == [record(0)[field]] and math.isfinite(summary["seconds_mean"][0])
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: mask_labels(np.array([1, -1, 1, -1]), [0, 1, -1, -2]), ValueError,
+@pytest.mark.parametrize("case, call, error, message", [
+    ("mask_labels(np.array([1, -1, 1, -1]), [0, 1, -1, -2])",
+     lambda: mask_labels(np.array([1, -1, 1, -1]), [0, 1, -1, -2]), ValueError,
      r"mask_labels: labeled holds the negative index -2; give the labeled rows' numbers 0\.\.3, or a boolean mask"),
-    (lambda: LinearDA().fit(np.eye(6), np.array([True, False, -1, -1, True, False], dtype=object)), ValueError,
+    ("LinearDA().fit(np.eye(6), np.array([True, False, -1, -1, True, False], dtype=object))",
+     lambda: LinearDA().fit(np.eye(6), np.array([True, False, -1, -1, True, False], dtype=object)), ValueError,
      r"LinearDA: the labeled rows hold the boolean classes True/False .* give them as 1/0"),
 ])
-def test_the_python_api_names_the_mistake(call, error, message):
-    with pytest.raises(error, match=message):
+def test_the_python_api_names_the_mistake(case, call, error, message, shown):
+    with pytest.raises(error, match=message) as caught:
         call()
+    shown(case, caught.value)
 
 
 def test_the_fix_the_boolean_message_gives_fits():
@@ -270,7 +286,7 @@ def test_the_fix_the_boolean_message_gives_fits():
 
 
 @pytest.mark.parametrize("estimator", [LinearDA, LinearSVM])
-def test_a_matrix_far_wider_than_its_nonzeros_is_warned_of_before_any_work(estimator):
+def test_a_matrix_far_wider_than_its_nonzeros_is_warned_of_before_any_work(estimator, shown):
     rng = np.random.default_rng(0)
     nnz, width = 2500, 10 ** 7
     X = sp.csr_matrix((np.ones(nnz), (np.repeat(np.arange(500), 5), rng.integers(0, width, nnz))), shape=(500, width))
@@ -279,8 +295,9 @@ def test_a_matrix_far_wider_than_its_nonzeros_is_warned_of_before_any_work(estim
     with warnings.catch_warnings():
         warnings.simplefilter("error", WideDataWarning)     # raised at the warning: no fit is run
         with pytest.raises(WideDataWarning, match=rf"X has 10,000,000 columns but 2,500 non-zeros.*at most "
-                                                  rf"{largest_id_allowed(nnz):,}.*numpy\.unique\(X\.indices\)"):
+                                                  rf"{largest_id_allowed(nnz):,}.*numpy\.unique\(X\.indices\)") as caught:
             estimator().fit(X, y)
+    shown(f"{estimator.__name__}().fit(X, y)   (500 rows, 10,000,000 columns, 2,500 non-zeros)", caught.value)
     narrow = X[:, np.unique(X.indices)]                     # the fix the warning gives
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")                     # these toy rows' convergence warnings
