@@ -26,7 +26,7 @@ sublinear tf, unit length).  The sizes, 002's beside ours:
     ===============================  ========================  ======================================
 
 **002's own data** (``--data rcv1``): RCV1-v2 as prepared by Lewis et al. (2004), 002's reference, which
-scikit-learn's ``fetch_rcv1`` downloads (about 650 MB of archives, cached under the data root's ``RCV1/``; ``--download``
+scikit-learn's ``fetch_rcv1`` downloads (its archives, cached under the data root's ``RCV1/``; ``--download``
 allows it) and :func:`ssl_repro.data.rcv1.load_rcv1` reads as ``rcv1-ccat-vs-gcat`` (the training portion's
 documents with exactly one of CCAT and GCAT; its docstring).  Without the cache and without ``--download`` the run
 stops in one ``Error:`` line naming the files and the folder to put them in.  The protocol is the analog's: the
@@ -331,7 +331,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="--time: the protocol's repeats")
     ap.add_argument("--data", choices=sorted(DATA), default="analog",
                     help="analog: 20 Newsgroups (the committed records); rcv1: 002's RCV1 (module doc)")
-    ap.add_argument("--download", action="store_true", help="fetch the data when missing (RCV1: about 650 MB)")
+    ap.add_argument("--download", action="store_true", help="fetch the data when missing (RCV1: scikit-learn's fetch_rcv1)")
     args = ap.parse_args(argv)
     from ssl_repro.harness.app import limit_threads
     limit_threads(1)
