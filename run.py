@@ -66,7 +66,7 @@ def main(cfg):
         if multirun or os.environ.get("HYDRA_FULL_ERROR") == "1":
             raise
         remove_refused_run(hydra_cfg.runtime.output_dir)     # nothing left behind in outputs/
-        sys.exit(f"Error: {error}\n(HYDRA_FULL_ERROR=1 shows where it was raised)")
+        sys.exit(f"Error: {error} (HYDRA_FULL_ERROR=1 shows where it was raised)")
     except KeyboardInterrupt:
         if multirun:
             raise
