@@ -51,7 +51,7 @@ def _mnist_lines(records, table):
     frame = records.csv(MNIST)
     head = ["**Table 5 and Fig 9 on mnist-5k (002-mnist)**", ""]
     if frame is None:
-        return head + ["Not run yet: `python experiments/cccp_002_mnist.py table5 --fresh`.", ""]
+        return head + ["Not run yet: `python experiments/cccp_002_mnist.py table5 --most 4000 --fresh`.", ""]
     frame = frame.reindex(columns=list(dict.fromkeys([*frame.columns, *WORK])))      # SVM rows alone have none
     cells = frame.groupby(["n_labeled", "method", "n_unlabeled"])
     means = cells[["test_error", "seconds", *WORK]].mean().join(
