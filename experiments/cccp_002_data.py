@@ -14,8 +14,10 @@ the transductive one, on the unlabeled rows.
 
 Records: ``results/cccp_002/table6.csv``, ``linear_diagnosis.csv``, ``sets.csv`` (Table 1: rows, features,
 nonzeros per row, positive share), ``grid.csv`` (one row per dataset, split, method, grid point), ``path.csv``
-(Fig 4), ``times.csv`` (Fig 3), ``provenance.json`` (every run's provenance and ``data_keys``: the key of each
-set a run used, g50c, text or 20ng-aut-avn-like, as the last run that used it stamped it).
+(Fig 4), ``times.csv`` (Fig 3), the K-class records (``grid_digits.csv``, ``mnist.csv``, ``table6_mnist8.csv``,
+``fig6.csv`` and ``fig6_mnist5k.csv``: Fig 6 on digits and mnist-5k), ``provenance.json`` (every run's provenance
+and ``data_keys``: the key of each set a run used, g50c, text, digits or mnist-5k, as the last run that used it
+stamped it).
 """
 import fcntl
 from pathlib import Path

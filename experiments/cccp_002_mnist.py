@@ -48,9 +48,10 @@ RECORD = OUT / "mnist.csv"
 GAMMA, C, S, LAM_U = 0.0128, 10.0, -0.1, 1.0
 #: (labels, unlabeled sizes): 002's 1,000 and 100 labels; at 1,000 the sizes Fig 9's fit reads, first (the run
 #: writes each fit as it ends: on a busy machine the timing series is complete before the rest).
-#: Up to 2,000 unlabeled rows: the step's default work stays at minutes (a 10-class fit at 1,000 labels took 21,
-#: 24 and 67 CPU s at 500, 1,000 and 2,000 unlabeled rows on a shared machine; 3,000 and 4,000, all the subset
-#: holds, would add several minutes more: ``--most 4000``).
+#: Up to 2,000 unlabeled rows by default (a 10-class fit at 1,000 labels took 21, 24 and 67 CPU s at 500, 1,000
+#: and 2,000 unlabeled rows on a shared machine); ``--most 4000``, all the subset holds, as ``run all``'s step runs
+#: it (artifact 002-mnist), adds 3,000 and 4,000 at 1,000 labels and 4,000 at 100: about 8 CPU minutes more by a
+#: quadratic extrapolation of those fits, about 11 in all.
 RUNS = ((1000, (500, 1000, 2000, 3000, 4000)), (100, (2000, 4000)))
 #: The default largest unlabeled size.
 MOST = 2000

@@ -6,9 +6,10 @@ A record's ``data_keys`` names each dataset it was made from: a name of the regi
 (:data:`SCRIPT_SETS`): 002's ``text`` (:func:`cccp_002_data.load`) and its large analog ``20ng-ccat-vs-gcat``
 (:func:`cccp_002_large.load`), 001's 2MOONS and 2CIRCLES (as
 ``kernel_toy_table.py`` generates them), ``text20k`` (the bench model's problem), the K-class sets of
-:mod:`ssl_repro.data.multiclass` (``digits``, ``mnist-5k``, ``20ng-all``: ``potts_vs_ovr.py``, ``sklearn_examples.py``)
-and scikit-learn's text example's ``20ng-sklearn-5`` (:func:`sklearn_examples.keyed_rows`).  A script stamps the keys
-of the arrays it used when it writes its record (:func:`ssl_repro.data.keys.data_keys`); the check loads the same
+:mod:`ssl_repro.data.multiclass` (``digits``, ``mnist-5k``, ``20ng-all``: ``potts_vs_ovr.py``,
+``sklearn_examples.py``, 002's ``cccp_002_fig6.py`` and ``cccp_002_mnist.py``) and scikit-learn's text example's
+``20ng-sklearn-5`` (:func:`sklearn_examples.keyed_rows`).  A script stamps the keys of the arrays it used when it
+writes its record (:func:`ssl_repro.data.keys.data_keys`); the check loads the same
 name today.
 """
 import json

@@ -60,7 +60,7 @@ from ssl_repro.report.page import render, render_sections
 from ssl_repro.report.readme_blocks import with_blocks
 from ssl_repro.report.record_text import commit_note
 from ssl_repro.report.sections import beyond_table as beyond
-from ssl_repro.report.sections import cccp_002_k_tables as k_tables
+from ssl_repro.report.sections import cccp_002_fig6 as fig6_section
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
 from artifact_table import (ARTIFACTS, DRAWINGS, OPTIONS, ROOT, RUNS, experiment_name, refusal, refuse_replacing,
@@ -179,9 +179,10 @@ def render_all(results):
     for name, (stem, draw) in DRAWINGS.items():
         plots.save(draw(), results / "figures", stem)
     plots.save(beyond.figure(Records(results, ROOT)), results / "figures", Path(beyond.FIGURE).name)
-    fig6 = k_tables.fig6_figure(Records(results, ROOT))
-    if fig6 is not None:
-        plots.save(fig6, results / Path(k_tables.FIG6).parent, Path(k_tables.FIG6).name)
+    for dataset, stem in fig6_section.FIGURES.items():
+        fig6 = fig6_section.fig6_figure(Records(results, ROOT), dataset)
+        if fig6 is not None:
+            plots.save(fig6, results / Path(stem).parent, Path(stem).name)
     for folder in sorted(p.parent for p in results.glob("*/results.csv")):
         print(f"{folder.name}: {render_folder(folder)} figures", flush=True)
 

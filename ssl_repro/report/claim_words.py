@@ -88,4 +88,5 @@ CLAIM_WORDS = {
     "002-mnist-scaling": "CCCP-TSVM's training time grows quadratically in the rows (MNIST)",
     "002-table6-mnist8": "Transductive CCCP-TSVM slightly better than semi-supervised (MNIST-8)",
     "002-fig6": "C* = C works poorly for many unlabeled rows; UC* = LC does better (uspst)",
+    "002-fig6-mnist5k": "C* = C works poorly for many unlabeled rows; UC* = LC does better (MNIST)",
 }

@@ -7,11 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ssl_repro.claims import cccp_002_fig6_rules as fig6
 from ssl_repro.claims import cccp_002_mnist_rules as mnist
 from ssl_repro.claims import cccp_002_rules as cccp_002
 from ssl_repro.claims import verdicts
 from ssl_repro.claims.verdicts import FAILS, HOLDS, MIXED, UNTESTABLE
 from ssl_repro.report.record_text import Records
+from ssl_repro.report.sections import cccp_002_fig6 as fig6_section
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGITS = {"kind": "cccp_002", "what": "table2", "record": "cccp_002/grid_digits.csv"}
@@ -163,13 +165,14 @@ def test_the_mnist8_claim_is_appended_with_its_record_and_002s_own_column_passes
 FIG6 = {"kind": "cccp_002", "what": "fig6", "record": "cccp_002/fig6.csv"}
 
 
-def fig6_fits(c_star_c, uc_lc, splits=6, sizes=(500, 1000, 1747)):
+def fig6_fits(c_star_c, uc_lc, splits=6, sizes=(500, 1000, 1747), dataset="digits"):
     """fig6.csv rows: per split and size each heuristic's error (its list over ``sizes``) plus a little noise per
     split, shared by both (paired)."""
     rows = []
     for split in range(splits):
         for size, a, b in zip(sizes, c_star_c, uc_lc):
-            rows += [{"dataset": "digits", "split": split, "method": "cccp-tsvm", "heuristic": h, "n_unlabeled": size,
+            rows += [{"dataset": dataset, "split": split, "method": "cccp-tsvm", "heuristic": h, "n_unlabeled": size,
+                      "n_test": sizes[0],
                       "transductive_error": e + 0.001 * split + 0.0006 * (split % 2) * (h == "C*=C"), "seconds": 1.0}
                      for h, e in (("C*=C", a), ("UC*=LC", b))]
     return pd.DataFrame(rows)
@@ -198,11 +201,41 @@ def test_fig6_without_a_heuristic_or_its_record_is_untestable(tmp_path):
     assert cccp_002.check(Records(tmp_path / "none", ROOT), FIG6).word == UNTESTABLE
 
 
-def test_fig6_figure_draws_both_heuristics_in_percent(tmp_path):
-    from ssl_repro.report.sections import cccp_002_k_tables as k_tables
-    assert k_tables.fig6_figure(Records(tmp_path / "none", ROOT)) is None
-    fig = k_tables.fig6_figure(records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08))))
+def test_fig6_on_mnist_5k_is_judged_on_its_own_record_as_a_real_subset(tmp_path):
+    test = {**FIG6, "record": fig6.RECORDS["mnist-5k"]}
+    sizes = (1000, 2500, 4950)
+    verdict = cccp_002.check(records(tmp_path, test["record"], fig6_fits((0.4,) * 3, (0.3, 0.2, 0.1), sizes=sizes,
+                                                                          dataset="mnist-5k")), test)
+    assert verdict.word == HOLDS and verdict.data == "mnist-5k (real subset)", verdict.evidence
+    assert verdict.evidence.startswith("mnist-5k at U = 4,950: ")
+    assert cccp_002.check(Records(tmp_path / "none", ROOT), test).word == UNTESTABLE
+
+
+def test_fig6_lines_show_mnist_5k_when_its_record_is_there_and_say_how_to_make_it_when_not(tmp_path):
+    def text(at):
+        return "\n".join(fig6_section.fig6_lines(Records(at, ROOT), lambda head, rows: repr((head, rows))))
+    records(tmp_path, FIG6["record"], fig6_fits((0.12,) * 3, (0.12, 0.10, 0.08)))
+    alone = text(tmp_path)
+    assert "**Fig 6 on digits (002-fig6)**" in alone and "['1,747', '12.28', '8.25']" in alone
+    assert "Not run yet: `python experiments/cccp_002_fig6.py --dataset mnist-5k`." in alone
+    records(tmp_path, fig6.RECORDS["mnist-5k"], fig6_fits((0.4,) * 2, (0.3, 0.1), splits=3, sizes=(1000, 4950),
+                                                       dataset="mnist-5k"))
+    both = text(tmp_path)
+    assert "Not run yet" not in both and "**Fig 6 on mnist-5k (002-fig6-mnist5k)**" in both
+    assert "['4,950', '40.12', '10.10']" in both and "up to 4,950 unlabeled rows" in both
+    assert "3 split(s) of 002's 10" in both
+    assert "a test part of 1,000 rows" in both and "a test part of 500 rows" in both
+
+
+@pytest.mark.parametrize("dataset,sizes", [("digits", (500, 1000, 1747)), ("mnist-5k", (1000, 2500, 4950))])
+def test_fig6_figure_draws_both_heuristics_in_percent(tmp_path, dataset, sizes):
+    assert fig6_section.fig6_figure(Records(tmp_path / "none", ROOT), dataset) is None
+    fig = fig6_section.fig6_figure(records(tmp_path, fig6.RECORDS[dataset], fig6_fits(
+        (0.12,) * 3, (0.12, 0.10, 0.08), sizes=sizes, dataset=dataset)), dataset)
+    assert fig6_section.FIGURES[dataset].rsplit("/", 1)[1].startswith(f"{dataset}_")     # captioned by its set
     ax = fig.axes[0]
+    assert ax.get_title().startswith(f"Fig 6 (002) on {dataset}, ")
+    assert list(ax.get_lines()[0].get_xdata()) == list(sizes)
     assert ax.get_ylabel() == "test error (%)" and ax.get_xlabel() == "number of unlabeled examples"
     lines = {line.get_label(): line for line in ax.get_lines()}
     assert set(lines) == {"$C^* = C$ (6 splits)", "$UC^* = LC$ (6 splits)"}

@@ -1,4 +1,4 @@
-"""002's Fig 6 on digits (``experiments/cccp_002_fig6.py``) and Table 6's MNIST-8 column on mnist-5k
+"""002's Fig 6 on digits and mnist-5k (``experiments/cccp_002_fig6.py``) and Table 6's MNIST-8 column on mnist-5k
 (``experiments/cccp_002.py table6 --dataset mnist-5k``): the rows each fit is given, the records and their
 keys, with the fits replaced by fakes (the protocol is what is tested here, not the solver)."""
 import json
@@ -19,11 +19,12 @@ def fig6_script(experiment_script, tmp_path, monkeypatch):
     """cccp_002_fig6 writing under ``tmp_path``, its fit_row a fake that keeps what each fit was given."""
     script = experiment_script("cccp_002_fig6")
     monkeypatch.setattr(sys.modules[script.note.__module__], "OUT", tmp_path)      # the module note reads
-    monkeypatch.setattr(script, "RECORD", tmp_path / "fig6.csv")
+    monkeypatch.setattr(script, "OUT", tmp_path)
     script.given = []
 
     def fit_row(method, X, y, labeled, unlabeled, sigma, C, s, lam_u, scored):
         script.given.append((labeled, unlabeled, scored, lam_u))
+        script.sigma = sigma
         return {"method": method, "lam_u": unlabeled.size / labeled.size if lam_u == "C*=C" else lam_u,
                 "heuristic": {"C*=C": "C*=C", 1.0: "UC*=LC"}[lam_u], "n_unlabeled": unlabeled.size, "seconds": 0.1,
                 "transductive_error": float(np.mean(y[scored] == 0))}
@@ -32,7 +33,7 @@ def fig6_script(experiment_script, tmp_path, monkeypatch):
 
 
 def test_fig6_scores_each_split_on_one_test_part_while_rows_are_added(fig6_script, tmp_path):
-    fig6_script.fig6(2, (500, 1000, 1747))
+    fig6_script.fig6("digits", 2, (500, 1000, 1747))
     record = pd.read_csv(tmp_path / "fig6.csv")
     assert len(record) == 2 * 3 * 2 and set(record["heuristic"]) == {"C*=C", "UC*=LC"}
     for split in (0, 1):
@@ -49,7 +50,7 @@ def test_fig6_scores_each_split_on_one_test_part_while_rows_are_added(fig6_scrip
 
 
 def test_fig6_keys_its_record_with_digits_and_a_changed_key_is_caught(fig6_script, tmp_path):
-    fig6_script.fig6(1, (500,))
+    fig6_script.fig6("digits", 1, (500,))
     provenance = json.loads((tmp_path / "provenance.json").read_text())
     digits = load_dataset("digits")
     assert provenance["data_keys"]["digits"] == matrix_key(digits.X, digits.y)
@@ -59,11 +60,31 @@ def test_fig6_keys_its_record_with_digits_and_a_changed_key_is_caught(fig6_scrip
     assert json_problems(provenance, todays)[0].startswith("digits made from other data (dataset key feedface")
 
 
-def test_fig6_refuses_sizes_outside_the_test_part_and_all_rows(experiment_script, capsys):
+def test_fig6_on_mnist_5k_reaches_the_larger_sizes_in_its_own_keyed_record(fig6_script, tmp_path):
+    """mnist-5k: a 1,000-row test part, then its other rows up to the 4,950 not labeled, at 002's MNIST width
+    (Table 5's gamma = 0.0128), into fig6_mnist5k.csv (digits' fig6.csv untouched), keyed with mnist-5k."""
+    fig6_script.fig6("mnist-5k", 1, (1000, 4950))
+    record = pd.read_csv(tmp_path / "fig6_mnist5k.csv")
+    assert not (tmp_path / "fig6.csv").exists() and (record["dataset"] == "mnist-5k").all()
+    assert sorted(record["n_unlabeled"]) == [1000, 1000, 4950, 4950] and (record["n_test"] == 1000).all()
+    assert record["factor"].isna().all() and np.isclose(fig6_script.sigma ** -2 / 2, 0.0128)
+    (labeled, small, test, _), (_, _, _, _), (_, every, test_large, _), _ = fig6_script.given
+    assert labeled.size == 50 and np.array_equal(small, test) and np.array_equal(test, test_large)
+    assert np.array_equal(np.sort(np.concatenate([labeled, every])), np.arange(5000))     # every row at 4,950
+    mnist = load_dataset("mnist-5k")
+    provenance = json.loads((tmp_path / "provenance.json").read_text())
+    assert provenance["data_keys"]["mnist-5k"] == matrix_key(mnist.X, mnist.y)
+
+
+@pytest.mark.parametrize("argv,said", [(["--sizes", "400"], "--sizes [400]: each must lie in 500..1747 on digits"),
+                                       (["--dataset", "mnist-5k", "--sizes", "500"],
+                                        "--sizes [500]: each must lie in 1000..4950 on mnist-5k"),
+                                       (["--splits", "0"], "--splits 0: must be positive")])
+def test_fig6_refuses_sizes_outside_the_test_part_and_all_rows(experiment_script, capsys, argv, said):
     script = experiment_script("cccp_002_fig6")
     with pytest.raises(SystemExit):
-        script.main(["--sizes", "400"])
-    assert "--sizes [400]: each must lie in 500..1747" in capsys.readouterr().err
+        script.main(argv)
+    assert said in capsys.readouterr().err
 
 
 class FakeTSVM:

@@ -1,77 +1,26 @@
-"""002's 10-class artifacts in the report: Table 2's uspst column and Fig 6 on digits (its analog) and Table 5 /
-Fig 9 on mnist-5k (a real subset of MNIST), beside 002's numbers; lines of the section of
-:mod:`.cccp_002_tables`, and Fig 6's figure (:func:`fig6_figure`, drawn by ``paper_artifacts.py render``).
-The records and the claims' tests: :mod:`ssl_repro.claims.cccp_002_rules` (``record`` tests),
-:mod:`ssl_repro.claims.cccp_002_mnist_rules` and :mod:`ssl_repro.claims.cccp_002_fig6_rules`; what each run
-reduces: ``experiments/artifact_table.py``.
+"""002's 10-class artifacts in the report: Table 2's uspst column on digits (its analog), Fig 6 on digits and
+mnist-5k (:mod:`.cccp_002_fig6`) and Table 5 / Fig 9 on mnist-5k (a real subset of MNIST), beside 002's numbers;
+lines of the section of :mod:`.cccp_002_tables`.  The records and the claims' tests:
+:mod:`ssl_repro.claims.cccp_002_rules` (``record`` tests), :mod:`ssl_repro.claims.cccp_002_mnist_rules` and
+:mod:`ssl_repro.claims.cccp_002_fig6_rules`; what each run reduces: ``experiments/artifact_table.py``.
 """
 import numpy as np
 
-from ssl_repro.claims import cccp_002_fig6_rules as fig6
 from ssl_repro.claims.cccp_002_mnist_rules import RECORD as MNIST
 from ssl_repro.claims.cccp_002_rules import TABLE2_ROWS, best
 from ssl_repro.claims.scaling import exponent
+from ssl_repro.report.sections.cccp_002_fig6 import SECONDS_SAID, fig6_lines
 
 DIGITS = "cccp_002/grid_digits.csv"
 #: The work counts of a CCCP-TSVM fit in mnist.csv (the SVM's rows leave them empty).
 WORK = ("kernel_evaluations", "cccp_iterations")
 #: Table 2's rows that run on digits: the peers (SVM-light's TSVM, UniverSVM) are two-class programs here.
 DIGITS_ROWS = tuple(row for row in TABLE2_ROWS if row[2] in ("svm", "nabla-tsvm", "cccp-tsvm"))
-#: What a shown time is: CPU seconds of the fit, taken on a shared machine.
-SECONDS_SAID = ("CPU seconds of the fit (one thread), taken while other work shared the machine: provisional, not "
-                "timings")
 
 
 def section_lines(records, table):
     """The lines of Table 2's uspst column and of Table 5 / Fig 9 (or how to make them, when not run)."""
-    return _digits_lines(records, table) + _fig6_lines(records, table) + _mnist_lines(records, table)
-
-
-#: Fig 6's figure, under results/ (its name starts with its set: the docs caption it "digits (analog)").
-FIG6 = "cccp_002/figures/digits_fig6_heuristics"
-#: The heuristics in 002's notation (Fig 6's legend).
-FIG6_LABELS = {"C*=C": "$C^* = C$", "UC*=LC": "$UC^* = LC$"}
-
-
-def _fig6_lines(records, table):
-    frame = records.csv(fig6.RECORD)
-    head = ["**Fig 6 on digits (002-fig6)**", ""]
-    if frame is None:
-        return head + ["Not run yet: `python experiments/cccp_002_fig6.py`.", ""]
-    found = fig6.curves(frame)
-    sizes = sorted({int(u) for xs, _, _ in found.values() for u in xs})
-    rows = [[f"{u:,}", *(f"{100 * e[list(xs).index(u)]:.2f}" if u in xs else "-" for xs, e, _ in
-                         (found.get(h, ((), (), 0)) for h in fig6.HEURISTICS))] for u in sizes]
-    fits = frame.groupby("heuristic")["seconds"].agg(["size", "sum"])
-    spent = "; ".join(f"{h} {int(r['size'])} fits, {r['sum']:.0f} s" for h, r in fits.iterrows())
-    return head + ["CCCP-TSVM's error (%) on each split's 500 test rows (uspst's part) as unlabeled rows are added, "
-                   "mean over the splits, per heuristic (C* = C: lam_u = U / L; UC* = LC: lam_u = 1). digits stands "
-                   "for uspst (10 classes one-vs-rest, 50 labeled rows); the added rows are digits' others (002 added "
-                   "up to 6,000 of USPS's training digits to 1,957). Reduced to keep the step to minutes: "
-                   f"{frame['split'].nunique()} splits of 002's 10, one kernel width (the median pairwise distance) "
-                   "and C = 10 instead of 002's best over gamma and C, s = 0, the sizes below (002: about 2,000 to "
-                   "8,000). The figure (error axis in percent) is on the section's page.", "",
-                   table(["unlabeled rows", "C* = C", "UC* = LC"], rows), "",
-                   f"Fits: {spent} ({SECONDS_SAID}).", ""]
-
-
-def fig6_figure(records):
-    """Fig 6 as 002 draws it: the test error (%) of each heuristic against the number of unlabeled rows (mean
-    over the splits of ``cccp_002/fig6.csv``); None without the record."""
-    frame = records.csv(fig6.RECORD)
-    if frame is None:
-        return None
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
-    for (heuristic, (xs, errors, splits)), marker in zip(sorted(fig6.curves(frame).items()), "os"):
-        ax.plot(xs, 100 * errors, marker=marker, label=f"{FIG6_LABELS.get(heuristic, heuristic)} ({splits} splits)")
-    ax.set_xlabel("number of unlabeled examples")
-    ax.set_ylabel("test error (%)")
-    ax.set_title("Fig 6 (002) on digits, the analog of uspst")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return _digits_lines(records, table) + fig6_lines(records, table) + _mnist_lines(records, table)
 
 
 def _digits_lines(records, table):
@@ -102,7 +51,7 @@ def _mnist_lines(records, table):
     frame = records.csv(MNIST)
     head = ["**Table 5 and Fig 9 on mnist-5k (002-mnist)**", ""]
     if frame is None:
-        return head + ["Not run yet: `python experiments/cccp_002_mnist.py table5 --fresh`.", ""]
+        return head + ["Not run yet: `python experiments/cccp_002_mnist.py table5 --most 4000 --fresh`.", ""]
     frame = frame.reindex(columns=list(dict.fromkeys([*frame.columns, *WORK])))      # SVM rows alone have none
     cells = frame.groupby(["n_labeled", "method", "n_unlabeled"])
     means = cells[["test_error", "seconds", *WORK]].mean().join(
