@@ -1,5 +1,7 @@
 """Records in words for the report: their commits and provenance, a section of one record, the sweeps'
 datasets and cells in the report's order (the records themselves: :class:`ssl_repro.claims.records.Records`)."""
+import re
+
 import pandas as pd
 
 from ssl_repro.claims import verdicts
@@ -40,11 +42,28 @@ def commit_note(frame):
     return note if recorded.all() else f"{note}; {int((~recorded).sum())} jobs: {unrecorded}"
 
 
+#: The folders of a checkout a recorded path is read from: the path from there on is the checkout's own file.
+CHECKOUT_PARTS = ("run.py", "experiments", "benchmarks", "results", "docs", "conf", "ssl_repro")
+_ABSOLUTE = re.compile(r"(?<![\w.~])/[^\s'\"`;,()]+")
+
+
+def published(command):
+    """A record's ``command`` as a page shows it, naming no folder of the machine it ran on: an absolute path
+    into a checkout (``/x/y/experiments/cccp_002.py``, ``/x/y/results/runs``) from the checkout's own folder on
+    (``experiments/cccp_002.py``), any other absolute path (a data root, a peer's program) as ``<local>/`` and
+    its last part.  The record keeps the path as it ran."""
+    def one(match):
+        parts = match.group(0).rstrip("/").split("/")
+        inside = [i for i, part in enumerate(parts) if part in CHECKOUT_PARTS]
+        return "/".join(parts[inside[0]:]) if inside else f"<local>/{parts[-1]}"
+    return _ABSOLUTE.sub(one, str(command))
+
+
 def provenance(record):
     """The command, date and code commit of a record, then those of the earlier runs merged into it."""
     def one(p):
         commit = short_commit(p.get("git_commit") or p.get("code"))
-        return f"command `{p.get('command', '?')}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
+        return f"command `{published(p.get('command', '?'))}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
             f", code commit {commit}" if commit else "")
     earlier = record.get("earlier", []) if "provenance" in record else []
     return one(record.get("provenance", record)) + "".join(

@@ -3,7 +3,7 @@ import numpy as np
 
 from ssl_repro import claims
 from ssl_repro.harness.methods import LABELS
-from ssl_repro.report.record_text import commit_note, data_kind
+from ssl_repro.report.record_text import commit_note, data_kind, published
 from ssl_repro.report.words import unbreak
 
 
@@ -139,7 +139,7 @@ def convergence_line(frame):
 
 def folder_line(records, folder, frame):
     """One line on a sweep folder's records: jobs, splits, code commit, convergence, the commands recorded."""
-    commands = sorted(set(frame["command"].dropna())) if "command" in frame else []
+    commands = sorted({published(c) for c in frame["command"].dropna()}) if "command" in frame else []
     return (f"- `{folder}`: {len(frame)} jobs, {frame['split'].nunique()} split(s), "
             f"{frame['seconds'].sum() / 3600:.2g} h of fits (one solver thread each); "
             f"{commit_note(frame)}; {convergence_line(frame)}"

@@ -1,6 +1,6 @@
 """The distributed backend's scaling record: per worker count the CG iteration's seconds, the engine's
 overhead and the solves, each with the machine's cores and the load average the record measured before it."""
-from ssl_repro.report.record_text import with_record
+from ssl_repro.report.record_text import published, with_record
 from ssl_repro.report.tables import table
 
 
@@ -28,7 +28,7 @@ def _distributed(records, record):
     loads = [e["load_before"] for e in [single, *record["distributed"]]
              for e in [e, *e.get("solves", [])] if e.get("load_before") is not None]
     cores = record.get("machine", {}).get("cpus", "?")
-    return [f"`distributed/scaling.json` (command `{record['command']}`, {record['date'][:10]}; code commit "
+    return [f"`distributed/scaling.json` (command `{published(record['command'])}`, {record['date'][:10]}; code commit "
             "not recorded); the model of larger clusters is in `distributed/scaling.md`. Measured on a machine "
             f"of {cores} cores, shared: the load average before each measurement was {min(loads):.1f} to "
             f"{max(loads):.1f} (the table's load column): every worker count ran on the same {cores} cores beside "
