@@ -211,7 +211,7 @@ def test_the_analog_has_its_documents_and_a_fit_records_c_star_and_errors(script
     from conftest import public_data_folder
     monkeypatch.setenv("SSL_REPRO_DATA", str(writable_data_root(public_data_folder(
         "20newsgroups/20news-bydate_py3.pkz"))))
-    X, y = script.load()
+    X, y = script.load("analog")
     assert X.shape[0] == N_DOCS and int(np.sum(y > 0)) == N_POSITIVE
     assert np.allclose(np.sqrt(X.multiply(X).sum(axis=1)), 1.0)             # unit length, as 002's TF.IDF
     rows = script.split_rows(y, 0)
