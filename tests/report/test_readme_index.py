@@ -25,4 +25,4 @@ def test_each_artifact_has_a_short_section_linking_its_page_and_every_link_resol
         assert len(prose) < 25 and "| " not in section, key                          # no table: the page has them
     links = re.findall(r"\]\((\.\./docs/results/[^)#]+)", text)
     assert links and all((README.parent / link).resolve().is_file() for link in links)
-    assert text.count("\n| ") < 140 and len(text.splitlines()) < 800        # the claims table (80 claims), the matrices
+    assert text.count("\n| ") < 150 and len(text.splitlines()) < 840        # the claims table (83 claims), the matrices
