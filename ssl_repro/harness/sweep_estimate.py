@@ -23,6 +23,7 @@ A sweep of recipe ``conf/experiment/<name>.yaml`` on one dataset takes about
   composing its configuration, loading the cached data, writing its record), plus the timing
   protocol's idle check (:data:`ssl_repro.harness.timing_protocol.WINDOW`) on a timing sweep.
 """
+import math
 from pathlib import Path
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
@@ -65,10 +66,7 @@ def sweep_values(experiment, dataset):
 def jobs_now(experiment, dataset):
     """How many jobs recipe ``experiment`` launches on ``dataset`` today: the product of the sizes of
     its sweep parameters (:func:`sweep_values`)."""
-    count = 1
-    for values in sweep_values(experiment, dataset).values():
-        count *= len(values)
-    return count
+    return math.prod(len(values) for values in sweep_values(experiment, dataset).values())
 
 
 def record_names(configs):
@@ -130,7 +128,7 @@ def estimate(record, experiment, dataset, earlier=()):
     timed = "timing" in recipe(experiment)
     shared = shared_rows(table, [] if timed else [Path(p) for p in earlier if Path(p).exists()])
     column, which = seconds_column(table)
-    jobs = jobs_now(experiment, dataset)
+    jobs = math.prod(len(v) for v in values.values())      # jobs_now, from the values resolved above
     per_method = jobs // max(len(names), 1)
     groups = [table["method"] == n for n in names] or [table["method"].notna()]
     run = busy = 0.0
