@@ -185,14 +185,16 @@ def run_or_skip(cfg, output_dir, sweep_dir=None, parallel_jobs=None):
 
 def _run_and_store(cfg, output_dir, job, parallel_jobs):
     threads = limit_threads(job_threads(cfg.get("solver_threads"), parallel_jobs))
-    log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
     remove_stale_temp_files(output_dir)
     (Path(output_dir) / ERROR_FILE).unlink(missing_ok=True)
+
+    def running():          # said once the data are read: a missing file's Error: line comes alone
+        log.info("%s: running (%d solver thread%s)", job, threads, "s" * (threads != 1))
     if cfg.get("timing") is None:
-        record, arrays = train_job(cfg)
+        record, arrays = train_job(cfg, running)
     else:                   # a timing job: one at a time, on an idle machine (the timing protocol)
         with timing_protocol.measured(cfg["timing"], parallel_jobs) as measurement:
-            record, arrays = train_job(cfg)
+            record, arrays = train_job(cfg, running)
         record["timing"] = measurement
     write_arrays(output_dir, arrays)        # own data: weights.npy, outputs.npz (before result.json)
     write_result(output_dir, record)

@@ -168,9 +168,13 @@ class FittedJob:
     compile_seconds: float
 
 
-def train_job(cfg):
+def train_job(cfg, data_read=None):
     """Train one job; return (record, arrays to save beside it): the stages :func:`resolve_job`,
     :func:`load_data`, :func:`split_rows`, :func:`fit_estimator` and :func:`make_record`.
+
+    ``data_read``, if given, is called with no argument once the data are read and before the split and
+    the fit: the harness says "running" then, so a job refused for a missing data file prints its
+    ``Error:`` line alone (issue 59).
 
     The arrays are empty except for a user's own files (:data:`OWN_DATA`):
     ``weights`` (linear methods: w with the bias last) and ``outputs``
@@ -182,6 +186,8 @@ def train_job(cfg):
     """
     settings = resolve_job(cfg)
     dataset = load_data(settings)
+    if data_read is not None:
+        data_read()
     split = split_rows(cfg, settings, dataset)
     fitted = fit_estimator(settings, dataset, split)
     return make_record(cfg, settings, dataset, split, fitted)

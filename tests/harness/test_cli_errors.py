@@ -52,6 +52,7 @@ def test_a_users_mistake_prints_one_message_without_a_traceback(overrides, expec
     code, output = run_py(*overrides, tmp_path=tmp_path)
     shown(shlex.join(["python", "run.py", *overrides]), output.strip())
     assert code != 0 and expected in output and "Traceback" not in output, output[-3000:]
+    assert len(output.strip().splitlines()) == 1, output       # the Error: line alone (no "running" log before it)
     assert not Path("/nonexistent").exists()
     assert not (tmp_path / "job").exists()        # no run folder left behind (Hydra's configs, a run.log)
 
