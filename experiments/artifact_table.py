@@ -44,20 +44,20 @@ TRANSDUCTIVE_STAND_INS = ("RCV1 (full-ccat, full-gcat) and the full KDD file are
 
 CCCP_NOT_HERE = "002's coil20 is not here; uspst's column runs on digits, its analog (002-table2-uspst)"
 #: What 002's K-class artifacts reduce (the steps' default work: minutes on 2 cores; their pages say it too).
-DIGITS_REDUCED = ("uspst is not here: digits (scikit-learn's 1,797 digits) stands for it; 2 splits of 002's 10 and "
+DIGITS_REDUCED = ("uspst is not here: digits (scikit-learn's 1,797 digits) stands for it; 002's 10 splits and "
                   "a reduced grid (one width, one C, s in {0, -0.3}, lam_u in {1, 3}: 10 problems a fit)")
 MNIST_REDUCED = ("MNIST is not here whole: mnist-5k (5,000 of its digits), up to 4,000 unlabeled rows, all the subset "
                  "holds besides 1,000 labels (002: 60,000); one split as 002's one run; C* by UC* = LC instead of "
                  "002's validation set")
 FIG6_REDUCED = ("USPS is not here: digits stands for uspst, its other rows for USPS's training part (up to 1,247 "
-                "added, 002: 6,000); 6 splits of 002's 10, one kernel width and C = 10 instead of the best over "
+                "added, 002: 6,000); 002's 10 splits, one kernel width and C = 10 instead of the best over "
                 "gamma and C, s = 0; mnist-5k's larger sizes: 002-fig6-mnist5k")
 FIG6_MNIST_REDUCED = ("USPS is not here: mnist-5k (5,000 of MNIST's digits, a real subset of MNIST) takes Fig 6 to "
                       "002's sizes, a 1,000-row test part and up to 4,950 unlabeled rows (002: about 2,000 to 8,000); "
                       "1 split of 002's 10 (about 15 CPU minutes; --splits 6, the fewest for a paired test, about 1.5 "
                       "hours), 002's MNIST width (gamma = 0.0128) and C = 10 instead of the best over gamma and C, s = 0")
 MNIST8_REDUCED = ("MNIST is not here whole: mnist-5k (5,000 of its digits), 100 labeled rows and halves of 2,450 rows "
-                  "(002 prints neither for MNIST-8); 6 splits of 002's 10 (each about a minute of CPU: the step stays at "
+                  "(002 prints neither for MNIST-8); 002's 10 splits (each about a minute of CPU: the step stays at "
                   "minutes); 002's gamma = 0.0128 and C = 10; s = -0.1 from Table 5 (not printed for MNIST-8)")
 
 
@@ -146,7 +146,7 @@ ARTIFACTS = [
     Artifact("002-table2-uspst", "Table 2 (002), the uspst column: SVM, nabla-TSVM, CCCP-TSVM (three rows) on digits, "
              "10 classes one-vs-rest, best over the grid", "script", ("cccp_002/grid_digits.csv",), ("digits",),
              record="cccp_002/grid_digits.csv", command="python experiments/cccp_002.py table2 --dataset digits "
-             "--splits 2 --fresh", why_not=DIGITS_REDUCED),
+             "--fresh", why_not=DIGITS_REDUCED),
     Artifact("002-mnist", "Table 5, Fig 9 (002): test errors of SVM and CCCP-TSVM at 100 and 1,000 labels and training "
              "time against unlabeled rows, on mnist-5k", "script", ("cccp_002/mnist.csv",), ("mnist-5k",),
              record="cccp_002/mnist.csv", command="python experiments/cccp_002_mnist.py table5 --most 4000 --fresh",
@@ -168,7 +168,7 @@ ARTIFACTS = [
              command="python experiments/cccp_002.py table6"),
     Artifact("002-table6-mnist8", "Table 6 (002), the MNIST-8 column: transductive vs semi-supervised CCCP-TSVM on "
              "mnist-5k's 8 against the rest", "script", ("cccp_002/table6_mnist8.csv",), ("mnist-5k",),
-             record="cccp_002/table6_mnist8.csv", command="python experiments/cccp_002.py table6 --dataset mnist-5k --splits 6",
+             record="cccp_002/table6_mnist8.csv", command="python experiments/cccp_002.py table6 --dataset mnist-5k",
              why_not=MNIST8_REDUCED),
     Artifact("002-fig4", "Fig 4 (002): objective and error over the CCCP iterations", "script",
              ("cccp_002/path.csv",), ("g50c", "text"), record="cccp_002/path.csv",

@@ -42,9 +42,8 @@ Table 6 (002 Sec. 6.2) on text and on MNIST-8 (mnist-5k, 8 against the rest): th
 MNIST-8 100) and the rest cut in two halves A and B (seed = split); 002's kernel, C and s per set
 (:data:`TABLE6`), C* over its grid there; the error is always on B; "semi-supervised" trains with A
 unlabeled, "transductive" with B; SVM on the labeled rows.  MNIST-8's halves are 2,450 rows each (mnist-5k
-less 100 labeled ones): 002's halves, cut from MNIST's 70,000, are not printed; its run-all step fits 6 splits
-of 002's 10 (``--splits 6``: a split's 6 fits take about a minute of CPU; 6 is the fewest splits whose paired
-signed-rank test can reach p < 0.05).
+less 100 labeled ones): 002's halves, cut from MNIST's 70,000, are not printed; its run-all step fits 002's
+10 splits (a split's 6 fits take about a minute of CPU).
 """
 import argparse
 import itertools

@@ -42,8 +42,13 @@ PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
 #: spinning on the second core for little gain: with one thread each (:data:`step_runs.ONE_THREAD`) it took
 #: 437-449 CPU s, and both scripts' outputs were the same to the bit (2026-11-27, a shared machine: side by side
 #: 547 s wall against 783 s one after the other).  Not the timing sweeps (they time on an idle machine) nor the
-#: other sweeps (they run 2 jobs at once already).
-ONE_CORE = ("kernel-toy-table", "kernel-benchmarks")
+#: other sweeps (they run 2 jobs at once already).  And 002's K-class scripts, adjacent in the plan by pairs
+#: (002-table2-uspst with 002-mnist, 002-table6 with 002-table6-mnist8, 002-fig6 with 002-fig6-mnist5k): each holds
+#: its solvers to one thread (``limit_threads(1)``), writes its own CSV and merges the folder's provenance.json under
+#: its lock (``cccp_002_data.write``, ``add_provenance``); their seconds are CPU seconds "on a shared machine", never
+#: timings.  Not 002-table2 and 002-ramp-s (both rewrite grid.csv) nor 002-fig3 (the timing protocol).
+ONE_CORE = ("kernel-toy-table", "kernel-benchmarks", "002-table2-uspst", "002-mnist", "002-table6",
+            "002-table6-mnist8", "002-fig6", "002-fig6-mnist5k")
 
 
 def recorded_seconds(results, artifact, dataset=None, earlier=()):
@@ -155,7 +160,7 @@ def record_steps(results, programs):
             if "seconds" in frame and not frame.empty:
                 seconds, basis = float(frame["seconds"].sum()), f"busy s summed in {a.record}" + (
                     "" if len(frame) == frame.attrs.get("rows") else ", less the peers' rows not run")
-        steps.append(Step(a.name, [sys.executable, *argv], seconds, basis))
+        steps.append(Step(a.name, [sys.executable, *argv], seconds, basis, one_core=a.name in ONE_CORE))
     return steps
 
 

@@ -384,6 +384,19 @@ def test_a_failing_member_ends_the_run_and_stops_the_other(plan, runs, tmp_path)
     assert len(children) == 2 and all(c.poll() is not None for c in children)     # none left running
 
 
+def test_each_pair_the_plan_runs_side_by_side_holds_one_thread_scripts_writing_different_records(
+        plan, runs, table, tmp_path):
+    """``run all`` runs two steps at once only where neither rewrites the other's record: each pair of the plan
+    (:func:`step_runs.batches`) is two of :data:`ONE_CORE`, and two 002 scripts in a pair write different CSVs."""
+    steps = plan.plan_all(tmp_path / "results", {}, root=tmp_path / "empty")
+    pairs = [batch for batch in runs.batches([s for s in steps if s.argv]) if len(batch) == 2]
+    assert {s.name for batch in pairs for s in batch} == set(plan.ONE_CORE)
+    records = {a.name: a.record for a in table.ARTIFACTS if a.record}
+    for first, second in pairs:
+        if first.name in records or second.name in records:
+            assert records[first.name] != records[second.name], (first.name, second.name)
+
+
 def test_the_estimate_counts_a_pair_as_the_longer_of_the_two(plan, tmp_path, capsys):
     results = tmp_path / "results"
     (results / "kernel_toy_table").mkdir(parents=True)

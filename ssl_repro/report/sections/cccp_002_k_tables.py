@@ -27,7 +27,7 @@ def _digits_lines(records, table):
     grid = records.csv(DIGITS)
     head = ["**Table 2's uspst column on digits (002-table2-uspst)**", ""]
     if grid is None:
-        return head + ["Not run yet: `python experiments/cccp_002.py table2 --dataset digits --splits 2`.", ""]
+        return head + ["Not run yet: `python experiments/cccp_002.py table2 --dataset digits`.", ""]
     rows = []
     for label, paper_key, method, fixed in DIGITS_ROWS:
         paper = records.paper_value(paper="002", where="Table 2", dataset="Uspst", method=paper_key)
