@@ -8,10 +8,8 @@ when it meets the rule's thresholds and bands (:mod:`ssl_repro.claims.rules`: an
 equal, a J gap in its band, a ratio in its range); a sentence about a set is met in more than half of the
 paper's own cells (:func:`ssl_repro.claims.verdicts.part_status`).
 """
-import numpy as np
-
 from ssl_repro.claims.cccp_002_large_rules import gain_status
-from ssl_repro.claims.rules import (ERROR_EQUAL_POINTS, ERROR_EQUAL_SHARE, ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE,
+from ssl_repro.claims.rules import (ERROR_SLIGHT_POINTS, ERROR_SLIGHT_SHARE,
                                     J_EQUAL, J_SIGNIFICANT, equal_within, error_bound, reaches, within_factor)
 from ssl_repro.claims.verdicts import MET
 

@@ -102,12 +102,12 @@ def curves_of(summary, dataset, metric, methods):
     """{method: (label counts, means)} of ``metric`` on ``dataset``, finite means only."""
     rows = summary[summary["dataset"] == dataset]
     curves = {}
-    for method in methods:
-        part = rows[rows["method"] == method].sort_values("n_labeled")
+    for name in methods:
+        part = rows[rows["method"] == name].sort_values("n_labeled")
         mean = part[f"{metric}_mean"].to_numpy(float)
         keep = np.isfinite(mean)
         if keep.any():
-            curves[method] = (part["n_labeled"].to_numpy()[keep], mean[keep])
+            curves[name] = (part["n_labeled"].to_numpy()[keep], mean[keep])
     return curves
 
 

@@ -174,7 +174,7 @@ def potts_da(problems, lam, lam_u, r, T0=None, anneal_rate=ANNEAL_RATE, fixed_te
     """
     start = time.perf_counter()
     r = np.asarray(r, dtype=float)
-    K, u = len(problems), problems[0].n_unlabeled
+    u = problems[0].n_unlabeled
     if u < 2:
         raise ValueError(f"Potts deterministic annealing needs at least 2 unlabeled rows, got {u}")
     eps = check_open_unit(eps, "eps")
