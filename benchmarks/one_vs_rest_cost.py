@@ -80,6 +80,11 @@ def measure(Estimator, X, y_fit, repeats):
     return row
 
 
+def _cell(seconds):
+    """A median with its range, as the table prints it."""
+    return f"{seconds['median']:.3f} ({seconds['min']:.3f}-{seconds['max']:.3f})"
+
+
 def show(record):
     """The record as a table: medians with their range, the ratio, the work of each path."""
     s = record["settings"]
@@ -90,8 +95,7 @@ def show(record):
           f"{'CPU s K-class / binary':>23s} {'work K-class / binary':>22s}")
     for r in record["rows"]:
         a, b = r["k_class"], r["k_binary"]
-        cell = lambda w: f"{w['median']:.3f} ({w['min']:.3f}-{w['max']:.3f})"  # noqa: E731
-        print(f"{r['estimator']:14s} {cell(a['wall_seconds']):>24s} {cell(b['wall_seconds']):>24s} "
+        print(f"{r['estimator']:14s} {_cell(a['wall_seconds']):>24s} {_cell(b['wall_seconds']):>24s} "
               f"{r['ratio_wall']:6.2f} {a['cpu_seconds']['median']:11.3f} / {b['cpu_seconds']['median']:.3f} "
               f"{str(a['work']):>12s} / {b['work']}")
 
