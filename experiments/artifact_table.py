@@ -154,8 +154,11 @@ ARTIFACTS = [
     Artifact("002-heuristics", "Table 3 (002): the heuristics C* = C and UC* = LC on g50c and text", "script",
              ("cccp_002/grid.csv",), ("g50c", "text"), record="cccp_002/grid.csv",
              command="python experiments/cccp_002.py table2 --dataset g50c --fresh", why_not=CCCP_NOT_HERE),
+    # Its step fits the text grid, Table 2's text column with UniverSVM's rows among it: the peer runs here when
+    # its path is given, as in 002-table2's g50c step (without it the record keeps UniverSVM's old rows).
     Artifact("002-ramp-s", "Fig 7 (002): the effect of s on g50c and text", "script", ("cccp_002/grid.csv",),
-             ("g50c", "text"), record="cccp_002/grid.csv", command="python experiments/cccp_002.py table2 --dataset text --fresh",
+             ("g50c", "text"), record="cccp_002/grid.csv",
+             command="python experiments/cccp_002.py table2 --dataset text --universvm PATH --fresh",
              why_not=CCCP_NOT_HERE),
     Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
              "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
@@ -172,7 +175,7 @@ ARTIFACTS = [
              why_not=MNIST8_REDUCED),
     Artifact("002-fig4", "Fig 4 (002): objective and error over the CCCP iterations", "script",
              ("cccp_002/path.csv",), ("g50c", "text"), record="cccp_002/path.csv",
-             command="python experiments/cccp_002.py fig4 --dataset g50c"),
+             command="python experiments/cccp_002.py fig4"),
     Artifact("002-fig3", "Fig 3 (002): training time against unlabeled rows on text (the timing protocol's seconds "
              "beside work counts)", "script", ("cccp_002/times.csv",), ("text",), record="cccp_002/times.csv",
              command="python experiments/cccp_002.py fig3 --universvm PATH --svm-learn PATH",

@@ -3,7 +3,7 @@
     python experiments/cccp_002.py sets
     python experiments/cccp_002.py linear-diagnosis
     python experiments/cccp_002.py table2 --dataset g50c|text|digits [--splits 10] [--universvm PATH] [--svm-learn PATH] [--fresh]
-    python experiments/cccp_002.py fig4 --dataset g50c|text
+    python experiments/cccp_002.py fig4 [--dataset g50c|text]         (default: both, g50c then text)
     python experiments/cccp_002.py fig3 [--universvm PATH] [--svm-learn PATH] [--methods ...] [--sizes 200 all]
                                         [--splits 3] [--repeats 3] [--svmlight-cap 600]
     python experiments/cccp_002.py table6 [--dataset text|mnist-5k] [--splits 10]
@@ -345,7 +345,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["sets", "linear-diagnosis", "table2", "fig4", "fig3", "table6"])
     ap.add_argument("--dataset", choices=sorted(set(GRIDS) | set(TABLE6)), default=None,
-                    help="table2, fig4: g50c (default), text or digits; table6: text (default) or mnist-5k (MNIST-8)")
+                    help="table2: g50c (default), text or digits; fig4: g50c or text (default: both); "
+                         "table6: text (default) or mnist-5k (MNIST-8)")
     ap.add_argument("--splits", type=int, default=None, help=f"table2, table6: default 10; fig3: {FIG3_SPLITS}")
     ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", *PEERS], default=None,
                     help="fig3: rerun only these methods (default: all, the peers whose binary is given)")
@@ -389,7 +390,8 @@ def main(argv=None):
     elif args.what == "table6":
         table6(args.splits or 10, args.dataset or "text")
     elif args.what == "fig4":
-        fig4(args.dataset or "g50c")
+        for dataset in [args.dataset] if args.dataset else ["g50c", "text"]:     # Fig 4 has both sets
+            fig4(dataset)
     else:
         fig3(args.universvm, args.methods, args.svm_learn, sizes, args.repeats, args.splits or FIG3_SPLITS,
              args.svmlight_cap)

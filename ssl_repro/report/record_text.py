@@ -1,6 +1,7 @@
 """Records in words for the report: their commits and provenance, a section of one record, the sweeps'
 datasets and cells in the report's order (the records themselves: :class:`ssl_repro.claims.records.Records`)."""
 import re
+from collections import Counter
 
 import pandas as pd
 
@@ -60,14 +61,18 @@ def published(command):
 
 
 def provenance(record):
-    """The command, date and code commit of a record, then those of the earlier runs merged into it."""
+    """The command, date and code commit of a record, then those of the earlier runs merged into it, each
+    distinct command, day and commit once, with how many runs it made (a script that writes its record once per
+    split leaves one earlier entry per write)."""
     def one(p):
         commit = short_commit(p.get("git_commit") or p.get("code"))
         return f"command `{published(p.get('command', '?'))}`, {str(p.get('date', p.get('date_utc', '?')))[:10]}" + (
             f", code commit {commit}" if commit else "")
     earlier = record.get("earlier", []) if "provenance" in record else []
+    runs = Counter(one(p) for p in earlier)
     return one(record.get("provenance", record)) + "".join(
-        f"; merged with the runs of {one(p)}" for p in earlier)
+        f"; merged with {n} runs of {text}" if n > 1 else f"; merged with the runs of {text}"
+        for text, n in runs.items())
 
 
 def with_record(records, title, relative, body, load=Records.json):

@@ -472,3 +472,9 @@ def test_a_dry_run_of_run_all_names_every_artifact_as_a_step_or_skipped_with_why
     assert table2.argv[1:] == ["experiments/cccp_002.py", "table2", "--dataset", "g50c", "--fresh"]
     with_peer = plan.plan_all(ROOT / "results", {"--universvm": "/opt/universvm"}, tmp_path / "empty")
     assert next(s for s in with_peer if s.name == "002-table2").argv[-3:] == ["--universvm", "/opt/universvm", "--fresh"]
+    # the text grid (002-ramp-s's step) holds Table 2's text column, UniverSVM's rows among them
+    assert next(s for s in with_peer if s.name == "002-ramp-s").argv[-4:] == ["text", "--universvm", "/opt/universvm",
+                                                                          "--fresh"]
+    assert "--universvm" not in next(s for s in steps if s.name == "002-ramp-s").argv
+    # Fig 4's path on both its sets (the claim reads g50c's and text's)
+    assert next(s for s in steps if s.name == "002-fig4").argv[1:] == ["experiments/cccp_002.py", "fig4"]
