@@ -14,7 +14,7 @@ A user's mistake in a single run (a refused value, a missing data file, an unrea
 cluster: :data:`ssl_repro.harness.app.USER_ERRORS`) ends with its message alone and exit
 status 1, and leaves no folder in ``outputs/`` (:func:`ssl_repro.harness.app.remove_refused_run`);
 ``HYDRA_FULL_ERROR=1`` shows the traceback (and keeps the folder).  So does Ctrl-C (exit status
-130).  Before Hydra composes anything, a ``dataset=``/``method=`` naming no config is refused with
+130), during the imports too (one line, before Hydra has made any folder).  Before Hydra composes anything, a ``dataset=``/``method=`` naming no config is refused with
 the close name (:func:`ssl_repro.harness.settings.check_choices`), an override Hydra would refuse in
 several lines or a traceback (:mod:`ssl_repro.harness.overrides`: bad syntax, ``~method``, an unset
 ``${oc.env:...}``), and a single run whose folder
@@ -26,21 +26,35 @@ In a sweep a failing job leaves its traceback in its ``error.txt`` and the sweep
 A single run's record keeps no ``results_dir`` or ``sweep_name``: only sweeps use them.
 """
 import os
+import signal
 import sys
-from pathlib import Path
 
-import hydra
+
+def _interrupted_while_importing(signum, frame):
+    """Ctrl-C before the job starts (the imports take seconds): one line, as every later interrupt gives, not
+    the interpreter's traceback from inside whichever module was being imported; nothing was run or written."""
+    print("Interrupted before the job started: nothing run, nothing written", file=sys.stderr, flush=True)
+    os._exit(130)
+
+
+signal.signal(signal.SIGINT, _interrupted_while_importing)
+
+from pathlib import Path  # noqa: E402  (after the handler: the imports below take seconds)
+
+import hydra  # noqa: E402
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import OmegaConf
+from omegaconf import OmegaConf  # noqa: E402
 
-from ssl_repro.harness import jobkey, resolvers
-from ssl_repro.harness.app import USER_ERRORS, local_jobs, remove_refused_run, run_or_skip, unwritable_folder
-from ssl_repro.harness.overrides import check_overrides, overrides_of
-from ssl_repro.harness.settings import JOB_SETTINGS, check_choices
-from ssl_repro.harness.timing_protocol import MachineBusy
+from ssl_repro.harness import jobkey, resolvers  # noqa: E402
+from ssl_repro.harness.app import USER_ERRORS, local_jobs, remove_refused_run, run_or_skip, unwritable_folder  # noqa: E402
+from ssl_repro.harness.overrides import check_overrides, overrides_of  # noqa: E402
+from ssl_repro.harness.settings import JOB_SETTINGS, check_choices  # noqa: E402
+from ssl_repro.harness.timing_protocol import MachineBusy  # noqa: E402
 
 jobkey.register()     # ${job_key:} in conf/config.yaml: the result folder's hash
 resolvers.register_methods()   # again here: a method declared after the harness was imported gets its config too
+
+signal.signal(signal.SIGINT, signal.default_int_handler)     # from here an interrupt is a KeyboardInterrupt
 
 CONF = Path(__file__).resolve().parent / "conf"
 #: Settings of sweeps only, left out of a single run's record.

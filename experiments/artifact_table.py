@@ -314,8 +314,9 @@ def refusal(args):
     Decisions: an option a command does not read is refused, not ignored (``run tsvm-loss --dataset pcmac``:
     a drawing has no dataset; ``run learning-curves --stand-ins``: only ``run all`` plans stand-ins;
     ``--dataset`` with ``run all``, which runs every dataset); ``--svm-learn``/``--universvm``/``--svmlin`` must name an
-    executable file, even with ``--dry-run`` (the plan would list a step that cannot run); ``list``,
-    ``report`` and ``render`` read ``--results``, so it must be a folder that exists (a typo would otherwise
+    executable file, even with ``--dry-run`` (the plan would list a step that cannot run);
+    ``report --no-cache`` without ``--check`` (nothing computes a key); ``list``, ``report`` and ``render``
+    read ``--results``, so it must be a folder that exists (a typo would otherwise
     get a README and figures written into a new folder), and ``run`` writes into it, so it must be a folder
     or not exist yet; a command that writes there (``render``, ``report`` without ``--check``, ``run`` without
     ``--dry-run``) is refused at once when the folder cannot be written
@@ -327,6 +328,9 @@ def refusal(args):
     if args.command in ("list", "report", "render") and not results.is_dir():
         return (f"Error: --results {args.results}: no such folder ({args.command} reads the records there): give the "
                 f"results folder, e.g. --results {ROOT / 'results'} (the default)")
+    if args.command == "report" and args.no_cache and not args.check:
+        return ("Error: report --no-cache goes with --check (it computes the data keys the check compares): "
+                "python experiments/paper_artifacts.py report --check --no-cache")
     writes = args.command == "render" or (args.command == "report" and not args.check) or (
         args.command == "run" and not args.dry_run)
     unwritable = unwritable_folder(results) if writes and not results.is_file() else None

@@ -17,13 +17,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from ssl_repro.data import load_dataset
-from ssl_repro.data.cache import data_root
+from ssl_repro.data import DATASETS, load_dataset, sources
+from ssl_repro.data.cache import cache_path, data_root
+from ssl_repro.data.key_cache import code_digest, made_from
 from ssl_repro.data.multiclass import MULTICLASS_DATASETS
 from ssl_repro.data.embedded import two_circles, two_moons
 from ssl_repro.data.keys import TodaysKeys
 
+from ssl_repro.data.text import newsgroups_cache
+
 from artifact_table import ARTIFACTS, sweep_folder
+
+HERE = Path(__file__).resolve().parent
 
 
 def _text():
@@ -64,10 +69,30 @@ SCRIPT_SETS = {"text": _text, "20ng-ccat-vs-gcat": _ccat_vs_gcat, "text20k": _te
                "20ng-sklearn-5": _sklearn_newsgroups}
 
 
-def todays_keys(root=None):
+#: The scripts whose code makes :data:`SCRIPT_SETS`' data (part of what a cached key was made from).
+SCRIPT_SET_CODE = tuple(HERE / f"{m}.py" for m in ("data_keys", "cccp_002_data", "cccp_002_large", "sklearn_examples"))
+
+
+def files_read(name, root=None):
+    """The files dataset ``name``'s data are read from under the data root ``root``: a registry set's
+    (:func:`ssl_repro.data.sources.files_read`); a script's own set: 20 Newsgroups' cache (002's ``text`` and
+    large analog, the text example's) or none (the generated ones), and the vectorized caches of its name."""
+    if name in DATASETS:
+        return sources.files_read(name, root)
+    root = data_root(root)
+    newsgroups = [newsgroups_cache(root)] if name in ("text", "20ng-ccat-vs-gcat", "20ng-sklearn-5") else []
+    caches = cache_path(root, name).parent
+    return newsgroups + (sorted(caches.glob(f"{name}*")) if caches.is_dir() else [])
+
+
+def todays_keys(root=None, cache=None):
     """:class:`~ssl_repro.data.keys.TodaysKeys` of today's data: the registry's sets under the data root
-    ``root`` (never downloaded: a missing file is a problem the check names) and :data:`SCRIPT_SETS`."""
-    return TodaysKeys(lambda name: load_dataset(name, root=root, download=False), SCRIPT_SETS)
+    ``root`` (never downloaded: a missing file is a problem the check names) and :data:`SCRIPT_SETS`; with a
+    :class:`~ssl_repro.data.key_cache.KeyCache` ``cache``, the keys of data made from what they were made from
+    last time (code, libraries, :func:`files_read`) come from it."""
+    code = code_digest(SCRIPT_SET_CODE) if cache is not None else None
+    return TodaysKeys(lambda name: load_dataset(name, root=root, download=False), SCRIPT_SETS, cache=cache,
+                      made_from=lambda name: made_from(name, files_read(name, root), code))
 
 
 def remake_command(results, relative):

@@ -54,6 +54,7 @@ from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
 from ssl_repro.claims.record_file import RecordError, check_all
 from ssl_repro.claims.records import Records
+from ssl_repro.data.key_cache import KeyCache
 from ssl_repro.report.key_check import key_problems
 from ssl_repro.report.docs import docs_pages
 from ssl_repro.report.page import render, render_sections
@@ -245,11 +246,16 @@ def checked_records(results, pages=False):
         raise SystemExit(f"Error: {error}") from None
 
 
-def check_keys(results, root=None):
+def check_keys(results, root=None, fresh=False):
     """0 when every record under ``results`` carries the keys of the data it was made from and they are today's
     (:func:`ssl_repro.report.key_check.key_problems`, today's data loaded from the data root ``root``), else 1
-    after one ``Error:`` line per record file: what is wrong and the command that remakes it."""
-    found = key_problems(results, todays_keys(root))
+    after one ``Error:`` line per record file: what is wrong and the command that remakes it.  A key whose
+    data were made from the same code, libraries and files as last time comes from the key cache
+    (:mod:`ssl_repro.data.key_cache`; ``fresh``: every key computed again); one line says how many were
+    computed."""
+    cache = KeyCache(fresh=fresh)
+    found = key_problems(results, todays_keys(root, cache))
+    print(cache.summary() + ("" if cache.save() else " (not saved: the cache file cannot be written)"))
     for relative, problems in found:
         remake = remake_command(results, relative)
         print(f"Error: {Path(results).name}/{relative}: {'; '.join(problems)}: "
@@ -257,17 +263,18 @@ def check_keys(results, root=None):
     return 1 if found else 0
 
 
-def write_report(results, check=False):
+def write_report(results, check=False, fresh_keys=False):
     """Write ``results``/README.md (and the docs' Results pages), or with ``check`` compare them with a
-    fresh render (:func:`check_files`): 0 when equal, 1 when not.  A malformed record stops it first with one
-    ``Error:`` line naming the file (:func:`checked_records`)."""
+    fresh render (:func:`check_files`) and the records' keys with today's data (:func:`check_keys`;
+    ``fresh_keys``: no key from the cache): 0 when equal, 1 when not.  A malformed record stops it first with
+    one ``Error:`` line naming the file (:func:`checked_records`)."""
     checked_records(results)
     try:
         files = rendered_files(results)
     except RecordError as error:        # a value a page reads (a missing key, text, NaN), named with its file
         raise SystemExit(f"Error: {error}") from None
     if check:
-        return max(check_files(files), check_keys(results))
+        return max(check_files(files), check_keys(results, fresh=fresh_keys))
     for target, fresh in files.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(fresh)
@@ -313,6 +320,9 @@ def main(argv=None):
                           "recipes', jobs in parallel on this machine); with 'all', passed to every sweep")
     rep = sub.add_parser("report", help="write results/README.md from the records (--check: exit 1 on a difference)")
     rep.add_argument("--check", action="store_true")
+    rep.add_argument("--no-cache", action="store_true",
+                     help="with --check: compute every data key again (default: a key whose data were made from "
+                          "the same code, libraries and files as last time comes from the key cache)")
     rep.add_argument("--results", default=str(ROOT / "results"))
     ren = sub.add_parser("render", help="re-render every summary and figure from the committed results.csv "
                                         "files (no job is run), then the report")
@@ -326,7 +336,7 @@ def main(argv=None):
         print(markdown_listing(args.results) if args.markdown else listing(args.results, args.data_root))
         return
     if args.command == "report":
-        sys.exit(write_report(args.results, args.check))
+        sys.exit(write_report(args.results, args.check, args.no_cache))
     if args.command == "render":
         refuse_rewriting(args.results, args.force, "render")
         checked_records(args.results, pages=True)

@@ -1,5 +1,6 @@
 """Fixtures shared by the test modules: the public datasets (under $SSL_REPRO_DATA), the benchmark matrix
-text20k, the two-moons kernel problem, the experiment scripts, the report rendered from the committed records."""
+text20k, the two-moons kernel problem, the experiment scripts, the report rendered from the committed records,
+and a data-key cache of the session's own (never the user's)."""
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
+from ssl_repro.data import key_cache
 from ssl_repro.data.cache import ENV_VAR
 from ssl_repro.data.embedded import two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
@@ -34,6 +36,19 @@ def sleeping_popen(ran, interrupt_at=None):
             raise KeyboardInterrupt
         return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.01)"], **kwargs)
     return popen
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_key_cache(tmp_path_factory):
+    """``report --check``'s data-key cache (:mod:`ssl_repro.data.key_cache`) in a tmp dir for the session, in
+    this process and the subprocesses it starts: a test never reads or writes the user's cache."""
+    previous = os.environ.get(key_cache.ENV_VAR)
+    os.environ[key_cache.ENV_VAR] = str(tmp_path_factory.mktemp("key_cache") / "data_keys.json")
+    yield
+    if previous is None:
+        del os.environ[key_cache.ENV_VAR]
+    else:
+        os.environ[key_cache.ENV_VAR] = previous
 
 
 @pytest.fixture(scope="session")

@@ -17,17 +17,19 @@ With the defaults it writes ``text20k``: 20,000 rows x 20,000 features,
 of the speed records in ``results/benchmarks/``, with the same column ids,
 row pointers, labels and labeled rows, and the same values rounded to
 float32 (``tests/data/test_benchfile.py`` checks their digests).  The float64
-values of the records' file differ from today's in the last bit of 7% of
-them: the row norms are summed in another order by other numpy/scipy
-versions, so figures that depend on every bit (weight digests) compare only
-runs on one file.  Deterministic for a seed; the full-ccat-size matrix of
+values are the same to the bit on every processor (:mod:`ssl_repro.utils.tf_idf`:
+correctly rounded logarithms, each row's squares added in order); the records'
+file, written with numpy's logarithms before 2026-12-07, differs from them in the
+last bits of many of its values (a few units in the last place), so figures
+that depend on every bit (weight digests) compare only runs on one file.  Deterministic for a seed; the full-ccat-size matrix of
 the records is ``m=804414, n=47236, tokens_mean=95, n_labeled=1000,
 pos_frac=0.47``.
 """
 from dataclasses import asdict, dataclass
 
 import numpy as np
-import scipy.sparse as sp
+
+from ssl_repro.utils.tf_idf import tf_idf_rows
 
 
 @dataclass(frozen=True)
@@ -61,20 +63,6 @@ def _topic(rng, model, size):
     return words, _zipf(size, model.zipf_topic)
 
 
-def _tf_idf(doc, word, m, n):
-    """Rows log(1 + tf) * idf with idf = log((1 + m) / (1 + df)) + 1, scaled to unit L2 norm."""
-    tf = sp.csr_matrix((np.ones(doc.size), (doc, word)), shape=(m, n))
-    tf.sum_duplicates()
-    tf.sort_indices()
-    df = np.bincount(tf.indices, minlength=n)
-    X = tf.copy()
-    X.data = np.log1p(X.data) * (np.log((1.0 + m) / (1.0 + df)) + 1.0)[X.indices]
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    X = (sp.diags(1.0 / norms) @ X).tocsr()
-    X.sort_indices()
-    return X
-
-
 def make_text_bench(model=TextBenchModel()):
     """(X CSR float64, y_true int8 +1/-1, labeled bool mask) of ``model``."""
     rng = np.random.default_rng(model.seed)
@@ -101,7 +89,7 @@ def make_text_bench(model=TextBenchModel()):
     for c in range(2):
         for k in range(model.clusters_per_class):
             _draw(rng, word, (source == 2) & (cls[doc] == c) & (cluster[doc] == k), cluster_topics[c][k])
-    X = _tf_idf(doc, word, m, n)
+    X = tf_idf_rows(doc, word, m, n)
 
     while True:   # a random labeled subset holding both classes
         rows = np.sort(rng.choice(m, size=model.n_labeled, replace=False))

@@ -18,8 +18,9 @@ Each generator is deterministic for its seed and returns (X, y) with X
 dense or sparse and y in {+1, -1}.
 """
 import numpy as np
-import scipy.sparse as sp
 from scipy.stats import norm
+
+from ssl_repro.utils.tf_idf import tf_idf_rows
 
 
 def text_like(n_rows=4000, n_features=2000, pos_frac=0.4, clusters=3, doc_len=60,
@@ -29,7 +30,8 @@ def text_like(n_rows=4000, n_features=2000, pos_frac=0.4, clusters=3, doc_len=60
     A document picks a class (+1 with probability ``pos_frac``), one of its
     class's ``clusters`` topics, a length ~ Poisson(doc_len), and draws each
     token from its topic with probability ``topic_mix``, else from the
-    background.  Features: log(1 + tf) * idf, rows scaled to unit norm.
+    background.  Features: log(1 + tf) * idf, rows scaled to unit norm, the same to the bit on every
+    processor (:func:`ssl_repro.utils.tf_idf.tf_idf_rows`).
     """
     rng = np.random.default_rng(seed)
     background = 1.0 / np.arange(1, n_features + 1)
@@ -43,15 +45,7 @@ def text_like(n_rows=4000, n_features=2000, pos_frac=0.4, clusters=3, doc_len=60
     words = rng.choice(n_features, size=doc.size, p=background)
     topic_words = np.stack(topics)[topic_of_doc[doc], rng.integers(0, topic_size, size=doc.size)]
     words = np.where(from_topic, topic_words, words)
-    tf = sp.csr_matrix((np.ones(doc.size), (doc, words)), shape=(n_rows, n_features))
-    tf.sum_duplicates()
-    df = np.bincount(tf.indices, minlength=n_features)
-    X = tf.copy()
-    X.data = np.log1p(X.data) * (np.log((1.0 + n_rows) / (1.0 + df)) + 1.0)[X.indices]
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    X = sp.csr_matrix(sp.diags(1.0 / norms) @ X)
-    X.sort_indices()
-    return X, y
+    return tf_idf_rows(doc, words, n_rows, n_features), y
 
 
 def g50c(n_rows=550, n_features=50, bayes_error=0.05, seed=0):

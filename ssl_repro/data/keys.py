@@ -10,6 +10,26 @@ names (``data_keys``: name -> key).  A record made from no dataset (a drawing, a
 
 :class:`TodaysKeys` recomputes the keys from the data as this checkout loads them today, for
 ``paper_artifacts.py report --check``: a record whose keys differ was made from other data.
+
+**The same data, the same key, on every machine** (decision, 2026-12-07).  A key must tell apart any change
+a setting makes and nothing else, so it digests the integers exactly (shapes, CSR column indices and row
+pointers, labels, split rows) and every float64 value rounded to :data:`SIGNIFICANT_BITS` significant bits
+(float32's precision; :func:`rounded_bits`).  Why rounded: the same computation on two processors can differ
+in the last bits (numpy's SIMD logarithms, a sum in another order: :mod:`ssl_repro.utils.tf_idf`), and a
+digest of the raw bits then calls equal data other data on every other machine.  Why 24 bits: the rounding
+step is 2^29 units in the last place, so a value moved by one unit crosses a rounding boundary with
+probability about 2^-29 (a set of a million drifted values keeps its key with probability 0.998); and it is
+far finer than any change a setting makes: a dropped document moves 20 Newsgroups' idf weights by about
+1/18,846 (2^-14), a changed ``min_df`` or generator parameter changes the integers, a float32 copy has
+another dtype, which the key includes.  The generated sets are besides computed the same to the bit on every
+processor (:func:`ssl_repro.utils.tf_idf.tf_idf_rows`), so their keys do not rest on the rounding at all.
+
+The committed records were keyed again with this key, not refitted (2026-12-07): each of the 25 sets they
+name was loaded by the code of 84466c8 (whose keys the records carried, on the AVX-512 machine that made
+them) and by this code.  20 Newsgroups, pcmac, kdd99-10, digits, mnist-5k and the toy sets are the same to
+the bit; the generated sets (the stand-ins, text20k) have the same integers and values within 7 units in the
+last place (numpy's logarithms against correctly rounded ones, 30-43% of the values), and this key of the old
+arrays equals this key of the new ones for every set.  Each record's old key was then replaced by the new one.
 """
 import hashlib
 
@@ -31,12 +51,31 @@ def without_keys(record):
     return {k: v for k, v in record.items() if k not in KEY_FIELDS}
 
 
+#: The significant bits of a float64 value that a key digests (module doc): float32's precision.
+SIGNIFICANT_BITS = 24
+
+#: How a key digests float64 values (part of what a cached key was made from, :mod:`.key_cache`).  Integer
+#: arrays are digested as before this rounding, so split keys, all integers, kept their values.
+KEY_SCHEME = f"values rounded to {SIGNIFICANT_BITS} significant bits"
+
+
+def rounded_bits(values):
+    """The bits of float64 ``values`` rounded to :data:`SIGNIFICANT_BITS` significant bits (to nearest, ties
+    away from zero; the exponent kept whole, so no value overflows or underflows), -0.0 as 0.0 and every NaN
+    as one NaN: an array of little-endian unsigned integers, equal for values that differ only in their last bits."""
+    values = np.where(np.isnan(values), np.nan, values + 0.0)     # + 0.0: -0.0 becomes 0.0
+    dropped = 52 - (SIGNIFICANT_BITS - 1)
+    rounded = (values.view(np.uint64) + np.uint64(1 << (dropped - 1))) >> np.uint64(dropped)
+    return rounded.astype("<u8")
+
+
 def array_digest(*arrays):
     """A 16-hex-digit BLAKE2b digest of ``arrays`` (dense or sparse), of their shapes, dtypes and values: a
     sparse matrix is digested as CSR with sorted, summed indices, so a matrix given as COO or with unsorted
-    indices has its CSR's key.  The dtypes are part of the key (a float32 copy, or int64 indices where scipy
-    chose int32, has another key): a key can only tell apart too much (the check then asks for a re-run that
-    changes nothing), never miss a change of values."""
+    indices has its CSR's key.  Integers are digested exactly, float64 values rounded (:func:`rounded_bits`,
+    module doc), other floats exactly.  The dtypes are part of the key (a float32 copy, or int64 indices where
+    scipy chose int32, has another key): a key can only tell apart too much (the check then asks for a re-run
+    that changes nothing), never miss a change a setting makes."""
     h = hashlib.blake2b(digest_size=8)
     for a in arrays:
         if sp.issparse(a):
@@ -51,7 +90,8 @@ def array_digest(*arrays):
                 h.update(repr(part).encode())
             else:
                 h.update(f"{part.dtype.str}{part.shape}".encode())
-                h.update(np.ascontiguousarray(part).view(np.uint8))
+                part = np.ascontiguousarray(part)
+                h.update((rounded_bits(part) if part.dtype == np.float64 else part).view(np.uint8))
     return h.hexdigest()
 
 
@@ -85,27 +125,46 @@ class TodaysKeys:
     """The keys of today's data, each dataset loaded once: ``loaders`` maps a name to a function returning its
     (X, y) (scripts' own data, e.g. 002's ``g50c``), every other name is loaded by ``load`` (a function of the
     name returning a :class:`~ssl_repro.data.Dataset`, e.g. :func:`~ssl_repro.data.load_dataset` without
-    download).  A name that cannot be loaded gives the loader's message instead of a key (:meth:`problem`)."""
+    download).  A name that cannot be loaded gives the loader's message instead of a key (:meth:`problem`).
 
-    def __init__(self, load, loaders=None):
+    With a ``cache`` (:class:`~ssl_repro.data.key_cache.KeyCache`) and ``made_from`` (a function of the name
+    returning the digest of what its data are made from, :func:`~ssl_repro.data.key_cache.made_from`), a key
+    whose data were made from the same is read from the cache, and a dataset is loaded only for a key that
+    is not there."""
+
+    def __init__(self, load, loaders=None, cache=None, made_from=None):
         self.load, self.loaders = load, dict(loaders or {})
-        self._datasets, self._keys, self._problems = {}, {}, {}
+        self.cache, self.made_from = (cache, made_from) if cache is not None and made_from is not None else (None, None)
+        self._datasets, self._keys, self._problems, self._digests = {}, {}, {}, {}
+
+    def _digest(self, name):
+        if name not in self._digests:
+            self._digests[name] = self.made_from(name)
+        return self._digests[name]
+
+    def _compute(self, name):
+        if name in self.loaders:
+            return matrix_key(*self.loaders[name]())
+        return dataset_key(self._loaded(name))
+
+    def _loaded(self, name):
+        if name not in self._datasets:
+            self._datasets[name] = self.load(name)
+        return self._datasets[name]
 
     def dataset(self, name):
         """The :class:`~ssl_repro.data.Dataset` ``name`` (None for a script's own data or when it cannot be
         loaded: :meth:`problem` says why)."""
-        self.key(name)
-        return self._datasets.get(name)
+        if name in self.loaders or self.key(name) is None:
+            return None
+        return self._loaded(name)
 
     def key(self, name):
         """Today's dataset key of ``name``, or None when its data cannot be loaded here."""
         if name not in self._keys and name not in self._problems:
             try:
-                if name in self.loaders:
-                    self._keys[name] = matrix_key(*self.loaders[name]())
-                else:
-                    self._datasets[name] = self.load(name)
-                    self._keys[name] = dataset_key(self._datasets[name])
+                self._keys[name] = (self.cache.key(name, self._digest(name), lambda: self._compute(name))
+                                    if self.cache is not None else self._compute(name))
             except (OSError, ValueError) as problem:     # missing files (DatasetNotAvailable), unknown names
                 self._problems[name] = str(problem).splitlines()[0] if str(problem) else type(problem).__name__
         return self._keys.get(name)
@@ -119,10 +178,14 @@ class TodaysKeys:
         """Today's :func:`split_key` of split ``seed`` of dataset ``name`` with ``n_labeled`` labeled and
         ``n_unlabeled`` unlabeled rows (a job's recorded sizes give the rows it drew: an explicit count equal
         to every remaining row draws the same rows as none), or None where the split cannot be drawn."""
-        dataset = self.dataset(name)
-        if dataset is None:
+        if self.key(name) is None or name in self.loaders:
             return None
-        try:
-            return split_key(make_split(dataset, int(seed), int(n_labeled), int(n_unlabeled)))
-        except (TypeError, ValueError):
-            return None
+
+        def compute():
+            try:
+                return split_key(make_split(self._loaded(name), int(seed), int(n_labeled), int(n_unlabeled)))
+            except (TypeError, ValueError):
+                return None
+        if self.cache is None:
+            return compute()
+        return self.cache.split_key(name, self._digest(name), f"{seed}/{n_labeled}/{n_unlabeled}", compute)

@@ -121,3 +121,16 @@ def availability(name, root=None, download=False):
     if sources.downloadable:
         way_out.append(ALLOW_DOWNLOAD)
     return Availability(name, "missing", str(missing(name, sources.alternatives[0], sources.url, "; ".join(way_out))))
+
+
+def files_read(name, root=None):
+    """Every file the loader of dataset ``name`` may read under the data root ``root``: each alternative's
+    files and the vectorized caches of that name (:func:`.cache.cache_path`; a generated set: its cache files
+    alone, none for the embedded ones).  What :mod:`.key_cache` compares to tell whether ``name``'s data
+    changed."""
+    info = dataset_info(name)
+    root = data_root(root)
+    files = [f for alternative in (SOURCES[info.loader](name, root).alternatives if info.loader in SOURCES else ())
+             for f in alternative]
+    caches = cache_path(root, name).parent
+    return files + (sorted(caches.glob(f"{name}*")) if caches.is_dir() else [])

@@ -31,7 +31,7 @@ def test_a_key_is_of_the_values_not_of_how_they_are_stored():
     y = np.where(np.arange(30) % 3 == 0, 1, -1)
     assert matrix_key(X, y) == matrix_key(X.tocoo(), y.astype(np.int64))           # another storage, same data
     changed = X.copy()
-    changed.data[0] += 1e-12
+    changed.data[0] *= 1 + 1e-6          # far below any setting's change, far above the key's rounding (2^-24)
     assert matrix_key(changed, y) != matrix_key(X, y)                               # one value
     assert matrix_key(X, -y) != matrix_key(X, y)                                    # the labels
     assert array_digest(np.arange(3)) != array_digest(np.arange(3).reshape(3, 1))   # the shape
@@ -106,7 +106,8 @@ def test_report_check_prints_one_error_line_per_record_with_the_command_that_rem
     artifacts = experiment_script("paper_artifacts")
     results = results_with(tmp_path, csv={"dataset_key": "0123456789abcdef"}, data_keys={})
     assert artifacts.check_keys(results) == 1
-    lines = capsys.readouterr().out.splitlines()
+    summary, *lines = capsys.readouterr().out.splitlines()
+    assert summary.startswith("data keys: ") and " computed, " in summary     # how many keys it computed
     assert len(lines) == 2 and all(line.startswith("Error: results/") for line in lines)
     assert lines[0].startswith("Error: results/learning_curve_text_like/results.csv: text-like made from other data")
     assert lines[1].startswith("Error: results/svm_bias/text-like.json: no data_keys") and \

@@ -1,6 +1,6 @@
 """Nothing is left behind, and nothing is silent, when a run is refused or interrupted:
 a refused sweep leaves no ``multirun.yaml``, a sweep says that it started before composing its jobs,
-Ctrl-C in a single run leaves no folder without a result, Ctrl-C in a sweep ends with one line,
+Ctrl-C in a single run leaves no folder without a result (during run.py's imports: one line), Ctrl-C in a sweep ends with one line,
 removes its jobs' ``.job.lock`` files and the folders of the jobs it interrupted (and its folder when
 no job finished), and the same command then computes only the rest."""
 import os
@@ -47,6 +47,30 @@ def test_a_refused_sweep_into_an_existing_folder_leaves_no_multirun_yaml(tmp_pat
     assert proc.returncode == 1 and "Error: solver_threads=0 is not a number of threads" in log, log[-2000:]
     assert "sweep" in log.splitlines()[0] and "composing its jobs" in log.splitlines()[0]   # said before composing
     assert sorted(p.name for p in sweep_dir.iterdir()) == ["earlier"]
+
+
+def mapped(process, library):
+    """Whether ``process`` has loaded a shared library whose path holds ``library`` (Linux's /proc)."""
+    try:
+        return library in Path(f"/proc/{process.pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="no /proc/PID/maps here (not Linux): the test "
+                    "finds the moment run.py is inside its imports by the libraries it has loaded")
+def test_ctrl_c_while_run_py_imports_prints_one_line(tmp_path):
+    """Ctrl-C once numpy is loaded (run.py then imports scipy, scikit-learn and numba: seconds): one line, exit
+    status 130, no traceback, no folder."""
+    process = start(tmp_path, "method=svm")
+    deadline = time.monotonic() + 60
+    while not mapped(process, "numpy") and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    process.send_signal(signal.SIGINT)
+    log = process.communicate(timeout=60)[0]
+    assert process.returncode == 130 and log.splitlines() == [
+        "Interrupted before the job started: nothing run, nothing written"], log[-3000:]
+    assert not (tmp_path / "outputs").exists()
 
 
 @pytest.mark.slow   # run.py in a subprocess, interrupted

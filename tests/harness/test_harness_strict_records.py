@@ -64,7 +64,7 @@ def test_report_check_on_the_command_line_checks_the_render_of_the_committed_rec
         return committed_render
     monkeypatch.setattr(artifacts, "rendered_files", render)
     keyed = []       # the data keys' check loads every dataset (minutes with cold caches): the slow test below runs it
-    monkeypatch.setattr(artifacts, "check_keys", lambda results, root=None: keyed.append(Path(results)) or 0)
+    monkeypatch.setattr(artifacts, "check_keys", lambda results, **options: keyed.append(Path(results)) or 0)
     with pytest.raises(SystemExit) as exited:
         artifacts.main(["report", "--check"])
     assert exited.value.code == 0 and rendered == [REPO / "results"] and keyed == [REPO / "results"]
