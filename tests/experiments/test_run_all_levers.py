@@ -106,8 +106,12 @@ def test_the_estimate_is_the_last_runs_measured_seconds_less_the_levers(plan, la
     assert "--keep-capped" in by_name["universvm-002"].argv
     ramp = by_name["002-ramp-s"]                 # it runs UniverSVM since that run: its record's seconds instead
     assert "--universvm" in ramp.argv and ramp.basis.startswith("busy s summed in cccp_002/grid.csv")
-    ramp_then = float(last_run.loc[last_run["step"] == "002-ramp-s", "seconds"].iloc[0])
-    expected = wall - kept - heuristics + by_name["construction-corners"].seconds - ramp_then + ramp.seconds
+    then = dict(zip(last_run["step"], last_run["seconds"]))
+    assert then["002-table2"] == by_name["002-table2"].seconds and by_name["002-ramp-s"].one_core
+    # 002-table2 and 002-ramp-s now run beside a K-class script each: (table2 | uspst), (mnist | ramp-s)
+    was = then["002-table2"] + max(then["002-table2-uspst"], then["002-mnist"]) + then["002-ramp-s"]
+    now = max(then["002-table2"], then["002-table2-uspst"]) + max(then["002-mnist"], ramp.seconds)
+    expected = wall - kept - heuristics + by_name["construction-corners"].seconds - was + now
     line = next(x for x in out.splitlines() if x.startswith("run all:"))
     assert f"({expected:.0f} s: per step, its wall seconds in the last run that ran it" in line
     assert f"({len(last_run) - 2} of {len(last_run)} steps)" in line     # the corners and 002-ramp-s by their records
