@@ -20,12 +20,13 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from omegaconf.errors import OmegaConfBaseException
 
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.claims.corners import SWEEPS as CORNER_SWEEPS
 from ssl_repro.data.keys import NOT_FROM_DATA
-from ssl_repro.harness.sweep_estimate import estimate
+from ssl_repro.harness.sweep_estimate import estimate, jobs_now
 from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
@@ -94,7 +95,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
     transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
     replace the files earlier runs made (``paper_artifacts.py run --force``)."""
-    steps, seen, ran_before = [], set(), {}
+    steps, seen, ran_before, recipes = [], set(), {}, {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
               + (["--launcher", launcher] if launcher else []) + (["--force"] if force else []))
@@ -118,6 +119,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             seconds, basis = recorded_seconds(results, a, d, ran_before.get(d, ()) if not why else ())
             if not why and runnable:
                 ran_before.setdefault(d, []).append(folder)
+            recipes[f"{a.name} {d}"] = (experiment_name(a), d)
             if why:
                 steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
                 continue
@@ -130,7 +132,17 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
                               in_words_of(data[missing[0]].detail, *OPTIONS) if missing else ""))
     steps += record_steps(results, programs)
     steps += script_steps(results, programs, scale, ROOT / "experiments")
-    return [measured_first(results, s) for s in steps]
+    return [measured_first(results, s, lambda step: recipe_jobs(*recipes[step.name]) if step.name in recipes else None)
+            for s in steps]
+
+
+def recipe_jobs(experiment, dataset):
+    """How many jobs recipe ``experiment`` launches on ``dataset`` today
+    (:func:`ssl_repro.harness.sweep_estimate.jobs_now`), or None where the recipe does not apply."""
+    try:
+        return jobs_now(experiment, dataset)
+    except (ValueError, OmegaConfBaseException):
+        return None
 
 
 def script_argv(command, programs):

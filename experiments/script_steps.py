@@ -132,7 +132,7 @@ def last_row(results, name):
 MEASURED = "its wall seconds"
 
 
-def measured_first(results, step):
+def measured_first(results, step, jobs_now=lambda step: None):
     """``step`` with its estimate from its wall seconds in the last run that ran it (:func:`last_measured`), less
     what a lever of this plan saves against that run (:func:`kept_capped_seconds`); a step no run recorded keeps
     the estimate it has (its records').  Decision: the measured seconds come first (issue 72): the records' seconds
@@ -140,11 +140,16 @@ def measured_first(results, step):
     missed single steps by a factor of 2 (objective-minima 20ng-ccat-like: 2,198 s against 1,084 s).  A step whose
     last run ran other peers' programs than this plan does (their options in that row's command against the
     step's argv: 002-table2 without ``--universvm``; 002-ramp-s, which runs UniverSVM since that run) keeps its
-    records' estimate, which counts the peers' rows the plan runs."""
+    records' estimate, which counts the peers' rows the plan runs.  A sweep's seconds are scaled by the jobs its
+    recipe launches now (``jobs_now(step)``) over the jobs that run held (its row's ``jobs``) when they differ."""
     last = last_row(results, step.name)
     if last is None or step.argv and peers_in(str(last.get("command", "")).split()) != peers_in(step.argv):
         return step
     seconds, basis = last_measured(results, step.name)
+    then = last.get("jobs")
+    now = jobs_now(step) if pd.notna(then) else None
+    if now and int(then) != now:        # a sweep whose recipe launches another number of jobs than that run held
+        seconds, basis = seconds * now / int(then), basis + f", times {now}/{int(then)} jobs (its recipe now)"
     kept, why = kept_capped_seconds(results, step)
     step.seconds, step.basis = max(seconds - kept, 0.0), basis + (f", less {kept:.0f} s {why}" if kept else "")
     return step

@@ -44,6 +44,7 @@ def peers(tmp_path):
     return paths
 
 
+@pytest.mark.slow
 def test_the_construction_corners_step_remakes_the_two_committed_sweeps(plan, experiment_script, tmp_path,
                                                                          monkeypatch):
     corners = experiment_script("construction_corners")
@@ -115,6 +116,22 @@ def test_the_estimate_is_the_last_runs_measured_seconds_less_the_levers(plan, la
     line = next(x for x in out.splitlines() if x.startswith("run all:"))
     assert f"({expected:.0f} s: per step, its wall seconds in the last run that ran it" in line
     assert f"({len(last_run) - 2} of {len(last_run)} steps)" in line     # the corners and 002-ramp-s by their records
+    assert not any("jobs (its recipe now)" in s.basis for s in steps)     # every sweep launches the jobs it ran then
+
+
+@pytest.mark.slow
+def test_a_sweeps_measured_seconds_scale_with_the_jobs_its_recipe_launches_now(plan, tmp_path):
+    from ssl_repro.harness.sweep_estimate import jobs_now
+    now = jobs_now("learning_curve", "pcmac")
+    (tmp_path / "run_all").mkdir()
+    pd.DataFrame({"run": ["r", "r"], "step": ["objective-minima pcmac", "timing pcmac"], "seconds": [100.0, 50.0],
+                  "command": ["x", "y"], "jobs": [now // 2, jobs_now("timing", "pcmac")]}).to_csv(
+        tmp_path / "run_all" / "steps.csv", index=False)
+    steps = {s.name: s for s in plan.plan_all(tmp_path, {}, root=tmp_path / "empty")}
+    curves, timing = steps["objective-minima pcmac"], steps["timing pcmac"]
+    assert curves.seconds == pytest.approx(100.0 * now / (now // 2))
+    assert f"times {now}/{now // 2} jobs (its recipe now)" in curves.basis
+    assert timing.seconds == 50.0 and "jobs" not in timing.basis
 
 
 def test_the_dry_run_says_what_it_leaves_out_and_what_it_would_cost(plan, last_run, tmp_path, capsys):
@@ -186,3 +203,12 @@ def test_a_capped_universvm_row_is_kept_only_for_the_same_binary_cap_parameters_
     assert compare.kept_capped(earlier, changed, "/bin/universvm", 60.0) is None            # other data
     fewer = compare.Problem("text20k", 0, X, y, np.arange(4), np.arange(4, 30), np.array([], int))
     assert compare.kept_capped(earlier, fewer, "/bin/universvm", 60.0) is None              # another problem
+
+
+def test_the_corners_script_replaces_no_record_without_force_and_stops_on_missing_data(experiment_script, tmp_path):
+    corners = experiment_script("construction_corners")
+    with pytest.raises(SystemExit, match=r"^Error: the construction corners would replace \d+ file\(s\)"):
+        corners.main(["--results", str(RESULTS), "--data-root", str(tmp_path)])
+    with pytest.raises(SystemExit, match=r"^Error: construction corner construction_corners_20ng_aut_avn_like_\S+ on "
+                                         r"20ng-aut-avn-like\S*: .*missing"):
+        corners.main(["--results", str(tmp_path / "out"), "--data-root", str(tmp_path / "empty")])
