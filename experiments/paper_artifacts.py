@@ -49,6 +49,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # this checkout's package, not an installed one
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
 from ssl_repro.report import plots
@@ -131,7 +132,13 @@ def sweep_command(artifact, dataset, runs, root=None, download=False, launcher=N
     experiment = experiment_name(artifact)
     if not (ROOT / "conf" / "experiment" / f"{experiment}.yaml").exists():
         raise SystemExit(f"Error: {artifact.name}: no experiment recipe conf/experiment/{experiment}.yaml")
-    return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", f"dataset={dataset}",
+    return run_py(experiment, [f"dataset={dataset}"], runs, root, download, launcher)
+
+
+def run_py(experiment, overrides, runs, root=None, download=False, launcher=None):
+    """The ``run.py`` command of recipe ``experiment`` with ``overrides`` (``dataset=...`` first) into ``runs``
+    (:func:`sweep_command`'s other arguments)."""
+    return [sys.executable, str(ROOT / "run.py"), f"+experiment={experiment}", *overrides,
             f"results_dir={runs}", f"data_root={data_root(root)}", f"download={str(download).lower()}"] + (
         [f"hydra/launcher={launcher}"] if launcher else [])
 

@@ -20,15 +20,18 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from omegaconf.errors import OmegaConfBaseException
 
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
+from ssl_repro.claims.corners import SWEEPS as CORNER_SWEEPS
 from ssl_repro.data.keys import NOT_FROM_DATA
-from ssl_repro.harness.sweep_estimate import estimate
+from ssl_repro.harness.sweep_estimate import estimate, jobs_now
 from ssl_repro.utils.provenance import add_provenance
 
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
-from script_steps import EXTRA_SCRIPTS, RUN_PROVENANCE, RUN_RECORD, SCALE_STEP, Step, last_measured, script_steps
+from script_steps import (EXTRA_SCRIPTS, MEASURED, RUN_PROVENANCE, RUN_RECORD, SCALE_STEP, Step, corners_step,
+                          last_measured, measured_first, script_steps)
 from step_runs import batch_seconds, batches, note_resumed, resumed_run, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
@@ -46,9 +49,14 @@ PAPER_ARTIFACTS = ROOT / "experiments" / "paper_artifacts.py"
 #: (002-table2-uspst with 002-mnist, 002-table6 with 002-table6-mnist8, 002-fig6 with 002-fig6-mnist5k): each holds
 #: its solvers to one thread (``limit_threads(1)``), writes its own CSV and merges the folder's provenance.json under
 #: its lock (``cccp_002_data.write``, ``add_provenance``); their seconds are CPU seconds "on a shared machine", never
-#: timings.  Not 002-table2 and 002-ramp-s (both rewrite grid.csv) nor 002-fig3 (the timing protocol).
-ONE_CORE = ("kernel-toy-table", "kernel-benchmarks", "002-table2-uspst", "002-mnist", "002-table6",
-            "002-table6-mnist8", "002-fig6", "002-fig6-mnist5k")
+#: timings.  And 002-table2 and 002-ramp-s (issue 72): one solver thread each (the run of 2026-11-29: 271 CPU s in
+#: 276 wall s, 913 in 913), each beside a K-class script (002-table2 with 002-table2-uspst, 002-ramp-s with
+#: 002-mnist), never beside each other (both rewrite grid.csv, and the plan keeps them apart); no verdict reads
+#: grid.csv's seconds (Fig 5's are provisional, taken under load), and 002-fig4 and 002-fig3, which read its best
+#: points, still run after both.  Saves 002-table2's seconds (276 s in that run; 156 s without UniverSVM).  Not
+#: 002-fig3 (the timing protocol).
+ONE_CORE = ("kernel-toy-table", "kernel-benchmarks", "002-table2", "002-table2-uspst", "002-mnist", "002-ramp-s",
+            "002-table6", "002-table6-mnist8", "002-fig6", "002-fig6-mnist5k")
 
 
 def recorded_seconds(results, artifact, dataset=None, earlier=()):
@@ -87,7 +95,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
     transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
     replace the files earlier runs made (``paper_artifacts.py run --force``)."""
-    steps, seen, ran_before = [], set(), {}
+    steps, seen, ran_before, recipes = [], set(), {}, {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
               + (["--launcher", launcher] if launcher else []) + (["--force"] if force else []))
@@ -111,6 +119,7 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             seconds, basis = recorded_seconds(results, a, d, ran_before.get(d, ()) if not why else ())
             if not why and runnable:
                 ran_before.setdefault(d, []).append(folder)
+            recipes[f"{a.name} {d}"] = (experiment_name(a), d)
             if why:
                 steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
                 continue
@@ -118,9 +127,22 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             steps.append(Step(f"{a.name} {d}", argv if runnable else None, seconds, basis,
                               "" if runnable else in_words_of(data[d].detail, *OPTIONS),
                               sweep=Path(results) / RUNS / folder))
+    missing = [d for _, d, _ in CORNER_SWEEPS if not data[d].runnable]
+    steps.append(corners_step(results, ROOT / "experiments", passed,
+                              in_words_of(data[missing[0]].detail, *OPTIONS) if missing else ""))
     steps += record_steps(results, programs)
     steps += script_steps(results, programs, scale, ROOT / "experiments")
-    return steps
+    return [measured_first(results, s, lambda step: recipe_jobs(*recipes[step.name]) if step.name in recipes else None)
+            for s in steps]
+
+
+def recipe_jobs(experiment, dataset):
+    """How many jobs recipe ``experiment`` launches on ``dataset`` today
+    (:func:`ssl_repro.harness.sweep_estimate.jobs_now`), or None where the recipe does not apply."""
+    try:
+        return jobs_now(experiment, dataset)
+    except (ValueError, OmegaConfBaseException):
+        return None
 
 
 def script_argv(command, programs):
@@ -148,9 +170,9 @@ def record_steps(results, programs):
         if not a.record or a.record in made_by_extra or a.kind != "script":
             continue
         argv = script_argv(a.command, programs)
-        if tuple(argv) in seen:
+        if fits_of(a.command) in seen:
             continue
-        seen.add(tuple(argv))
+        seen.add(fits_of(a.command))
         seconds, basis = last_measured(results, a.name)
         record = Path(results) / a.record
         if record.exists():
@@ -162,6 +184,15 @@ def record_steps(results, programs):
                     "" if len(frame) == frame.attrs.get("rows") else ", less the peers' rows not run")
         steps.append(Step(a.name, [sys.executable, *argv], seconds, basis, one_core=a.name in ONE_CORE))
     return steps
+
+
+def fits_of(command):
+    """What an artifact's script ``command`` fits: its arguments without a peer's (:func:`script_argv` with no
+    path given).  Two artifacts whose commands differ only in a peer's option fit our methods alike, and the one
+    without the peer keeps the peer's rows its record holds: one step makes both, the first (002-table2, with
+    UniverSVM when its path is given).  Before, with ``--universvm``, 002-heuristics fitted g50c's grid again
+    (160 s in the run of 2026-11-29)."""
+    return tuple(script_argv(command, {}))
 
 
 #: The peers' programs (``run all``'s option giving each one's path) and the prefix of their rows' ``method``
@@ -189,7 +220,11 @@ def coverage(steps, programs):
     (:func:`record_steps`)."""
     by_name = {s.name: s for s in steps}
     extra = {record: name for name, _, _, record in EXTRA_SCRIPTS if record}
-    by_argv = {tuple(s.argv[1:]): s for s in steps if s.argv}
+    by_fits = {}
+    for a in ARTIFACTS:         # the step of the first artifact of each command (:func:`fits_of`), as planned
+        step = by_name.get(a.name)
+        if a.kind == "script" and step is not None:
+            by_fits.setdefault(fits_of(a.command), step)
     rows = []
     for a in ARTIFACTS:
         if a.kind == "not reproduced":
@@ -209,7 +244,7 @@ def coverage(steps, programs):
                                 f"run {a.name} --dataset {ds[0]})" for why, ds in left.items()])
             rows.append((a.name, text))
             continue
-        step = by_name.get(extra.get(a.record, a.name)) or by_argv.get(tuple(script_argv(a.command, programs)))
+        step = by_name.get(extra.get(a.record, a.name)) or by_fits.get(fits_of(a.command))
         if step is None:
             rows.append((a.name, f"skipped: no step makes it (command: {a.command})"))
         elif step.argv:
@@ -274,20 +309,17 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     known = sum(x for x in [batch_seconds(b) for b in left if b] + [s.seconds for s in closing] if x is not None)
     unknown = [s.name for s in sum(left, []) + closing if s.seconds is None]
     pairs = [" and ".join(s.name for s in b) for b in grouped if len(b) > 1]
+    measured = sum(s.basis.startswith(MEASURED) for s in todo + closing)
     print(f"run all: {len(todo)} steps, {len(steps) - len(todo)} skipped"
           + (f", {len(finished & {s.name for s in todo})} done earlier in the run of {run} (resumed)" if resume else "")
-          + f"; estimate {known / 3600:.1f} h (per "
-          f"sweep: its record's seconds per job plus overhead, times the jobs its recipe launches now, over the "
-          f"jobs it runs at once; a script: its record's seconds"
+          + f"; estimate {known / 3600:.2f} h ({known:.0f} s: per step, its wall seconds in the last run that ran it "
+          f"({measured} of {len(todo) + len(closing)} steps), else per sweep its record's seconds per job plus "
+          f"overhead, times the jobs its recipe launches now, over the jobs it runs at once, and per script its "
+          f"record's seconds"
           + (f"; side by side, one thread each, the longer counted: {'; '.join(pairs)}" if pairs else "") + ")"
           + (f", plus {', '.join(unknown)} (time not recorded)" if unknown else ""), flush=True)
-    skipped = {}
-    for s in steps:
-        if not s.argv:
-            skipped.setdefault(s.why, []).append(s.name)
-    for why, names in skipped.items():
-        print(f"skip {', '.join(names)}: " + ("missing data (above)" if why.startswith("dataset ") else why),
-              flush=True)
+    for line in left_out_lines(steps):
+        print(line, flush=True)
     if dry_run:
         print("every artifact and the step that makes it:", flush=True)
         for name, where in coverage(steps, programs):
@@ -321,6 +353,24 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
         print(f"run all: {total / 3600:.2f} h wall (estimate {known / 3600:.2f} h, {total / max(known, 1e-9):.0%} "
               f"of it); per step: {Path(results) / RUN_RECORD}", flush=True)
     return steps
+
+
+def left_out_lines(steps):
+    """One line per reason the plan leaves steps out: the steps, why, and the seconds they would add by their
+    estimates (:func:`script_steps.measured_first`: their wall seconds in the last run that ran them), so that the
+    estimate of the whole says what it does not count."""
+    skipped = {}
+    for s in steps:
+        if not s.argv:
+            skipped.setdefault(s.why, []).append(s)
+    lines = []
+    for why, left in skipped.items():
+        known = [s.seconds for s in left if s.seconds is not None]
+        cost = (f" (left out of the estimate: {sum(known):.0f} s" + (f" for {len(known)} of them" if len(known) < len(left)
+                                                                     else "") + ")") if known else ""
+        lines.append(f"skip {', '.join(s.name for s in left)}: "
+                     + ("missing data (above)" if why.startswith("dataset ") else why) + cost)
+    return lines
 
 
 #: The row of the re-rendering after the steps (``finish`` of :func:`run_all`).

@@ -49,7 +49,7 @@ SCALE_STEP = ("scale experiments (004's large transductive tables and their doub
 #: time).
 EXTRA_SCRIPTS = (("calibration", "calibrate_standins.py", None, None),
                  ("svmlight-table9", "svmlight_table9.py", "--svm-learn", "peers/table9.csv"),
-                 ("universvm-002", "universvm_compare.py", "--universvm", "peers/universvm.csv"),
+                 ("universvm-002", "universvm_compare.py --keep-capped", "--universvm", "peers/universvm.csv"),
                  ("002-large", "cccp_002_large.py", None, "cccp_002/large.csv"),
                  ("002-large-time", "cccp_002_large.py --time", None, "cccp_002/large_times.csv"))
 #: The scripts among them that only ``--scale`` runs (hours of kernel fits).
@@ -114,13 +114,104 @@ def record_seconds(path):
 def last_measured(results, name):
     """(seconds, basis) of the step ``name`` from its row of the last run that ran it in the run record
     (:data:`RUN_RECORD`: its wall seconds), or (None, "seconds not recorded")."""
-    path = Path(results) / RUN_RECORD
-    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["run", "step", "seconds"])
-    rows = rows[rows["step"] == name]
-    if rows.empty:
+    last = last_row(results, name)
+    if last is None:
         return None, "seconds not recorded"
-    last = rows.iloc[-1]
-    return float(last["seconds"]), f"its wall seconds in the run of {str(last['run'])[:10]}, {RUN_RECORD}"
+    return float(last["seconds"]), f"{MEASURED} in the run of {str(last['run'])[:10]}, {RUN_RECORD}"
+
+
+def last_row(results, name):
+    """The row of the step ``name`` in the last run that ran it (:data:`RUN_RECORD`), or None."""
+    path = Path(results) / RUN_RECORD
+    rows = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["run", "step", "seconds", "command"])
+    rows = rows[rows["step"] == name]
+    return None if rows.empty else rows.iloc[-1]
+
+
+#: How an estimate from a step's measured wall seconds starts its basis (:func:`last_measured`).
+MEASURED = "its wall seconds"
+
+
+def measured_first(results, step, jobs_now=lambda step: None):
+    """``step`` with its estimate from its wall seconds in the last run that ran it (:func:`last_measured`), less
+    what a lever of this plan saves against that run (:func:`kept_capped_seconds`); a step no run recorded keeps
+    the estimate it has (its records').  Decision: the measured seconds come first (issue 72): the records' seconds
+    per job, taken two jobs at once or beside other work, put the whole run at 4.3 h where it took 5.8 h, and
+    missed single steps by a factor of 2 (objective-minima 20ng-ccat-like: 2,198 s against 1,084 s).  A step whose
+    last run ran other peers' programs than this plan does (their options in that row's command against the
+    step's argv: 002-table2 without ``--universvm``; 002-ramp-s, which runs UniverSVM since that run) keeps its
+    records' estimate, which counts the peers' rows the plan runs.  A sweep's seconds are scaled by the jobs its
+    recipe launches now (``jobs_now(step)``) over the jobs that run held (its row's ``jobs``) when they differ."""
+    last = last_row(results, step.name)
+    if last is None or step.argv and peers_in(str(last.get("command", "")).split()) != peers_in(step.argv):
+        return step
+    seconds, basis = last_measured(results, step.name)
+    then = last.get("jobs")
+    now = jobs_now(step) if pd.notna(then) else None
+    if now and int(then) != now:        # a sweep whose recipe launches another number of jobs than that run held
+        seconds, basis = seconds * now / int(then), basis + f", times {now}/{int(then)} jobs (its recipe now)"
+    kept, why = kept_capped_seconds(results, step)
+    step.seconds, step.basis = max(seconds - kept, 0.0), basis + (f", less {kept:.0f} s {why}" if kept else "")
+    return step
+
+
+#: The options naming a peer's program in a step's command.
+PEER_OPTIONS = ("--svm-learn", "--universvm", "--svmlin")
+def peers_in(argv):
+    """The peers' options (:data:`PEER_OPTIONS`) among the words ``argv``."""
+    return {w for w in argv if w in PEER_OPTIONS}
+
+
+#: A peer's script option that keeps an earlier run's capped fits instead of running them again
+#: (``universvm_compare.py --keep-capped``), and the record holding them.
+KEEP_CAPPED = "--keep-capped"
+
+
+def kept_capped_seconds(results, step):
+    """(seconds, why) that ``step`` no longer spends against its last run: the capped fits of its record (rows
+    with ``capped`` true: each used its whole CPU cap) when its command keeps them (:data:`KEEP_CAPPED`);
+    (0.0, "") otherwise."""
+    record = dict((name, record) for name, _, _, record in EXTRA_SCRIPTS).get(step.name)
+    path = Path(results) / record if record else None
+    if not step.argv or KEEP_CAPPED not in step.argv or path is None or not path.exists():
+        return 0.0, ""
+    frame = pd.read_csv(path)
+    if "capped" not in frame:
+        return 0.0, ""
+    capped = frame[frame["capped"].fillna(False).astype(bool)]
+    return float(capped["seconds"].sum()), f"for the {len(capped)} capped fit(s) its record keeps ({KEEP_CAPPED})"
+
+
+#: The step of the construction corners (``experiments/construction_corners.py``: the two sweeps of
+#: :data:`ssl_repro.claims.corners.SWEEPS`, aggregated and drawn).
+CORNERS_STEP = "construction-corners"
+
+
+def corners_step(results, scripts_dir, passed, why=""):
+    """The construction corners' step: ``passed`` (``--data-root`` etc.) given to its script; skipped with ``why``
+    (a corner's data missing).  Estimated by :func:`last_measured`, else by :func:`span_seconds` of the corners'
+    committed records."""
+    from ssl_repro.claims.corners import SWEEPS
+    seconds, basis = last_measured(results, CORNERS_STEP)
+    if seconds is None:
+        seconds, basis = span_seconds([Path(results) / folder / "results.csv" for folder, _, _ in SWEEPS])
+    argv = [sys.executable, str(Path(scripts_dir) / "construction_corners.py"), "--results", str(results), *passed]
+    return Step(CORNERS_STEP, None if why else argv, seconds, basis, why)
+
+
+def span_seconds(paths):
+    """(seconds, basis) of sweeps from their records (results.csv ``paths``): per record, the wall seconds from its
+    first job's start to its last job's end (its jobs' ``date``, when each ended, less the first job's ``seconds``);
+    (None, why) when a record is missing.  The sweeps' start and aggregation (about 13 s each) are not in it."""
+    total = 0.0
+    for path in paths:
+        if not Path(path).exists():
+            return None, f"{Path(path).parent.name}/results.csv not here"
+        frame = pd.read_csv(path, usecols=["date", "seconds"])
+        ended = pd.to_datetime(frame["date"])
+        total += (ended.max() - ended.min()).total_seconds() + float(frame.loc[ended.idxmin(), "seconds"])
+    return total, (f"wall s its records' job dates span in {', '.join(Path(p).parent.name for p in paths)} "
+                   f"(busy: taken beside other work)")
 
 
 def script_steps(results, programs, scale, scripts_dir):

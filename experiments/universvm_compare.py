@@ -1,6 +1,6 @@
 """002's CCCP-TSVM: UniverSVM 1.22 (the authors' program) beside the project's LinearCCCPTSVM.
 
-    python experiments/universvm_compare.py --universvm /path/to/universvm [--cap 1800]
+    python experiments/universvm_compare.py --universvm /path/to/universvm [--cap 1800] [--keep-capped]
 
 Rows: real pcmac on its 10 splits at the lowest and the highest label count
 of its learning curve (2 and 584), and text20k (:mod:`ssl_repro.bench.text_model`:
@@ -28,7 +28,9 @@ Times are CPU seconds, so that a busy machine slows neither side's figure: the
 project's the CPU time of the fit (one solver thread); UniverSVM's the CPU
 time of its process, which includes reading its text input (it prints no
 training time); a run that has used ``--cap`` CPU seconds is killed and
-recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
+recorded as capped (:func:`ssl_repro.harness.external.run_capped`); with ``--keep-capped`` (``run all``'s
+step) an earlier run's capped row of the same problem, cap, parameters, binary and data is kept instead of
+run again (:func:`kept_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
 ``results/peers/universvm.csv`` and ``.json`` (rows, provenance and the keys of the sets the rows were made
 from, ``data_keys``: pcmac's and text20k's X and y); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.
@@ -115,8 +117,7 @@ def universvm_row(problem, universvm, cap, workdir):
     cpu, capped, code = run_capped(command, cap, work / "universvm.log")
     row = {"method": "universvm-cccp", "seconds": float(cap) if capped else cpu, "capped": capped,
            "cap_seconds": cap, "test_error": float("nan"), "transductive_error": float("nan"),
-           "parameters": json.dumps({"-t": 0, "-c": cost, "-S": RAMP_S_HINGE, "-z": "default (l/u) C",
-                                     "balance": "labeled rows' mean label", "loss": "hinge"})}
+           "parameters": universvm_parameters(cost)}
     if capped:
         return row
     if code != 0:
@@ -128,6 +129,33 @@ def universvm_row(problem, universvm, cap, workdir):
     row["transductive_error"] = p.error(values[:p.unlabeled.size], p.unlabeled)
     row["test_error"] = p.error(values[p.unlabeled.size:], p.test)
     return row
+
+
+def universvm_parameters(cost):
+    """The ``parameters`` cell of UniverSVM's row at the cost ``-c`` = ``cost``."""
+    return json.dumps({"-t": 0, "-c": cost, "-S": RAMP_S_HINGE, "-z": "default (l/u) C",
+                       "balance": "labeled rows' mean label", "loss": "hinge"})
+
+
+def kept_capped(earlier, problem, universvm, cap):
+    """The capped UniverSVM row of ``problem`` that the earlier record ``earlier`` (its JSON, or {}) holds, when
+    a run now could only repeat it: the same binary path, the same cap, the same parameters and the same data
+    (its ``data_keys`` entry); None otherwise.  The row keeps its own commit, date and command.
+
+    Decision (``--keep-capped``, what ``run all`` passes): a capped fit says only that UniverSVM needs more
+    than the cap's CPU seconds; run again at the same cap on the same data it says it again, at the cost of the
+    whole cap (text20k: 1,800 CPU s, 95% of the step in the run of 2026-11-29).  So it is run once and kept, its
+    cap stated in the row (``cap_seconds``); no verdict reads it (the UniverSVM section is a check of our
+    implementation).  Not a lower cap: the row would then say less (a bound of the lower cap).  A binary
+    rebuilt at the same path is not told apart: give another path, or leave ``--keep-capped`` out."""
+    if earlier.get("universvm") != str(universvm) or earlier.get("data_keys", {}).get(problem.dataset) != \
+            data_keys({problem.dataset: (problem.X, problem.y)})[problem.dataset]:
+        return None
+    parameters = universvm_parameters(universvm_cost(problem.labeled.size))
+    return next((row for row in earlier.get("rows", []) if row["method"] == "universvm-cccp" and row.get("capped")
+                 and row.get("cap_seconds") == cap and row.get("parameters") == parameters
+                 and (row["dataset"], row["split"], row["n_labeled"]) == (problem.dataset, problem.split,
+                                                                           int(problem.labeled.size))), None)
 
 
 def our_row(problem):
@@ -155,7 +183,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_peer_arguments(ap, "--universvm", "UniverSVM's binary", 1800.0, OUT)
     ap.add_argument("--sets", nargs="+", default=["pcmac", "text20k"], choices=["pcmac", "text20k"])
+    ap.add_argument("--keep-capped", action="store_true",
+                    help="keep an earlier run's capped UniverSVM row of the same problem, cap, parameters, binary "
+                         "path and data instead of running it again (its cap stated in the row)")
     args = parse_peer_arguments(ap, argv, "--universvm")
+    earlier = json.loads(args.out.with_suffix(".json").read_text()) if args.out.with_suffix(".json").exists() else {}
     problems = []
     if "pcmac" in args.sets:
         grid = load_dataset("pcmac").info.curve_labels
@@ -168,7 +200,12 @@ def main(argv=None):
         common = {"dataset": problem.dataset, "split": problem.split, "n_labeled": int(problem.labeled.size),
                   "git_commit": stamp["git_commit"], "date": stamp["date"], "command": stamp["command"]}
         found = [our_row(problem)]
-        if args.universvm is not None:
+        kept = kept_capped(earlier, problem, args.universvm, args.cap) if args.keep_capped and args.universvm else None
+        if kept is not None:        # its own commit, date and command stay (``{**common, **row}`` below)
+            print(f"{problem.dataset} split {problem.split}: UniverSVM's capped row of {kept['date']} kept "
+                  f"(capped at {kept['cap_seconds']:g} CPU s; --keep-capped)", flush=True)
+            found.append(kept)
+        elif args.universvm is not None:
             with tempfile.TemporaryDirectory(prefix="universvm-") as workdir:
                 found.append(universvm_row(problem, args.universvm, args.cap, workdir))
         for row in found:

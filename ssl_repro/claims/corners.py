@@ -6,7 +6,8 @@ or 75 : 25, which is part of the dataset's definition) -- and in lambda' (10 for
 corners of that 2 x 2 are run as learning-curve sweeps of the methods the construction-dependent claims compare
 (``python run.py +experiment=learning_curve dataset=20ng-aut-avn-like dataset.lam_u=1 method=da,tsvm_smax,
 label_spreading sweep_name=construction_corners_20ng_aut_avn_like_lamu1``, and ``dataset=20ng-aut-avn-like-b
-dataset.lam_u=10``), recorded under ``results/construction_corners_*``.  A claim's ``compare`` test restricted
+dataset.lam_u=10``: :data:`SWEEPS`), recorded under ``results/construction_corners_*`` by
+``experiments/construction_corners.py`` (a step of ``paper_artifacts.py run all``).  A claim's ``compare`` test restricted
 to aut-avn is judged on each corner by the same rules (:func:`ssl_repro.claims.linear_rules.judge_cells`); the
 verdict **flips with lambda'** when it changes with lambda' under each preprocessing and not with the
 preprocessing under either lambda', **flips with the preprocessing** in the reverse case, and otherwise
@@ -22,6 +23,17 @@ PREFIX = CORNERS_PREFIX
 #: (preprocessing, lambda') -> the dataset of its records and the folder prefix holding them.
 CORNERS = {("a", 10.0): (ANALOG, "learning_curve_"), ("b", 1.0): (f"{ANALOG}-b", "learning_curve_"),
            ("a", 1.0): (ANALOG, PREFIX), ("b", 10.0): (f"{ANALOG}-b", PREFIX)}
+#: The method configs of the corners' sweeps: those the construction-dependent claims compare.
+METHODS = ("da", "tsvm_smax", "label_spreading")
+#: The two missing corners' sweeps: (sweep folder, dataset, lambda'), each ``python run.py +experiment=learning_curve
+#: dataset=DATASET dataset.lam_u=LAMBDA' method=da,tsvm_smax,label_spreading sweep_name=FOLDER`` (:func:`overrides`;
+#: ``experiments/construction_corners.py`` runs both, ``run all``'s step ``construction-corners``).
+SWEEPS = ((f"{PREFIX}20ng_aut_avn_like_lamu1", ANALOG, 1.0), (f"{PREFIX}20ng_aut_avn_like_b_lamu10", f"{ANALOG}-b", 10.0))
+
+
+def overrides(folder, dataset, lam_u):
+    """The ``run.py`` overrides of a corner's sweep (:data:`SWEEPS`), after ``+experiment=learning_curve``."""
+    return [f"dataset={dataset}", f"dataset.lam_u={lam_u:g}", f"method={','.join(METHODS)}", f"sweep_name={folder}"]
 
 
 def corner_frames(records):

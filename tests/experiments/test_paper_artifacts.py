@@ -266,7 +266,7 @@ def test_run_all_estimates_each_sweep_from_its_records_seconds_per_job_and_the_j
         assert f"{name} {d} (estimate {step.seconds:.0f} s = {step.basis};" in out
     assert f"timing {d}" not in by_name                     # the stand-ins are not timed (artifact_table.NOT_TIMED)
     known = sum(s.seconds for s in steps if s.argv and s.seconds is not None)
-    assert f"estimate {known / 3600:.1f} h" in out
+    assert f"estimate {known / 3600:.2f} h" in out
     peers = {s.name: s for s in steps if s.name in ("svmlight-table9", "universvm-002")}
     assert all(s.argv is None and s.why for s in peers.values())
     assert "skip " in out and "full-ccat" in out           # real sets without their files are skipped with the reason
@@ -407,7 +407,7 @@ def test_the_estimate_counts_a_pair_as_the_longer_of_the_two(plan, tmp_path, cap
     out = capsys.readouterr().out
     others = sum(s.seconds or 0 for s in steps if s.argv and not s.one_core)
     assert {s.name for s in steps if s.one_core} == set(plan.ONE_CORE)
-    assert f"estimate {(7200 + others) / 3600:.1f} h" in out      # 2.0 h, not 3.0 h (their sum)
+    assert f"estimate {(7200 + others) / 3600:.2f} h" in out      # 2.0 h, not 3.0 h (their sum)
     assert "side by side, one thread each, the longer counted: kernel-toy-table and kernel-benchmarks" in out
     assert "kernel-benchmarks beside kernel-toy-table (estimate 3600 s" in out
 
