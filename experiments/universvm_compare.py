@@ -28,7 +28,9 @@ Times are CPU seconds, so that a busy machine slows neither side's figure: the
 project's the CPU time of the fit (one solver thread); UniverSVM's the CPU
 time of its process, which includes reading its text input (it prints no
 training time); a run that has used ``--cap`` CPU seconds is killed and
-recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
+recorded as capped (:func:`ssl_repro.harness.external.run_capped`).  UniverSVM is GPL: build it outside the repository and only run it
+(``python -m ssl_repro.peers build universvm --archive PATH``; without ``--universvm`` the script runs that
+build, if any).  Writes
 ``results/peers/universvm.csv`` and ``.json`` (rows, provenance and the keys of the sets the rows were made
 from, ``data_keys``: pcmac's and text20k's X and y); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.

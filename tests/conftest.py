@@ -12,6 +12,7 @@ import pytest
 from ssl_repro.data.cache import ENV_VAR
 from ssl_repro.data.embedded import two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
+from ssl_repro.peers.cache import ENV_VAR as PEERS_VAR, OFF
 
 
 def public_data_folder(*files):
@@ -34,6 +35,16 @@ def sleeping_popen(ran, interrupt_at=None):
             raise KeyboardInterrupt
         return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.01)"], **kwargs)
     return popen
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_built_peers():
+    """The scripts' lookup of built peers off (``SSL_REPRO_PEERS=none``, :mod:`ssl_repro.peers.cache`), in this
+    process and the scripts it starts: no test runs a peer a developer happened to build; the tests of the
+    lookup name their own cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(PEERS_VAR, OFF)
+        yield
 
 
 @pytest.fixture(scope="session")
