@@ -23,9 +23,9 @@ at the end of its schedule: lam_u = U / L), CCCP-TSVM with s = 0 and UC* = LC
 (2 hyperparameters), with s tuned (3), with s and C* tuned (4), and UniverSVM
 (002's authors' program, ``-t 2 -g gamma -c C -S s``, its default C* = (L/U) C)
 at the grid points of the 3-parameter row, and SVM-light's TSVM (V6.02, built
-outside the repository: ``--svm-learn``; ``cccp_002_peers.svmlight_fit``) at the grid
-points of nabla-TSVM's row.  Without ``--svm-learn`` its rows are absent, and
-the records say so.
+outside the repository: ``--svm-learn``, by default the one ``python -m ssl_repro.peers build svm-light``
+built; ``cccp_002_peers.svmlight_fit``) at the grid points of nabla-TSVM's row.  Without either its rows
+are absent, and the records say so (likewise UniverSVM's without ``--universvm`` or its build).
 
 Fig 4: J^s and the error on the unlabeled rows after each CCCP step, split 0,
 at the best grid point of the s = 0, UC* = LC row.  Fig 3: training time
@@ -61,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 
 from ssl_repro.estimators import mask_labels  # noqa: E402
 from ssl_repro.labels import mask_classes  # noqa: E402
+from ssl_repro.peers import peer_program  # noqa: E402
 from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
@@ -350,9 +351,10 @@ def main(argv=None):
     ap.add_argument("--splits", type=int, default=None, help=f"table2, table6: default 10; fig3: {FIG3_SPLITS}")
     ap.add_argument("--methods", nargs="+", choices=["cccp-tsvm", "nabla-tsvm", *PEERS], default=None,
                     help="fig3: rerun only these methods (default: all, the peers whose binary is given)")
-    ap.add_argument("--universvm", type=Path, default=None, help="UniverSVM's binary (built outside the repository)")
+    ap.add_argument("--universvm", type=Path, default=None,
+                    help="UniverSVM's binary (default: the one python -m ssl_repro.peers built, if any)")
     ap.add_argument("--svm-learn", type=Path, default=None,
-                    help="SVM-light's svm_learn (V6.02, built outside the repository)")
+                    help="SVM-light's svm_learn (V6.02; default: the one python -m ssl_repro.peers built, if any)")
     ap.add_argument("--svmlight-cap", type=float, default=SVMLIGHT_CAP,
                     help="CPU seconds per SVM-light fit; a fit past it is recorded capped")
     ap.add_argument("--sizes", nargs="+", default=None, help="fig3: unlabeled-row counts of "
@@ -361,13 +363,18 @@ def main(argv=None):
     ap.add_argument("--fresh", action="store_true",
                     help="table2: fit every grid point again (default: only those grid.csv lacks, resuming a run)")
     args = ap.parse_args(argv)
+    args.universvm = peer_program("--universvm", args.universvm)
+    args.svm_learn = peer_program("--svm-learn", args.svm_learn)
     if args.universvm is not None and not args.universvm.is_file():
-        ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 outside the repository")
+        ap.error(f"--universvm {args.universvm}: no such file; build UniverSVM 1.22 with "
+                 "python -m ssl_repro.peers build universvm --archive PATH and omit --universvm")
     if args.svm_learn is not None and not os.access(args.svm_learn, os.X_OK):
-        ap.error(f"--svm-learn {args.svm_learn}: not an executable file; build SVM-light V6.02 outside the repository")
+        ap.error(f"--svm-learn {args.svm_learn}: not an executable file; build SVM-light "
+                 "V6.02 with python -m ssl_repro.peers build svm-light and omit --svm-learn")
     for method in set(args.methods or ()) & set(PEERS):
         if getattr(args, PEERS[method].lstrip("-").replace("-", "_")) is None:
-            ap.error(f"--methods {method} needs {PEERS[method]} PATH (its binary)")
+            ap.error(f"--methods {method} needs {PEERS[method]} PATH (its binary), or the peer "
+                     "built by python -m ssl_repro.peers build")
     wrong = {"table6": set(TABLE6), "table2": set(GRIDS), "fig4": {"g50c", "text"}}.get(args.what)
     if args.dataset is not None and wrong is not None and args.dataset not in wrong:
         ap.error(f"--dataset {args.dataset}: {args.what} runs on " + " or ".join(sorted(wrong)))

@@ -17,8 +17,9 @@ runs every artifact (``experiments/run_all_plan.py``: every sweep folder
 once, the real sets this machine has, the SYNTHETIC stand-ins with
 ``--stand-ins``), the stand-ins' calibration, the peers' scripts
 (SVM-light for 000 Table 9 with ``--svm-learn``, UniverSVM for 002 with
-``--universvm``, SVMlin for the reference agreement with ``--svmlin``;
-skipped, with the reason, without them) and the scripts of the records the
+``--universvm``, SVMlin for the reference agreement with ``--svmlin``, each
+by default the program ``python -m ssl_repro.peers build`` built, found in
+the peers' cache (:func:`peer_programs`); skipped, with the reason, without one) and the scripts of the records the
 pages read besides the artifacts (``experiments/script_steps.py``), after printing an
 estimate of the time (each sweep's record's seconds per job, times the jobs
 its recipe launches now, over the jobs it runs at once) and with a progress
@@ -45,6 +46,7 @@ claims, quoted, are in ``experiments/paper_numbers.json``.
 """
 import argparse
 import difflib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +54,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # this checkout's package, not an installed one
 from ssl_repro.data import availability, data_root
 from ssl_repro.data.cache import in_words_of
+from ssl_repro.peers import OPTIONS as PEER_NAMES, PEERS, peer_program
+from ssl_repro.peers.cache import ENV_VAR as PEERS_VAR, OFF
 from ssl_repro.report import plots
 from ssl_repro.claims.record_file import RecordError, check_all
 from ssl_repro.claims.records import Records
@@ -65,8 +69,8 @@ from ssl_repro.report.sections import beyond_table as beyond
 from ssl_repro.report.sections import cccp_002_fig6 as fig6_section
 from ssl_repro.harness.aggregate import read_results, write_summaries, write_tables
 
-from artifact_table import (ARTIFACTS, DRAWINGS, OPTIONS, ROOT, RUNS, experiment_name, refusal, refuse_replacing,
-                            refuse_rewriting, sweep_folder)
+from artifact_table import (ARTIFACTS, DRAWINGS, OPTIONS, PEER_PROGRAMS, ROOT, RUNS, experiment_name, option, refusal,
+                            refuse_replacing, refuse_rewriting, sweep_folder)
 from run_all_plan import run_all
 from artifact_listing import listing, markdown_listing
 from data_keys import remake_command, todays_keys
@@ -292,6 +296,24 @@ def write_report(results, check=False, fresh_keys=False):
 LAUNCHERS = sorted(p.stem for p in (ROOT / "conf" / "hydra" / "launcher").glob("*.yaml"))
 
 
+def peer_programs(args):
+    """``run all``'s peers: {option: path} from its options, else from the peers' cache
+    (:func:`ssl_repro.peers.peer_program`, which says on stderr which path it found), else None (a line says
+    how to build it). Its steps then look up nothing themselves (``SSL_REPRO_PEERS=none`` in their
+    environment): a step runs a peer exactly when the plan passes the peer's path on its command line."""
+    programs = {}
+    for name in PEER_PROGRAMS:
+        flag = option(name)
+        found = peer_program(flag, getattr(args, name))
+        programs[flag] = None if found is None else str(found)
+        if found is None:
+            print(f"{flag} not given and not built (python -m ssl_repro.peers build {PEER_NAMES[flag]}"
+                  + ("" if PEERS[PEER_NAMES[flag]].from_registry else " --archive PATH") + "): its steps are skipped",
+                  file=sys.stderr)
+    os.environ[PEERS_VAR] = OFF
+    return programs
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -352,7 +374,7 @@ def main(argv=None):
     if args.artifact == "all":
         if not (args.dry_run or args.resume):
             refuse_rewriting(args.results, args.force, "run all")
-        run_all(args.results, {"--svm-learn": args.svm_learn, "--universvm": args.universvm, "--svmlin": args.svmlin}, args.dry_run,
+        run_all(args.results, peer_programs(args), args.dry_run,
                 root=args.data_root, download=args.download, launcher=args.launcher, stand_ins=args.stand_ins,
                 scale=args.scale, force=args.force, resume=args.resume, finish=lambda: (render_all(args.results), write_report(args.results)))
         return

@@ -85,7 +85,8 @@ def main(argv=None):
     ap.add_argument("--results", type=Path, default=ROOT / "results")
     args = parse_peer_arguments(ap, argv, "--svmlin")
     if args.svmlin is None:
-        ap.error("--svmlin PATH is needed: this script compares SVMlin with the records")
+        ap.error("--svmlin PATH is needed (or SVMlin built by python -m ssl_repro.peers build svmlin --archive PATH): "
+                 "this script compares SVMlin with the records")
     out = args.out or args.results / "reference_agreement" / f"svmlin_{dataset_info(args.dataset).folder}"
     records, source = recorded(args.dataset, args.results)
     dataset = load_dataset(args.dataset)

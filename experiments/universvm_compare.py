@@ -30,7 +30,9 @@ time of its process, which includes reading its text input (it prints no
 training time); a run that has used ``--cap`` CPU seconds is killed and
 recorded as capped (:func:`ssl_repro.harness.external.run_capped`); with ``--keep-capped`` (``run all``'s
 step) an earlier run's capped row of the same problem, cap, parameters, binary and data is kept instead of
-run again (:func:`kept_capped`).  UniverSVM is GPL: build it outside the repository and only run it.  Writes
+run again (:func:`kept_capped`).  UniverSVM is GPL: build it outside the repository and only run it
+(``python -m ssl_repro.peers build universvm --archive PATH``; without ``--universvm`` the script runs that
+build, if any).  Writes
 ``results/peers/universvm.csv`` and ``.json`` (rows, provenance and the keys of the sets the rows were made
 from, ``data_keys``: pcmac's and text20k's X and y); rows of
 earlier runs of other (dataset, split, n_labeled, method) are kept.

@@ -15,9 +15,10 @@ file first show them, found by trying the two readings on a run and kept because
 prints on ``-T``'s rows, which every run checks).  Ours: :class:`~ssl_repro.estimators.LinearCCCPTSVM` one-vs-rest (002's scheme,
 r per class the labeled rows' share), one solver thread.  Times are CPU seconds: ours the fit's, UniverSVM's its
 process's (reading its text input included); a run past ``--cap`` CPU seconds is killed and recorded capped.
-UniverSVM is GPL: build it outside the repository and only run it.
+UniverSVM is GPL: build it outside the repository and only run it (``python -m ssl_repro.peers build universvm
+--archive PATH`` builds it from its published archive; the script runs that build when ``--universvm`` is not given).
 
-Without ``--universvm`` only our rows are printed and nothing is written; with it, ``results/peers/
+Without either only our rows are printed and nothing is written; with it, ``results/peers/
 universvm_multiclass.csv`` and ``.json`` are written anew (rows, provenance, the binary's path, and the key of
 digits' X and y, ``data_keys``).
 """

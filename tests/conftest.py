@@ -14,6 +14,7 @@ from ssl_repro.data import key_cache
 from ssl_repro.data.cache import ENV_VAR
 from ssl_repro.data.embedded import two_moons
 from ssl_repro.kernel import default_sigma, rbf_gram
+from ssl_repro.peers.cache import ENV_VAR as PEERS_VAR, OFF
 
 
 def public_data_folder(*files):
@@ -42,13 +43,19 @@ def sleeping_popen(ran, interrupt_at=None):
 def session_key_cache(tmp_path_factory):
     """``report --check``'s data-key cache (:mod:`ssl_repro.data.key_cache`) in a tmp dir for the session, in
     this process and the subprocesses it starts: a test never reads or writes the user's cache."""
-    previous = os.environ.get(key_cache.ENV_VAR)
-    os.environ[key_cache.ENV_VAR] = str(tmp_path_factory.mktemp("key_cache") / "data_keys.json")
-    yield
-    if previous is None:
-        del os.environ[key_cache.ENV_VAR]
-    else:
-        os.environ[key_cache.ENV_VAR] = previous
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(key_cache.ENV_VAR, str(tmp_path_factory.mktemp("key_cache") / "data_keys.json"))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_built_peers():
+    """The scripts' lookup of built peers off (``SSL_REPRO_PEERS=none``, :mod:`ssl_repro.peers.cache`), in this
+    process and the scripts it starts: no test runs a peer a developer happened to build; the tests of the
+    lookup name their own cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(PEERS_VAR, OFF)
+        yield
 
 
 @pytest.fixture(scope="session")

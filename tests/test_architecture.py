@@ -15,7 +15,7 @@ ROOT = Path(ssl_repro.__file__).parent
 
 #: The packages in stage order: a module may import its own package and the packages of earlier stages.
 STAGES = (
-    ("ssl_repro", "ssl_repro.labels", "ssl_repro.utils", "ssl_repro.bench"),
+    ("ssl_repro", "ssl_repro.labels", "ssl_repro.utils", "ssl_repro.bench", "ssl_repro.peers"),
     ("ssl_repro.solvers", "ssl_repro.data"),
     ("ssl_repro.kernel", "ssl_repro.distributed"),
     ("ssl_repro.estimators",),

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ssl_repro.peers import peer_program
 from ssl_repro.utils.atomic import atomic_write
 from ssl_repro.utils.provenance import merged_keys, provenance
 
@@ -175,17 +176,23 @@ def write_table(rows, out, columns, extra, data_keys):
 
 
 def add_peer_arguments(parser, flag, what, cap, out):
-    """The options every peer script has: ``flag`` (the binary; omitted: only the project's
-    rows), ``--cap`` (CPU seconds per run, default ``cap``) and ``--out`` (default ``out``)."""
-    parser.add_argument(flag, type=Path, help=f"{what} (omit: only the project's rows)")
+    """The options every peer script has: ``flag`` (the binary; omitted: the one built by
+    ``python -m ssl_repro.peers build``, else only the project's rows), ``--cap`` (CPU seconds per run,
+    default ``cap``) and ``--out`` (default ``out``)."""
+    parser.add_argument(flag, type=Path, help=f"{what} (omit: the one python -m ssl_repro.peers built, if any; "
+                                              "else only the project's rows)")
     parser.add_argument("--cap", type=float, default=cap, help="CPU seconds per run of the binary (see run_capped)")
     parser.add_argument("--out", type=Path, default=out, help="output stem (.csv and .json)")
 
 
 def parse_peer_arguments(parser, argv, flag):
-    """``parser``'s arguments, refusing a binary that is not an executable file and a cap <= 0."""
+    """``parser``'s arguments, the peer's binary the one built in the peers' cache when ``flag`` is not
+    given (:func:`ssl_repro.peers.peer_program`), refusing a binary that is not an executable file and a
+    cap <= 0."""
     args = parser.parse_args(argv)
-    binary = getattr(args, flag.lstrip("-").replace("-", "_"))
+    name = flag.lstrip("-").replace("-", "_")
+    binary = peer_program(flag, getattr(args, name))
+    setattr(args, name, binary)
     if binary is not None and not os.access(binary, os.X_OK):
         parser.error(f"{flag} {binary}: not an executable file")
     if args.cap <= 0:

@@ -69,13 +69,13 @@ def test_fig3_refuses_a_peer_without_its_binary(script, capsys):
 
 
 def test_the_real_svm_light_holds_its_positive_share_and_learns(script, tmp_path):
-    """SVM-light V6.02 itself (``SSL_REPRO_SVM_LEARN``: its svm_learn, built outside the repository): its
-    transductive labels hold the -p share of the unlabeled rows (within one row) and its error on g50c's
-    unlabeled rows is far below chance (the Bayes error is 5%; the supervised SVM on 50 rows is near 10%)."""
+    """SVM-light V6.02 itself (``SSL_REPRO_SVM_LEARN``: its svm_learn, e.g. the one ``python -m ssl_repro.peers
+    build svm-light`` built): its transductive labels hold the -p share of the unlabeled rows (within one row)
+    and its error on g50c's unlabeled rows is far below chance (the Bayes error is 5%; the supervised SVM on 50 rows is near 10%)."""
     binary = os.environ.get("SSL_REPRO_SVM_LEARN")
     if not binary or not os.access(binary, os.X_OK):
-        pytest.skip("SVM-light is not here: set SSL_REPRO_SVM_LEARN to its svm_learn (V6.02, built outside the "
-                    "repository) to run this test")
+        pytest.skip("SVM-light is not here: set SSL_REPRO_SVM_LEARN to its svm_learn (V6.02; "
+                    "python -m ssl_repro.peers build svm-light prints its path) to run this test")
     X, y, labeled, unlabeled = tiny_problem(script)
     median = script.sampled_sigma(X)
     row = script.fit_row("svmlight-tsvm", X, y, labeled, unlabeled, 2.0 * median, 10.0, svm_learn=Path(binary),

@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from ssl_repro.estimators import LinearDA, LinearSVM, mask_labels
 from ssl_repro.harness.aggregate import main as aggregate
 from ssl_repro.harness.result_files import write_result
+from ssl_repro.peers.__main__ import main as build_peer
 from ssl_repro.report.plots import main as plots
 from ssl_repro.solvers.engine.data_checks import WideDataWarning, largest_id_allowed
 
@@ -79,6 +80,14 @@ COMMAND_REFUSALS = [
      r"^Error: learning-curves on pcmac: dataset 'pcmac': expected file\(s\) .*missing .*--data-root DIR"),
     ("paper_artifacts", ["run", "learning-curves", "--dataset", "pcmak", "--results", "{tmp}/out"],
      r"^Error: learning-curves is made on .*, not 'pcmak': give --dataset one of them$"),
+    ("peers", ["build", "svmlin", "--archive", "{tmp}/garbage.csv", "--cache", "{tmp}/peers"],
+     r"garbage\.csv has sha256 [0-9a-f]{64}, not that of SVMlin v1\.0's svmlin-v1\.0-src\.tar\.gz \([0-9a-f]{64}, "
+     r"checked .*\): give the unmodified file from"),
+    ("peers", ["build", "universvm", "--cache", "{tmp}/peers"],
+     r"UniverSVM 1\.22 is built from its authors' published archive .*build universvm --archive PATH$"),
+    ("peers", ["build", "svm-light", "--sdist", "{tmp}/svmlight-0.4.tar.gz", "--cache", "{tmp}/peers"],
+     r"--sdist .*svmlight-0\.4\.tar\.gz: no such file; give SVM-light V6\.02's svmlight-0\.4\.tar\.gz \(from "
+     r"`?pip download"),
 ]
 
 
@@ -88,7 +97,8 @@ def test_a_command_refuses_in_one_line_and_leaves_nothing(command, argv, message
     write_result(tmp_path / "runs" / "job", record())
     (tmp_path / "garbage.csv").write_text("x,y\n1,2\n")
     before = files_under(tmp_path)
-    main = {"aggregate": aggregate, "plots": plots}.get(command) or request.getfixturevalue("paper_artifacts")
+    main = {"aggregate": aggregate, "plots": plots, "peers": build_peer}.get(command) or request.getfixturevalue(
+        "paper_artifacts")
     with pytest.raises(SystemExit) as stop:
         main([a.format(tmp=tmp_path) for a in argv])
     line = shown(shlex.join([command, *argv]), stop.value.code)
