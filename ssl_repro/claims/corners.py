@@ -13,6 +13,8 @@ verdict **flips with lambda'** when it changes with lambda' under each preproces
 preprocessing under either lambda', **flips with the preprocessing** in the reverse case, and otherwise
 depends on **both** (an interaction) -- or on **neither** when the four corners agree.
 """
+import json
+
 from ssl_repro.claims.linear_rules import for_set, judge_cells
 from ssl_repro.claims.verdicts import CORNERS_PREFIX, UNTESTABLE, frames
 
@@ -53,8 +55,9 @@ def corner_verdicts(records, test):
             or not test.get("folder", "").startswith("learning_curve"):
         return {}
     set_test = for_set(test, PAPER_SET)
-    return {corner: judge_cells(frame, set_test, test["expect"][PAPER_SET], CORNERS[corner][0])
-            for corner, frame in corner_frames(records).items()}
+    return records.once(("corner verdicts", json.dumps(test, sort_keys=True)), lambda: {
+        corner: judge_cells(frame, set_test, test["expect"][PAPER_SET], CORNERS[corner][0])
+        for corner, frame in corner_frames(records).items()})
 
 
 def flipping_factor(verdicts):

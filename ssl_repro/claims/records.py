@@ -22,7 +22,7 @@ class Records:
 
     def __init__(self, results, repo):
         self.results, self.repo = Path(results), Path(repo)
-        self._runs, self._verdicts = {}, {}
+        self._runs, self._verdicts, self._once = {}, {}, {}
         self.papers = json.loads((self.repo / "experiments" / "paper_numbers.json").read_text())
 
     def runs(self, folder):
@@ -50,6 +50,14 @@ class Records:
         if key not in self._verdicts:
             self._verdicts[key] = evaluate_by_set(claim, self)
         return self._verdicts[key]
+
+    def once(self, what, compute):
+        """``compute()`` the first time ``what`` (a hashable name of a result of these records: a section's
+        table, a claim's corner verdicts) is asked for, the same object after: the pages that show one result
+        compute it once per render."""
+        if what not in self._once:
+            self._once[what] = compute()
+        return self._once[what]
 
     def json(self, relative):
         f = self.results / relative

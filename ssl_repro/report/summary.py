@@ -45,7 +45,12 @@ def _counts(counts):
 
 
 def _tallies(records):
-    """(claims tested, {word: claims} of the claims table, {kind: [word per claim]}, {kind: {dataset}})."""
+    """(claims tested, {word: claims} of the claims table, {kind: [word per claim]}, {kind: {dataset}}), once per
+    render."""
+    return records.once("tallies", lambda: _count_tallies(records))
+
+
+def _count_tallies(records):
     rows = tested(records)
     counted = tally(overview_rows(records, lambda number, claim: ""))
     per_kind, datasets = {}, {}

@@ -72,7 +72,13 @@ def datasets(records, folder):
 
 
 def matrix(records, folder, baselines, metrics):
-    """(header, rows) of one sweep's matrix: a row per dataset, a column per (method, baseline), then the verdicts."""
+    """(header, rows) of one sweep's matrix: a row per dataset, a column per (method, baseline), then the verdicts
+    (once per render: the report and the Results page show it)."""
+    return records.once(("beyond matrix", folder, tuple(baselines), tuple(metrics)),
+                        lambda: _matrix(records, folder, baselines, metrics))
+
+
+def _matrix(records, folder, baselines, metrics):
     pairs = [(m, b) for m in PAPERS_METHODS for b in baselines]
     header = ["data"] + [f"{SHORT[m]} vs {SHORT[b]}" for m, b in pairs]
     rows = [[f"{d} ({SHORT_KIND[data_kind(d)]})"] + [mark(cells(frame, m, b, metrics)) for m, b in pairs]
