@@ -38,12 +38,12 @@ unlabeled row, ``diagnostics_`` the list of the K binary records and
 (``_reads_unlabeled``: the semi-supervised methods, self-training, label spreading) fits the supervised
 problem, the method's objective with no unlabeled term (each estimator's ``_supervised_problem`` names it:
 for the linear methods L2-SVM-MFN at ``lam``, Eqn 18 with u = 0), as scikit-learn's semi-supervised
-estimators accept such a y; ``transduction_`` is then the given labels, ``diagnostics_`` the supervised solve's
-record and ``n_iter_`` the method's count of that solve (TSVM: one MFN solve; CCCP: one step; DA: no
-temperature, 0).  It says so once per ``fit`` (for K
-classes too), by a :class:`NoUnlabeledRowsWarning`.  Decision: a warning, not only an attribute, because a y
-without -1 given to a transductive method is more often a mistake (labels not masked) than a wish for the
-supervised model, and a warning is what scikit-learn's ``SelfTrainingClassifier`` gives in that case.
+estimators accept such a y; ``transduction_`` is then the given labels, ``diagnostics_`` the supervised
+solve's record and ``n_iter_`` the method's count of that solve (TSVM: one MFN solve; CCCP: one step; DA:
+no temperature, 0).  It says so once per ``fit`` (for K classes too), by a :class:`NoUnlabeledRowsWarning`.
+Decision: a warning, not only an attribute, because a y without -1 given to a transductive method is more
+often a mistake (labels not masked) than a wish for the supervised model, and a warning is what
+scikit-learn's ``SelfTrainingClassifier`` gives in that case.
 
 **A refit is a fresh fit**: ``fit`` first removes every fitted attribute of an earlier fit (the names
 ending in ``_``), so that a two-class fit after a K-class one (or a supervised after a transductive one)
