@@ -33,6 +33,27 @@ the largest output, ``transduction_`` the largest output's class on each
 unlabeled row, ``diagnostics_`` the list of the K binary records and
 ``n_iter_`` an array of K counts; the attributes a subclass names in
 ``_stacked_attributes`` (e.g. ``coef_``) are the K binary ones stacked row by row.
+
+**A fully labeled y** (no row marked -1) given to an estimator that reads the unlabeled rows
+(``_reads_unlabeled``: the semi-supervised methods, self-training, label spreading) fits the supervised
+problem, the method's objective with no unlabeled term (each estimator's ``_supervised_problem`` names it:
+for the linear methods L2-SVM-MFN at ``lam``, Eqn 18 with u = 0), as scikit-learn's semi-supervised
+estimators accept such a y; ``transduction_`` is then the given labels, ``diagnostics_`` the supervised
+solve's record and ``n_iter_`` the method's count of that solve (TSVM: one MFN solve; CCCP: one step; DA:
+no temperature, 0).  It says so once per ``fit`` (for K classes too), by a :class:`NoUnlabeledRowsWarning`.
+Decision: a warning, not only an attribute, because a y without -1 given to a transductive method is more
+often a mistake (labels not masked) than a wish for the supervised model, and a warning is what
+scikit-learn's ``SelfTrainingClassifier`` gives in that case.
+
+**A refit is a fresh fit**: ``fit`` first removes every fitted attribute of an earlier fit (the names
+ending in ``_``), so that a two-class fit after a K-class one (or a supervised after a transductive one)
+keeps nothing of it (``estimators_``, a kernel machine's ``support_vectors_``, ...).
+
+**score** is scikit-learn's accuracy over every row given (a row marked -1 counts as an error, as for
+:mod:`sklearn.semi_supervised`'s estimators); model selection on partially labeled y reads only the labeled
+rows through :mod:`ssl_repro.estimators.model_selection` (the scorer
+:data:`~ssl_repro.estimators.model_selection.labeled_accuracy`, the splitter
+:class:`~ssl_repro.estimators.model_selection.LabeledKFold`).
 """
 import warnings
 from collections.abc import Mapping
@@ -60,6 +81,11 @@ SEMI_SUPERVISED = {"lam": [POSITIVE], "lam_u": [POSITIVE], "r": [OPEN_UNIT, "arr
 R_SUM_TOLERANCE = 1e-6
 
 
+class NoUnlabeledRowsWarning(UserWarning):
+    """An estimator that reads the unlabeled rows was given none (no -1 in ``y``): it fitted the supervised
+    problem on the labeled rows (module doc, "A fully labeled y")."""
+
+
 def unlabeled_mask(y):
     """The rows of ``y`` marked unlabeled: the number ``-1`` (in an object array, the entries that
     are that number); none in an array of strings."""
@@ -84,6 +110,10 @@ class Classifier(ClassifierMixin, BaseEstimator):
     _stacked_attributes = ()
     #: Fitted attributes equal in the K binary fits (set from the first).
     _shared_attributes = ()
+    #: Whether ``fit`` reads the unlabeled rows (a y without -1 then fits :attr:`_supervised_problem`).
+    _reads_unlabeled = False
+    #: What a fit on a y without unlabeled rows solves, in words (:class:`NoUnlabeledRowsWarning`).
+    _supervised_problem = None
 
     def _set_n_iter(self):
         """Set ``n_iter_`` from ``diagnostics_`` (scikit-learn's name for the iterations run)."""
@@ -99,10 +129,15 @@ class Classifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on ``X`` with labels ``y`` (``-1`` marks an unlabeled row); K >= 3 classes one-vs-rest."""
         self._validate_params()
+        for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]:
+            delattr(self, name)                  # a refit is a fresh fit (module doc)
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=self._dtype, ensure_all_finite=True)
-        labeled = y[~unlabeled_mask(y)]
-        if len(set(labeled.tolist())) <= 2:
-            self.__dict__.pop("estimators_", None)
+        unlabeled = unlabeled_mask(y)
+        if self._reads_unlabeled and not unlabeled.any():
+            warnings.warn(f"{type(self).__name__}: y marks no row unlabeled (-1), so it fits the supervised problem "
+                          f"on the labeled rows ({self._supervised_problem}); to use unlabeled rows, mark them -1",
+                          NoUnlabeledRowsWarning, stacklevel=2)
+        if len(set(y[~unlabeled].tolist())) <= 2:
             return self._fit_binary(X, y)
         return self._fit_one_vs_rest(X, y)
 

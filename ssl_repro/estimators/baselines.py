@@ -36,6 +36,8 @@ depend on the rows only, so a worker process keeps the last few
 (:mod:`ssl_repro.estimators.knn_cache`): the label counts of one split search once,
 with the same results as searching every time.
 """
+import warnings
+
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.semi_supervised import SelfTrainingClassifier
@@ -262,6 +264,8 @@ class SelfTraining(_Baseline):
     """
 
     _parameter_constraints = {"lam": [POSITIVE], "threshold": [OPEN_UNIT], "max_iter": [COUNT]}
+    _reads_unlabeled = True
+    _supervised_problem = "the tuned logistic regression, no self-training round"
 
     def __init__(self, lam=1e-3, threshold=0.75, max_iter=10):
         self.lam = lam
@@ -276,8 +280,10 @@ class SelfTraining(_Baseline):
         codes[~unlabeled] = (y_pm1 > 0).astype(int)
         tuned = TunedLogisticRegression(lam=self.lam).fit(X[~unlabeled], codes[~unlabeled])
         self.lam_ = tuned.lam_
-        model = SelfTrainingClassifier(_logistic(self.lam_, int(np.sum(~unlabeled))), threshold=self.threshold,
-                                       max_iter=self.max_iter).fit(X, codes)
+        with warnings.catch_warnings():     # no unlabeled row: fit() said so (NoUnlabeledRowsWarning)
+            warnings.filterwarnings("ignore", "y contains no unlabeled samples", UserWarning)
+            model = SelfTrainingClassifier(_logistic(self.lam_, int(np.sum(~unlabeled))), threshold=self.threshold,
+                                           max_iter=self.max_iter).fit(X, codes)
         self.coef_, self.intercept_ = model.estimator_.coef_.copy(), model.estimator_.intercept_.copy()
         self.n_iter_ = max(1, int(model.n_iter_))      # the fit on the labeled rows counts as one
         self.n_pseudo_labeled_ = int(np.sum(model.labeled_iter_ > 0))
@@ -314,6 +320,8 @@ class LabelSpreadingKNN(_Baseline):
     transduction_ : a label for every training row.
     unreached_ : bool array, one per training row
         True where the spreading left the row without label mass (its ``transduction_`` is ``fallback_class_``).
+    prior_ : float
+        The labeled rows' share of ``classes_[1]``: P(``classes_[1]``) where a row has no evidence.
     fallback_class_ : the labeled rows' majority class (``classes_[0]`` on an even split).
     diagnostics_ : ``converged`` False when it stopped on ``max_iter``.
     n_iter_ : int
@@ -339,6 +347,8 @@ class LabelSpreadingKNN(_Baseline):
     """
 
     _parameter_constraints = {"n_neighbors": [COUNT], "alpha": [OPEN_UNIT], "max_iter": [COUNT]}
+    _reads_unlabeled = True
+    _supervised_problem = "the spreading over the labeled rows' graph: every training row keeps its label"
 
     def __init__(self, n_neighbors=7, alpha=0.2, max_iter=30):
         self.n_neighbors = n_neighbors
@@ -353,8 +363,8 @@ class LabelSpreadingKNN(_Baseline):
                                      alpha=self.alpha, max_iter=self.max_iter).fit(X, codes)
         self.n_iter_ = int(self.model_.n_iter_)
         self._set_info(self.n_iter_ < self.max_iter, "max_iter")
-        self._prior = float(np.mean(y_pm1 > 0))      # the labeled rows' share of classes_[1]
-        self.fallback_class_ = self.classes_[int(self._prior > 0.5)]
+        self.prior_ = float(np.mean(y_pm1 > 0))
+        self.fallback_class_ = self.classes_[int(self.prior_ > 0.5)]
         self.unreached_ = unreached(self.model_)
         self.transduction_ = np.where(self.unreached_, self.fallback_class_, self.classes_[self.model_.transduction_])
         warn_unreached(self, int(self.unreached_.sum()), int(unlabeled.sum()), "unlabeled",
@@ -366,7 +376,7 @@ class LabelSpreadingKNN(_Baseline):
         where none of the row's neighbours got label mass (``reached`` False), the labeled rows' share."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=DATA_DTYPES, reset=False)
-        share, reached = positive_share(self.model_, X, self._prior)
+        share, reached = positive_share(self.model_, X, self.prior_)
         return share - 0.5, reached
 
     def _decision_binary(self, X):

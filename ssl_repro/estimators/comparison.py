@@ -181,3 +181,10 @@ class LinearCCCPTSVM(_LinearModel):
 
     def _solve(self, problem, r):
         return cccp_tsvm(problem, self.lam, self.lam_u, r, s=self.s, max_iter=self.max_iter)
+
+    def _solve_supervised(self, problem):
+        """Without unlabeled rows the objective has no concave part: CCCP's first convex step (the L2-SVM) is
+        its answer, one iteration (``n_iter_`` 1)."""
+        w, info = super()._solve_supervised(problem)
+        info.cccp_iterations = 1
+        return w, info

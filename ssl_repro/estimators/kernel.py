@@ -67,6 +67,8 @@ class _KernelModel(Classifier):
     _dtype = np.float64
     _stacked_attributes = ("dual_coef_", "intercept_")
     _shared_attributes = ("support_vectors_", "sigma_")
+    _reads_unlabeled = True
+    _supervised_problem = "the f-step on the labeled rows in the method's loss: 001's Eqn 1 with no unlabeled term"
     #: 001's losses, for the methods that take one.
     _LOSSES = {"loss": [StrOptions({"l1", "l2", "sqr"})]}
 
@@ -92,8 +94,6 @@ class _KernelModel(Classifier):
         check_kernel_rows(X.shape[0], self.max_rows, type(self).__name__)
         unlabeled_mask, y_pm1 = self._read_data(X, y)       # before X is densified: its warning names the width
         X = X.toarray() if hasattr(X, "toarray") else X
-        if not unlabeled_mask.any():
-            raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)
         if self.sigma is not None:
             self.sigma_ = check_positive(self.sigma, "sigma")

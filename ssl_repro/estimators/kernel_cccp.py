@@ -84,7 +84,7 @@ class KernelCCCPTSVM(Classifier):
     support_vectors_ : ndarray or CSR matrix of shape (n_support, n_features)
     intercept_ : ndarray of shape (1,), or (K,) for K >= 3 classes
     C_, C_star_, sigma_ : float
-        002's C and C*, and the RBF width (None for the linear kernel).
+        002's C and C* (0 when no row is unlabeled), and the RBF width (None for the linear kernel).
     classes_, transduction_, n_features_in_ : as for :class:`~ssl_repro.estimators.kernel.KernelDA`.
     diagnostics_ : :class:`~ssl_repro.solvers.SolverInfo`
         ``own_objective``: J^s (Eqn 3); ``objective``: Eqn 18's J in the RKHS at lam and lam_u;
@@ -119,6 +119,8 @@ class KernelCCCPTSVM(Classifier):
 
     _iteration_field = "cccp_iterations"
     _dtype = np.float64
+    _reads_unlabeled = True
+    _supervised_problem = "the hinge SVM at C = 1 / (lam L), Algorithm 2's start: 002's Eqn 3 with no unlabeled term"
     _stacked_attributes = ("intercept_",)
     _shared_attributes = ("sigma_", "C_", "C_star_")
     _parameter_constraints = {**SEMI_SUPERVISED, "lam_u": [POSITIVE, StrOptions({"C*=C"})],
@@ -165,12 +167,10 @@ class KernelCCCPTSVM(Classifier):
         X = sp.csr_matrix(X)
         check_scale(X.data, "X")
         unlabeled_mask, y_pm1 = self._read_data(X, y)
-        if not unlabeled_mask.any():
-            raise ValueError(f"{type(self).__name__} is transductive: mark some rows unlabeled (-1)")
         labeled, unlabeled = np.flatnonzero(~unlabeled_mask), np.flatnonzero(unlabeled_mask)
         L, U = labeled.size, unlabeled.size
         self.C_ = 1.0 / (self.lam * L)
-        self.C_star_ = self.C_ if self.lam_u == "C*=C" else self.lam_u / (self.lam * U)
+        self.C_star_ = 0.0 if U == 0 else self.C_ if self.lam_u == "C*=C" else self.lam_u / (self.lam * U)
         self.sigma_ = None if self.kernel == "linear" else (
             self.sigma if self.sigma is not None else self.sigma_factor * sampled_sigma(X))
         coef, b, f, info = kernel_cccp_tsvm(

@@ -25,7 +25,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED
+from ssl_repro.estimators.base import ABOVE_ONE, COUNT, OPEN_UNIT, POSITIVE, SEMI_SUPERVISED, unlabeled_mask
 from ssl_repro.estimators.linear_fit import _LinearModel
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.solvers import deterministic_annealing, rls, svm, tsvm
@@ -368,10 +368,12 @@ class LinearDA(_LinearModel):
         self.inner_cg_tol = inner_cg_tol
 
     def _fit_one_vs_rest(self, X, y):
-        """K classes: one-vs-rest (the base's), or the Potts DA over K classes (``multiclass="potts"``)."""
-        if self.multiclass == "ovr":
+        """K classes: one-vs-rest (the base's), or the Potts DA over K classes (``multiclass="potts"``).  With no
+        unlabeled row the Potts objective is K one-vs-rest L2-SVMs (its labeled terms separate over the classes),
+        so that y fits one-vs-rest (:mod:`~ssl_repro.estimators.base`: a fully labeled y)."""
+        unlabeled = unlabeled_mask(y)
+        if self.multiclass == "ovr" or not unlabeled.any():
             return super()._fit_one_vs_rest(X, y)
-        self.__dict__.pop("estimators_", None)
         warn_wide(X, type(self).__name__)
         unlabeled, labels, self.classes_ = self._labeled_classes(y)
         codes = np.searchsorted(self.classes_, labels)

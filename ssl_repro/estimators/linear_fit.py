@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ssl_repro.distributed.backend import problem_from_mask
 from ssl_repro.estimators.base import Classifier
+from ssl_repro.solvers import svm
 from ssl_repro.solvers.engine.data_checks import DATA_DTYPES
 
 
@@ -19,6 +20,17 @@ class _LinearModel(Classifier):
 
     _semi_supervised = False
     _stacked_attributes = ("coef_", "intercept_")
+    _supervised_problem = "L2-SVM-MFN at lam: Eqn 18 with no unlabeled term"
+
+    @property
+    def _reads_unlabeled(self):
+        return self._semi_supervised
+
+    def _solve_supervised(self, problem):
+        """A semi-supervised method on a y without unlabeled rows: Eqn 18 has no unlabeled term, so the answer
+        is the L2-SVM's (:func:`~ssl_repro.solvers.svm`; the labeled loss of every linear method, the start
+        of TSVM, CCCP-TSVM and nabla-TSVM); its record is the SVM's."""
+        return svm(problem, self.lam)
 
     def _fit_binary(self, X, y):
         """Fit on ``X`` with labels ``y`` of two classes (``-1`` marks an unlabeled row)."""
@@ -27,8 +39,10 @@ class _LinearModel(Classifier):
         X = X.tocsr() if hasattr(X, "tocsr") else X
         unlabeled, y_pm1 = self._read_data(X, y)
         problem = problem_from_mask(X, y_pm1, ~unlabeled)
-        r = self._fraction(y_pm1) if self._semi_supervised else None
-        w, self.diagnostics_ = self._solve(problem, r)
+        if self._semi_supervised and not unlabeled.any():
+            w, self.diagnostics_ = self._solve_supervised(problem)
+        else:
+            w, self.diagnostics_ = self._solve(problem, self._fraction(y_pm1) if self._semi_supervised else None)
         self._set_n_iter()
         self.coef_ = w[None, :-1].copy()
         self.intercept_ = w[-1:].copy()

@@ -19,6 +19,8 @@ beta_i (unlabeled copies), a free variable for the extra example x_0 (Eqn
 2: start from the SVM on the labeled rows (the same SMO on L variables),
 repeat until beta repeats.  beta takes finitely many values and J^s drops
 at each step, so the loop ends (002 Sec. 3); ``max_iter`` caps it anyway.
+With no unlabeled row J^s is the SVM's (convex, no balance to meet), so
+Algorithm 2's start is the answer: one CCCP step, C* unused.
 
 Decisions (002 is silent):
 
@@ -97,6 +99,12 @@ def kernel_cccp_tsvm(X, labeled, y, unlabeled, C, C_star, s=-0.3, r=None, kernel
     info = SolverInfo("kernel_cccp_tsvm")
     a_sup, g, b = _supervised(cache, labeled, y, C, tol, info)
     f = g + b
+    if U == 0:                      # the SVM is the answer (module doc)
+        coef = np.zeros(n)
+        coef[labeled] = a_sup
+        info.cccp_iterations = 1
+        info.objective_path.append((1, ramp_objective(float(coef @ g), f, labeled, y, unlabeled, C, 0.0, s)))
+        return coef, b, f, _finish(info, cache, f, unlabeled, start, max_iter)
     k0 = cache.mean_row(unlabeled)
     dual = Dual(np.r_[0, labeled, unlabeled, unlabeled],
                 np.r_[float(np.mean(y)) if r is None else 2.0 * r - 1.0, y, np.ones(U), -np.ones(U)],
@@ -131,13 +139,19 @@ def kernel_cccp_tsvm(X, labeled, y, unlabeled, C, C_star, s=-0.3, r=None, kernel
         info.objective_path.append((step, ramp_objective(norm_sq, f, labeled, y, unlabeled, C, C_star, s)))
         if on_step is not None:
             on_step(step, _coef(dual, a, unlabeled, n), b)
+    return _coef(dual, a, unlabeled, n), b, f, _finish(info, cache, f, unlabeled, start, max_iter)
+
+
+def _finish(info, cache, f, unlabeled, start, max_iter):
+    """``info`` completed: the caps warned, J^s, the positive fraction (unlabeled rows), the work, the time."""
     info.warn_if_capped({"max_iter": larger("max_iter", max_iter),
                          "max_smo_iter": fixed_cap(f"{MAX_SMO_ITER} SMO steps per convex problem")})
     info.own_objective = info.objective_path[-1][1]
-    info.positive_fraction = float(np.mean(f[unlabeled] > 0))
+    if unlabeled.size:
+        info.positive_fraction = float(np.mean(f[unlabeled] > 0))
     info.kernel_evaluations = int(cache.counts[1])
     info.seconds = time.perf_counter() - start
-    return _coef(dual, a, unlabeled, n), b, f, info
+    return info
 
 
 def _coef(dual, a, unlabeled, n):

@@ -18,6 +18,10 @@
   ``lbfgs_iterations`` (nabla-TSVM), ``positive_fraction`` (fraction
   of unlabeled points with f > 0) and ``seconds``.
 
+With no unlabeled point (a fully labeled y given to a kernel estimator) every method's objective, 001's
+Eqn 1 with u = 0, is the f-step's on the labeled points at cost 1/l in the method's loss, solved once
+(:func:`supervised_kernel`: JTSVM's supervised start); its record counts that solve in ``mfn_calls``.
+
 BLAS is held to one thread inside the three solvers
 (as inside the linear solvers), however they are called: the f-steps are
 many small dense solves, and OpenBLAS's spinning threads made DA (l2) on
@@ -29,8 +33,12 @@ import time
 
 import numpy as np
 
+from ssl_repro.solvers.engine._threads import solver_threads
+from ssl_repro.solvers.info import SolverInfo
 from ssl_repro.solvers.objective import transductive_objective
+from ssl_repro.solvers.validation import check_positive
 from ssl_repro.kernel.annealing import kernel_da
+from ssl_repro.kernel.fstep import FStep
 from ssl_repro.kernel.jtsvm import kernel_jtsvm
 from ssl_repro.kernel.nabla import kernel_nabla_tsvm
 
@@ -60,10 +68,26 @@ def train_kernel(method, K, labeled, y, unlabeled, lam, lam_u=1.0, r=0.5, loss="
     labeled, unlabeled = np.asarray(labeled, dtype=np.int64), np.asarray(unlabeled, dtype=np.int64)
     y = np.asarray(y, dtype=np.float64)
     start = time.perf_counter()
-    alpha, bias, info = KERNEL_SOLVERS[method](K, labeled, y, unlabeled, lam, lam_u, r, loss=loss, **options)
+    if unlabeled.size == 0:
+        alpha, bias, info = supervised_kernel(K, labeled, y, lam, loss)
+    else:
+        alpha, bias, info = KERNEL_SOLVERS[method](K, labeled, y, unlabeled, lam, lam_u, r, loss=loss, **options)
     info.seconds = time.perf_counter() - start
     info.objective = kernel_eqn18(K, alpha, bias, labeled, y, unlabeled, lam, lam_u)
-    info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
-    if method != "da":       # DA's annealing checked its own answer
-        info.check_one_class(info.positive_fraction)
+    if unlabeled.size:
+        info.positive_fraction = float(np.mean(K[unlabeled] @ alpha + bias > 0))
+        if method != "da":       # DA's annealing checked its own answer
+            info.check_one_class(info.positive_fraction)
     return alpha, float(bias), info
+
+
+@solver_threads
+def supervised_kernel(K, labeled, y, lam, loss="l2"):
+    """001's Eqn 1 with no unlabeled point (module doc): the f-step on the labeled points of ``K`` at cost 1/l
+    in ``loss``; (alpha, bias, SolverInfo with ``own_objective`` and ``mfn_calls`` 1)."""
+    fstep = FStep(K, check_positive(lam, "lambda"), loss)
+    costs = np.full(labeled.size, 1.0 / labeled.size)
+    alpha, bias = fstep.solve(labeled, y, costs)
+    info = SolverInfo(f"kernel_supervised_{loss}", mfn_calls=1)
+    info.own_objective = float(fstep.objective(alpha, labeled, y, costs, bias))
+    return alpha, bias, info

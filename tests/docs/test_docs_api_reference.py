@@ -10,7 +10,8 @@ import pytest
 API = Path(__file__).resolve().parents[2] / "docs" / "api.rst"
 MODULES = ["ssl_repro.estimators", "ssl_repro.estimators.comparison", "ssl_repro.estimators.kernel",
            "ssl_repro.estimators.kernel_cccp", "ssl_repro.solvers",
-           "ssl_repro.labels", "ssl_repro.estimators.baselines", "ssl_repro.estimators.cross_validation", "ssl_repro.peers"]
+           "ssl_repro.labels", "ssl_repro.estimators.baselines", "ssl_repro.estimators.cross_validation",
+           "ssl_repro.estimators.model_selection", "ssl_repro.peers"]
 
 
 def public_names(module_name):

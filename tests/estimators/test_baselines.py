@@ -13,7 +13,7 @@ from solver_problems import random_problem
 from ssl_repro.estimators.baselines import LabelSpreadingKNN, SelfTraining, TunedLinearSVM, TunedLogisticRegression
 from ssl_repro.estimators.cross_validation import K_FOLDS, LAM_GRID, cv_folds
 from ssl_repro.solvers import SuspectSolutionWarning
-from ssl_repro.estimators import LinearSVM, mask_labels
+from ssl_repro.estimators import LinearSVM, NoUnlabeledRowsWarning, mask_labels
 from ssl_repro.harness import runner
 
 
@@ -75,8 +75,6 @@ def test_self_training_tunes_on_the_labeled_rows_only():
 
 
 @pytest.mark.slow   # two self-training fits, each tuning lambda over the grid and folds first (~8 s)
-# scikit-learn's SelfTrainingClassifier warns on the fully labeled fit, the case this test makes on purpose
-@pytest.mark.filterwarnings("ignore:y contains no unlabeled samples:UserWarning")
 def test_self_training_runs_its_rounds_on_unlabeled_rows_and_is_the_tuned_fit_without_them():
     """With unlabeled rows the loop runs: its first round pseudo-labels every unlabeled row the labeled-only
     logistic regression (at the lambda tuned there) predicts with probability >= threshold, so at least those
@@ -90,7 +88,8 @@ def test_self_training_runs_its_rounds_on_unlabeled_rows_and_is_the_tuned_fit_wi
     assert not np.allclose(model.coef_, supervised.coef_)
     assert np.any(model.predict(X[l:]) != supervised.predict(X[l:]))
     everything = np.where(y == -1, (X[:, 0].toarray().ravel() > 0.3).astype(int), y)   # every row labeled
-    full = SelfTraining().fit(X, everything)
+    with pytest.warns(NoUnlabeledRowsWarning, match="fits the supervised problem"):    # ours, not scikit-learn's
+        full = SelfTraining().fit(X, everything)
     assert full.n_pseudo_labeled_ == 0
     np.testing.assert_allclose(full.coef_[0], _logistic_on(X, everything, full.lam_).coef_[0])
 

@@ -7,7 +7,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from estimator_checks import READS_UNLABELED, checked_estimator
 from solver_problems import fit_quietly, random_problem
 from ssl_repro.estimators.comparison import LinearCCCPTSVM, LinearNablaTSVM
-from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, mask_labels
+from ssl_repro.estimators import LinearDA, LinearRLS, LinearSVM, LinearTSVM, NoUnlabeledRowsWarning, mask_labels
 from ssl_repro.harness.methods import METHODS
 
 
@@ -20,10 +20,10 @@ LINEAR_METHODS = [name for name, entry in METHODS.items() if not entry.kernel]
 # ties on the checks' small blobs (every lambda's held-out error alike; asserted where a test provokes it alone:
 # tests/harness/test_careless_estimators.py, tests/estimators/test_baselines.py), and the checks whose labels
 # the wrapper leaves whole (text labels, fewer than 6 rows: tests/estimator_checks.py) fit on fully labeled rows, so
-# scikit-learn's SelfTrainingClassifier under SelfTraining says it has no unlabeled row.
+# the estimators that read unlabeled rows say they fit the supervised problem.
 @pytest.mark.filterwarnings("ignore:\\w+. cross-validation on \\d+ labeled rows cannot tell the lambda grid apart"
                             ":ssl_repro.solvers.SuspectSolutionWarning")
-@pytest.mark.filterwarnings("ignore:y contains no unlabeled samples:UserWarning")
+@pytest.mark.filterwarnings("ignore:\\w+. y marks no row unlabeled:ssl_repro.estimators.NoUnlabeledRowsWarning")
 @parametrize_with_checks(
     [checked_estimator(name) for name in LINEAR_METHODS],
     # -1 marks unlabeled rows (sklearn.semi_supervised convention), so a
@@ -186,7 +186,7 @@ def test_bad_inputs_fail_with_a_clear_message(Estimator):
 @pytest.mark.parametrize("Estimator", [LinearTSVM, LinearDA])
 def test_semi_supervised_specific_errors(Estimator):
     X, _, y = semi_supervised_data(3)
-    with pytest.raises(ValueError, match="needs unlabeled rows"):
+    with pytest.warns(NoUnlabeledRowsWarning, match="fits the supervised problem"):   # tests/estimators/test_fresh_fits.py
         Estimator().fit(X[:10], y[:10])
     for r in (0.0, 1.0, 1.2):
         with pytest.raises(ValueError, match=r"'r' parameter .* in the range \(0.0, 1.0\), an array-like, .*Mapping.* or None"):

@@ -12,7 +12,7 @@ import ssl_repro.solvers.annealing as annealing
 import ssl_repro.kernel.jtsvm as jtsvm_module
 import ssl_repro.solvers.balance as balance
 from ssl_repro.data.embedded import two_circles, two_moons
-from ssl_repro.estimators import mask_labels
+from ssl_repro.estimators import NoUnlabeledRowsWarning, mask_labels
 from ssl_repro.estimators.kernel import KernelDA, KernelJTSVM
 from ssl_repro.kernel import FStep, default_sigma, kernel_da, kernel_jtsvm, rbf_gram
 from ssl_repro.kernel.training import kernel_eqn18, train_kernel
@@ -134,7 +134,7 @@ def test_jtsvm_estimator_and_bad_input(moons):
     assert est.diagnostics_.method == "kernel_jtsvm_l2" and est.predict(X).shape == (50,)
     with pytest.raises(ValueError, match="'loss' parameter of KernelDA must be a str among"):
         KernelDA(loss="huber").fit(X, y_fit)
-    with pytest.raises(ValueError, match="transductive"):
+    with pytest.warns(NoUnlabeledRowsWarning, match="fits the supervised problem"):   # tests/estimators/test_fresh_fits.py
         KernelDA().fit(X, (y > 0).astype(int))
     with pytest.raises(ValueError, match="mask_labels"):          # raw +1/-1 labels: the way out is named
         KernelDA().fit(X, np.where(np.arange(50) < 2, 1, -1))

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from ssl_repro.estimators.comparison import LinearNablaTSVM
-from ssl_repro.estimators import mask_labels
+from ssl_repro.estimators import NoUnlabeledRowsWarning, mask_labels
 from ssl_repro.kernel import EmpiricalKernelMap, default_sigma, kernel_nabla_tsvm, rbf_gram
 from ssl_repro.kernel.nabla import EIGEN_RTOL
 from ssl_repro.kernel.training import kernel_eqn18, train_kernel
@@ -81,8 +81,8 @@ def test_bad_input_is_refused_by_name(moons):
         EmpiricalKernelMap(np.where(np.eye(50) > 0, np.nan, K))
     with pytest.raises(ValueError, match="no positive eigenvalue"):
         EmpiricalKernelMap(np.zeros((4, 4)))
-    with pytest.raises(ValueError, match="KernelNablaTSVM is transductive"):
-        KernelNablaTSVM().fit(X, (y > 0).astype(int))
+    with pytest.warns(NoUnlabeledRowsWarning, match="KernelNablaTSVM: y marks no row unlabeled"):
+        KernelNablaTSVM().fit(X, (y > 0).astype(int))          # the supervised problem (tests/estimators/test_fresh_fits.py)
     with pytest.raises(ValueError, match="'steps' parameter of KernelNablaTSVM"):
         KernelNablaTSVM(steps=0).fit(X, y_fit)
     with pytest.raises(ValueError, match=r"r \(positive fraction of unlabeled rows\) must lie strictly in \(0, 1\)"):
