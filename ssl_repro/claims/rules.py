@@ -89,6 +89,7 @@ splits, and never counts as better optimization or better error.
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ssl_repro.claims.signed_rank import signed_rank_p
 
@@ -131,15 +132,15 @@ POSITIVE_FRACTION = "unlabeled_positive_fraction"
 def one_class(rows):
     """Boolean Series over ``rows`` (records of runs): whether each run is one-class (module doc),
     from ``unlabeled_positive_fraction`` where recorded, else derived from the transductive error and r."""
-    r = rows["r"].astype(float)
+    r = rows["r"].astype(float).to_numpy()
     minority = np.minimum(r, 1 - r)
     inside = minority >= R_INSIDE
-    derived = rows["transductive_error"].astype(float) > (1 - ONE_CLASS_SHARE) * minority
+    derived = rows["transductive_error"].astype(float).to_numpy() > (1 - ONE_CLASS_SHARE) * minority
     if POSITIVE_FRACTION in rows:
-        p = rows[POSITIVE_FRACTION].astype(float)
+        p = rows[POSITIVE_FRACTION].astype(float).to_numpy()
         exact = np.minimum(p, 1 - p) < ONE_CLASS_SHARE * minority
-        derived = exact.where(p.notna(), derived)
-    return (inside & derived.fillna(False)).astype(bool)
+        derived = np.where(np.isnan(p), derived, exact)
+    return pd.Series(inside & derived, index=rows.index)
 
 
 # ---------------------------------------------------------------- paired comparisons
@@ -293,11 +294,15 @@ class Comparison:
 def compare(rows, a, b, metric):
     """:class:`Comparison` of methods ``a`` and ``b`` on ``metric`` over the splits both ran in
     ``rows`` (one cell: dataset, labels, unlabeled rows); None when they share no split."""
-    by = {m: rows[rows["method"] == m].drop_duplicates("split").set_index("split") for m in (a, b)}
+    method = rows["method"].to_numpy()
+    rows = rows[[c for c in dict.fromkeys(("split", metric, "r", "transductive_error", POSITIVE_FRACTION)) if c in rows]]
+    by = {m: rows[method == m].drop_duplicates("split").set_index("split") for m in (a, b)}
     common = by[a].index.intersection(by[b].index)
-    common = [s for s in common if np.isfinite(by[a].at[s, metric]) and np.isfinite(by[b].at[s, metric])]
-    if not common:
+    finite = np.isfinite(by[a][metric].reindex(common).to_numpy(float)) & \
+        np.isfinite(by[b][metric].reindex(common).to_numpy(float))
+    if not finite.any():
         return None
+    common = common[finite]
     left, right = by[a].loc[common], by[b].loc[common]
     x, y = left[metric].to_numpy(float), right[metric].to_numpy(float)
     diff = x - y
