@@ -118,12 +118,16 @@ class KeyCache:
             entry = self.entries[name] = {"made_from": digest, "key": None, "splits": {}}
         return entry
 
-    def key(self, name, digest, compute):
-        """``name``'s key made from ``digest`` (:func:`made_from`): the cached one, else ``compute()``'s."""
+    def key(self, name, digest, compute, digest_after=None):
+        """``name``'s key made from ``digest`` (:func:`made_from`): the cached one, else ``compute()``'s, kept
+        under ``digest_after()`` where given: the digest once computing it has written what the loader writes
+        (a vectorized cache file, which the next run reads), so that the next run finds it."""
         entry = self._entry(name, digest)
         computed = entry["key"] is None
         if computed:
-            entry["key"] = compute()
+            key = compute()
+            entry = self._entry(name, digest_after()) if digest_after is not None else entry
+            entry["key"] = key
         self._count((name,), computed)
         return entry["key"]
 

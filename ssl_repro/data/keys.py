@@ -137,8 +137,8 @@ class TodaysKeys:
         self.cache, self.made_from = (cache, made_from) if cache is not None and made_from is not None else (None, None)
         self._datasets, self._keys, self._problems, self._digests = {}, {}, {}, {}
 
-    def _digest(self, name):
-        if name not in self._digests:
+    def _digest(self, name, again=False):
+        if again or name not in self._digests:
             self._digests[name] = self.made_from(name)
         return self._digests[name]
 
@@ -163,7 +163,8 @@ class TodaysKeys:
         """Today's dataset key of ``name``, or None when its data cannot be loaded here."""
         if name not in self._keys and name not in self._problems:
             try:
-                self._keys[name] = (self.cache.key(name, self._digest(name), lambda: self._compute(name))
+                self._keys[name] = (self.cache.key(name, self._digest(name), lambda: self._compute(name),
+                                                   lambda: self._digest(name, again=True))
                                     if self.cache is not None else self._compute(name))
             except (OSError, ValueError) as problem:     # missing files (DatasetNotAvailable), unknown names
                 self._problems[name] = str(problem).splitlines()[0] if str(problem) else type(problem).__name__

@@ -197,6 +197,25 @@ def test_the_key_cache_computes_a_key_once_until_what_made_it_changes(tmp_path):
     assert todays()[1] == 1
 
 
+def test_a_file_the_load_writes_is_read_from_the_cache_next_time(tmp_path):
+    """A loader's first load writes its vectorized cache, one of the files the key is made from: the key is kept
+    under the digest after the load, so the next run takes it from the cache."""
+    written = tmp_path / "vectorized.npz"
+    cache_file = tmp_path / "keys.json"
+
+    def load(name):
+        written.write_text("the matrix")
+        return load_dataset(name)
+
+    counts = []
+    for _ in range(2):
+        cache = KeyCache(cache_file)
+        TodaysKeys(load, cache=cache, made_from=lambda name: made_from(name, [written], "a")).key("text-like")
+        cache.save()
+        counts.append((cache.computed, cache.used))
+    assert counts == [(1, 0), (0, 1)]
+
+
 def test_code_digest_follows_the_data_code_and_the_named_scripts(tmp_path):
     script = tmp_path / "loader.py"
     script.write_text("x = 1\n")
