@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from ssl_repro.data import DATASETS, load_dataset, sources
-from ssl_repro.data.cache import cache_path, data_root
+from ssl_repro.data.cache import cache_files, data_root
 from ssl_repro.data.key_cache import code_digest, made_from
 from ssl_repro.data.multiclass import MULTICLASS_DATASETS
 from ssl_repro.data.embedded import two_circles, two_moons
@@ -81,8 +81,7 @@ def files_read(name, root=None):
         return sources.files_read(name, root)
     root = data_root(root)
     newsgroups = [newsgroups_cache(root)] if name in ("text", "20ng-ccat-vs-gcat", "20ng-sklearn-5") else []
-    caches = cache_path(root, name).parent
-    return newsgroups + (sorted(caches.glob(f"{name}*")) if caches.is_dir() else [])
+    return newsgroups + cache_files(root, name)
 
 
 def todays_keys(root=None, cache=None):

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import warnings
 import zipfile
 from pathlib import Path
@@ -129,6 +130,15 @@ CACHE_VERSION = 4
 
 def cache_path(root, name):
     return Path(root) / "ssl_repro_cache" / f"{name}.v{CACHE_VERSION}.npz"
+
+
+def cache_files(root, name):
+    """The vectorized caches of dataset ``name`` under the data root ``root``, of any version: ``<name>.v<N>.npz``
+    and ``<name>-<parameters key>.v<N>.npz`` (:func:`cache_path`), never another set's whose name starts with
+    this one (``20ng-ccat-like-b``'s for ``20ng-ccat-like``)."""
+    folder = cache_path(root, name).parent
+    pattern = re.compile(rf"{re.escape(name)}(-[0-9a-f]{{10}})?\.v\d+\.npz")
+    return sorted(p for p in folder.glob(f"{name}*.npz") if pattern.fullmatch(p.name)) if folder.is_dir() else []
 
 
 def parameters_key(parameters):

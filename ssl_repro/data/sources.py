@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssl_repro.data import loaders
-from ssl_repro.data.cache import ALLOW_DOWNLOAD, cache_path, data_root, missing
+from ssl_repro.data.cache import ALLOW_DOWNLOAD, cache_files, cache_path, data_root, missing
 from ssl_repro.data.files import LIBSVM_REAL_SIM
 from ssl_repro.data.kdd99 import FILES as KDD99_FILES, URL as KDD99_URL
 from ssl_repro.data.multiclass import MNIST_EXTRA
@@ -132,5 +132,4 @@ def files_read(name, root=None):
     root = data_root(root)
     files = [f for alternative in (SOURCES[info.loader](name, root).alternatives if info.loader in SOURCES else ())
              for f in alternative]
-    caches = cache_path(root, name).parent
-    return files + (sorted(caches.glob(f"{name}*")) if caches.is_dir() else [])
+    return files + cache_files(root, name)
