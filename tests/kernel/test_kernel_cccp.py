@@ -172,6 +172,9 @@ def test_a_13500_row_rbf_problem_runs_in_the_row_cache():
 
 
 @pytest.mark.slow   # scikit-learn's full check_estimator suite
+# the checks whose labels the wrapper leaves whole fit on fully labeled rows: the estimator says it fits the
+# supervised problem (as in tests/estimators/test_estimators.py)
+@pytest.mark.filterwarnings("ignore:\\w+. y marks no row unlabeled:ssl_repro.estimators.NoUnlabeledRowsWarning")
 @parametrize_with_checks([checked_estimator("kernel_cccp_tsvm")], expected_failed_checks=lambda est: {
     "check_classifiers_classes": "labels -1/+1 read as unlabeled/+1 (sklearn.semi_supervised convention)"})
 def test_sklearn_estimator_checks(estimator, check):
