@@ -1,7 +1,6 @@
 """Issue 72's levers on ``run all``: the construction corners a step, its estimate from the measured seconds of
 the last run (``results/run_all/steps.csv``) less what each lever saves, the steps it leaves out and what they
 would cost, no grid fitted twice, UniverSVM's capped fit kept."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -178,16 +177,9 @@ def test_one_step_fits_002s_g50c_grid_with_or_without_universvm(plan, tmp_path):
         assert where["002-heuristics"] == where["002-fig5"] == "step 002-table2"
 
 
-def load_compare():
-    spec = importlib.util.spec_from_file_location("universvm_compare", ROOT / "experiments" / "universvm_compare.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_a_capped_universvm_row_is_kept_only_for_the_same_binary_cap_parameters_and_data():
+def test_a_capped_universvm_row_is_kept_only_for_the_same_binary_cap_parameters_and_data(experiment_script):
     from ssl_repro.data.keys import data_keys
-    compare = load_compare()
+    compare = experiment_script("universvm_compare")
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(30, 4)), np.where(rng.normal(size=30) > 0, 1, -1)
     problem = compare.Problem("text20k", 0, X, y, np.arange(5), np.arange(5, 30), np.array([], int))
