@@ -16,9 +16,12 @@ task, pcmac), 40 of them labeled; lambda and lambda' are chosen over a small gri
 labeled documents), then the chosen model is scored on the test documents; a choice on the grid's edge
 says the grid should go further that way.
 The documents are read from ``SSL_REPRO_DATA`` (``20newsgroups/20news-bydate_py3.pkz``, the file
-scikit-learn's ``fetch_20newsgroups`` keeps), else from scikit-learn's data home, where
-``fetch_20newsgroups`` downloads them once.
+scikit-learn's ``fetch_20newsgroups`` keeps), else from the default data root, where
+``fetch_20newsgroups`` downloads them once; offline and without that file, the example stops with one
+line naming it.
 """
+
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -27,14 +30,21 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from ssl_repro.data.cache import data_root
+from ssl_repro.data.cache import data_root, folders_kept_only_on_success
 from ssl_repro.data.text import newsgroups_cache
 from ssl_repro.estimators import LabeledKFold, LinearTSVM, labeled_accuracy
 
-home = str(newsgroups_cache(data_root()).parent)
+corpus = newsgroups_cache(data_root())
 groups = ["comp.os.ms-windows.misc", "comp.sys.mac.hardware"]
-train = fetch_20newsgroups(data_home=home, subset="train", categories=groups, remove=("footers",))
-test = fetch_20newsgroups(data_home=home, subset="test", categories=groups, remove=("footers",))
+try:      # offline without the corpus: one line naming the file, and no empty folder left behind
+    with folders_kept_only_on_success(corpus.parent), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Retry downloading")   # scikit-learn's note between two attempts
+        train, test = (fetch_20newsgroups(data_home=str(corpus.parent), subset=subset, categories=groups,
+                                          remove=("footers",)) for subset in ("train", "test"))
+except OSError as exc:
+    raise SystemExit(f"Error: 20 Newsgroups is not at {corpus} and could not be downloaded ({exc}): put "
+                     "scikit-learn's 20news-bydate_py3.pkz there, or set SSL_REPRO_DATA to a folder holding "
+                     "20newsgroups/20news-bydate_py3.pkz") from None
 
 rng = np.random.default_rng(0)
 rows = rng.choice(len(train.target), 500, replace=False)     # 500 of the training documents, 40 labeled

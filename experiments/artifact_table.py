@@ -105,9 +105,9 @@ ARTIFACTS = [
              MEDIUM + ANALOGS, "timing", why_not=NOT_TIMED, default_dataset="pcmac"),
     Artifact("svmlight-speed", "Table 9 (000), Table 4 (003): S=1, S=max, DA beside SVMlight", "script",
              ("peers/table9.csv",), ("pcmac",) + STAND_INS, record="peers/table9.csv",
-             command="python experiments/svmlight_table9.py --svm-learn PATH",
-             why_not="SVM-light is built outside the repository (its licence forbids redistribution: PATH is its "
-                     "svm_learn); " + NOT_DOWNLOADABLE),
+             command="python -m ssl_repro.peers build svm-light; python experiments/svmlight_table9.py",
+             why_not="SVM-light is built outside the repository (its licence forbids redistribution), by the "
+                     "command's first half; " + NOT_DOWNLOADABLE),
     Artifact("annealing-ablation", "Figs 12-13 (000), Fig 4 (003), fixed-T ablation of Sec. 1.5 (004)", "sweep",
              ("{e}/figures/{d}_ablation_objective.png", "{e}/figures/{d}_ablation_test_error.png"),
              SWEEP_SETS, "ablation", why_not=NOT_DOWNLOADABLE, default_dataset="pcmac"),
@@ -178,7 +178,7 @@ ARTIFACTS = [
              command="python experiments/cccp_002.py fig4"),
     Artifact("002-fig3", "Fig 3 (002): training time against unlabeled rows on text (the timing protocol's seconds "
              "beside work counts)", "script", ("cccp_002/times.csv",), ("text",), record="cccp_002/times.csv",
-             command="python experiments/cccp_002.py fig3 --universvm PATH --svm-learn PATH",
+             command="python experiments/cccp_002.py fig3",
              why_not="g50c's panel not run"),
     Artifact("002-large", "Table 4, Fig 8 (002): errors and times against unlabeled rows, on RCV1's 20 Newsgroups "
              "analog 20ng-ccat-vs-gcat", "script", ("cccp_002/large.csv",), ("20ng-ccat-vs-gcat",),

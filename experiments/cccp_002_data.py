@@ -33,7 +33,7 @@ from ssl_repro.utils.provenance import add_provenance, git_commit
 OUT = Path(__file__).resolve().parents[1] / "results" / "cccp_002"
 N_LABELED = 50
 TEXT_GROUPS = ("comp.os.ms-windows.misc", "comp.sys.mac.hardware")
-NOT_HERE = "SVM-light: not run (no --svm-learn given)"
+NOT_HERE = "SVM-light: not run (no --svm-learn given, none built: python -m ssl_repro.peers build svm-light)"
 
 
 def text_set(root):

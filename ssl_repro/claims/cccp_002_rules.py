@@ -54,6 +54,7 @@ from ssl_repro.claims.paper_evidence import slightly_better
 from ssl_repro.claims.rules import ALPHA, compare, knife_edges, meets, within_factor
 from ssl_repro.claims.scaling import scaling_verdict
 from ssl_repro.claims.verdicts import FAILS, HOLDS, NOT_SIGNIFICANT, UNTESTABLE, Verdict, edge_note
+from ssl_repro.peers.sources import PEERS as BUILT_PEERS
 
 FOLDER = "cccp_002"
 #: Table 2's rows: (our label, 002's method key in paper_numbers.json, how the grid is read).
@@ -73,7 +74,9 @@ TABLE3_ROWS = (("C* = C, s = 0", "cccp-tsvm (s=0, C*=C)", {"s": 0.0, "heuristic"
 PAPER_SETS = {"g50c": "g50c", "text": "Text"}
 NOT_HERE_SETS = ("coil20 (Table 2's first column) is not here; uspst's column runs on digits, its analog, and MNIST's "
                  "Table 5 and Fig 9 on mnist-5k, a real subset (below)")
-NOT_HERE = NOT_HERE_SETS + "; SVM-light's TSVM not run yet (--svm-learn PATH)"
+#: How SVM-light's rows are made where they are missing: the peer built, then the script run again.
+SVMLIGHT_HOW = f"{BUILT_PEERS['svm-light'].build_command}, then run all"
+NOT_HERE = NOT_HERE_SETS + f"; SVM-light's TSVM not run yet ({SVMLIGHT_HOW})"
 SVMLIGHT = "svmlight-tsvm"
 #: The peers whose CPU seconds Fig 3 sets over CCCP-TSVM's, in the order the report lists them.
 PEERS = ("nabla-tsvm", "universvm", SVMLIGHT)
@@ -246,7 +249,7 @@ def _svmlight_at_fig3(times):
     unlabeled rows below SVM-light TSVM's at Fig 3's point (``times.csv``, text, the largest U; per split the
     median over the timing repeats), paired over the splits -- one grid point, not Table 2's selection."""
     if times is None or SVMLIGHT not in set(times["method"]):
-        return Verdict(UNTESTABLE, "-", "SVM-light: no fit recorded (--svm-learn PATH)")
+        return Verdict(UNTESTABLE, "-", f"SVM-light: no fit recorded ({SVMLIGHT_HOW})")
     top = times[times["n_unlabeled"] == times["n_unlabeled"].max()]
     rows = top.groupby(["method", "split"])["transductive_error"].median().reset_index()
     c = compare(rows, "cccp-tsvm", SVMLIGHT, "transductive_error")
@@ -332,7 +335,7 @@ def _speed(times, test, paper):
     elif SVMLIGHT in set(cells["method"]):
         parts = [Verdict(UNTESTABLE, "-", f"SVM-light: not timed at {largest} unlabeled rows")]
     else:
-        parts = [Verdict(UNTESTABLE, "-", "SVM-light: not run yet (--svm-learn PATH)")]
+        parts = [Verdict(UNTESTABLE, "-", f"SVM-light: not run yet ({SVMLIGHT_HOW})")]
     if "nabla-tsvm" in ratios:
         ratio = ratios["nabla-tsvm"][0]
         edges = knife_edges(f"{where}: nabla-TSVM / CCCP-TSVM", against=[(ratio, test["min"])])

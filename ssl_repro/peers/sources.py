@@ -36,6 +36,11 @@ class Peer:
     from_registry: bool = False  #: fetched with pip (an sdist); else an archive the user names
 
     @property
+    def build_command(self):
+        """The command that builds it (its source from the registry, else from the archive the user names)."""
+        return f"python -m ssl_repro.peers build {self.name}" + ("" if self.from_registry else " --archive PATH")
+
+    @property
     def cached(self):
         """The peer's folder in the peers' cache (:func:`ssl_repro.peers.cache.peer_folder`)."""
         return f"{self.name}-{self.version}"

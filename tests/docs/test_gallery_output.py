@@ -33,3 +33,17 @@ def test_the_ray_example_prints_no_notice_of_rays(tmp_path):
         pytest.skip("ray is not installed (pip install -e '.[distributed]')")
     proc = run_example("plot_ray_backend.py")
     assert "Token authentication" not in proc.stdout + proc.stderr and "2 Ray workers" in proc.stdout
+
+
+@pytest.mark.slow   # the example's imports and scikit-learn's second download attempt, 1 s after the first
+def test_the_newsgroups_example_offline_without_the_corpus_says_so_in_one_line(tmp_path):
+    unreachable = "http://127.0.0.1:9"     # a proxy nobody listens on: the download fails at once, as offline
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "plot_grid_search_newsgroups.py")], capture_output=True,
+                          text=True, timeout=300, cwd=EXAMPLES.parent,
+                          env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(EXAMPLES.parent),
+                               "SSL_REPRO_DATA": str(tmp_path), "https_proxy": unreachable,
+                               "HTTPS_PROXY": unreachable})
+    corpus = tmp_path / "20newsgroups" / "20news-bydate_py3.pkz"
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"Error: 20 Newsgroups is not at {corpus} ")
+    assert list(tmp_path.iterdir()) == []     # no empty folder left behind

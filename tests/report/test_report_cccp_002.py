@@ -158,4 +158,4 @@ def test_fig3_section_sets_svmlight_beside_nabla_and_marks_capped_cells():
     assert "- at 1898 unlabeled rows svmlight-tsvm / CCCP-TSVM CPU seconds: >= 150x (002: 133x on text at 2000)" in lines
     assert any("(1 capped)" in line for line in lines) and not any("not run yet" in line for line in lines)
     lines = cccp_002_tables.fig3_lines(Paper(times=times(2.0).assign(**work)), table)
-    assert lines[-2] == "- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not run yet (--svm-learn PATH)"
+    assert lines[-2] == "- SVM-light's TSVM (002: 133x slower than CCCP-TSVM on text): not run yet (python -m ssl_repro.peers build svm-light, then run all)"
