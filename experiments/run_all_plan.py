@@ -11,7 +11,9 @@ per-job overhead); a script's from the seconds its record sums, taken under load
 peer whose path is not given (:func:`ours_and_given_peers`); any other step's from its wall seconds in the last
 run that ran it (:func:`last_measured`, the run record ``run_all/steps.csv``).  Two adjacent steps
 that use about one core each (:data:`ONE_CORE`) run side by side and count once, as the longer of the two
-(:mod:`step_runs`).
+(:mod:`step_runs`).  A sweep that reads fits another sweep run before it made (the timing sweeps run first, the
+learning curves read their first repeat's fits, the ablations the curves' DA) says so, and its estimate leaves
+those fits' recorded seconds out (:mod:`reused_fits`).
 """
 import json
 import subprocess
@@ -32,6 +34,7 @@ from ssl_repro.utils.provenance import add_provenance
 from artifact_table import ARTIFACTS, OPTIONS, ROOT, RUNS, experiment_name, sweep_folder
 from script_steps import (EXTRA_SCRIPTS, MEASURED, RUN_PROVENANCE, RUN_RECORD, SCALE_STEP, Step, corners_step,
                           last_measured, measured_first, script_steps)
+from reused_fits import less_timed_first, timing_first
 from step_runs import batch_seconds, batches, note_resumed, resumed_run, run_batch, timed
 
 #: The script whose ``run`` makes one artifact (each step of the plan runs it, or an artifact's own script).
@@ -95,11 +98,11 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
     skipped).  SYNTHETIC stand-ins run only with ``stand_ins`` and the large
     transductive tables (minutes a job) only with ``scale`` (:func:`optional`).  ``force``: the steps may
     replace the files earlier runs made (``paper_artifacts.py run --force``)."""
-    steps, seen, ran_before, recipes = [], set(), {}, {}
+    steps, seen, ran_before, recipes, before = [], set(), {}, {}, {}
     data = data_plan(root, download)
     passed = (["--data-root", str(data_root(root))] + (["--download"] if download else [])
               + (["--launcher", launcher] if launcher else []) + (["--force"] if force else []))
-    for a in ARTIFACTS:
+    for a in timing_first(ARTIFACTS):
         if a.record or a.kind == "not reproduced":    # a peer's record: made by EXTRA_SCRIPTS below
             continue
         if a.kind != "sweep":
@@ -120,6 +123,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
             if not why and runnable:
                 ran_before.setdefault(d, []).append(folder)
             recipes[f"{a.name} {d}"] = (experiment_name(a), d)
+            before[f"{a.name} {d}"] = (Path(results) / folder / "results.csv", experiment_name(a),
+                                       [Path(results) / f / "results.csv" for f in ran_before.get(d, ()) if f != folder])
             if why:
                 steps.append(Step(f"{a.name} {d}", None, seconds, basis, why))
                 continue
@@ -132,7 +137,8 @@ def plan_all(results, programs, root=None, download=False, launcher=None, stand_
                               in_words_of(data[missing[0]].detail, *OPTIONS) if missing else ""))
     steps += record_steps(results, programs)
     steps += script_steps(results, programs, scale, ROOT / "experiments")
-    return [measured_first(results, s, lambda step: recipe_jobs(*recipes[step.name]) if step.name in recipes else None)
+    return [less_timed_first(results, measured_first(results, s, lambda step: recipe_jobs(*recipes[step.name])
+                                                     if step.name in recipes else None), before.get(s.name))
             for s in steps]
 
 
@@ -320,6 +326,10 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
           + (f", plus {', '.join(unknown)} (time not recorded)" if unknown else ""), flush=True)
     for line in left_out_lines(steps):
         print(line, flush=True)
+    reusing = [f"{s.name} ({s.reuses})" for s in todo if s.reuses]
+    if reusing:
+        print("fits read from the sweep run before that made them, not fitted again (their seconds left out of the "
+              f"estimate): {'; '.join(reusing)}", flush=True)
     if dry_run:
         print("every artifact and the step that makes it:", flush=True)
         for name, where in coverage(steps, programs):

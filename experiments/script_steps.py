@@ -24,7 +24,8 @@ class Step:
     """One step of ``run all``: a name, the argv it runs (None: skipped, ``why`` says why), its estimated
     seconds (None: not recorded), what the estimate is based on, whether it uses about one core, so that
     it may run beside the next such step (``one_core``, ``run_all_plan.ONE_CORE``), and the sweep folder it
-    runs (``sweep``: its job counts go to its row, :func:`step_runs.sweep_jobs`; None for a script)."""
+    runs (``sweep``: its job counts go to its row, :func:`step_runs.sweep_jobs`; None for a script), and the jobs
+    a sweep reads from the sweeps run before it (``reuses``: "54 from timing_pcmac", ``run_all_plan``)."""
 
     name: str
     argv: list | None
@@ -33,6 +34,7 @@ class Step:
     why: str = ""
     one_core: bool = False
     sweep: Path | None = None
+    reuses: str = ""
 
 
 #: Where ``run all`` records each run, step by step (under the results folder).

@@ -238,18 +238,55 @@ def sibling_result(directory, sweep_dir, config):
     the hash of all that determines the result (:mod:`.jobkey`; not the sweep's name), so the same job in
     another sweep (the ablation's full DA is the learning curve's DA at the ablation's label counts) sits at
     the same place below its own sweep folder; :func:`finished_result` checks its configuration in full.
-    Decision: a sweep takes such a result instead of computing it again (``run all`` runs the learning
-    curves before the ablations); its seconds stay the other sweep's throughput, and a timing job is never
-    another sweep's (the timing settings and the repeat are part of its configuration)."""
+    Failing that, a job that is not timed takes the first repeat of a timing job that fits the same
+    (:func:`timed_twin`: the learning curve's TSVM S=1, S=max and DA at the timing sweep's splits and label
+    counts, issue 72).
+    Decision: a sweep takes such a result instead of computing it again (``run all`` runs the timing sweeps
+    first, then the learning curves, then the ablations); its seconds stay the other sweep's (a timing job's:
+    one job at a time on an idle machine), and a timing job is never another sweep's (the timing settings and
+    the repeat are part of its configuration: each repeat is timed anew)."""
     directory, sweep_dir = Path(directory).resolve(), Path(sweep_dir).resolve()
     if sweep_dir not in directory.parents or not sweep_dir.parent.is_dir():
         return None, None
     relative = directory.relative_to(sweep_dir)
-    for sibling in sorted(sweep_dir.parent.iterdir()):
-        if sibling != sweep_dir and (sibling / relative / RESULT_FILE).exists():
+    siblings = [s for s in sorted(sweep_dir.parent.iterdir()) if s != sweep_dir]
+    for sibling in siblings:
+        if (sibling / relative / RESULT_FILE).exists():
             record = finished_result(sibling / relative, config)
             if record is not None:
                 return record, sibling / relative
+    if not isinstance(config, dict) or config.get("timing") is not None:
+        return None, None
+    for sibling in siblings:
+        record, source = timed_twin(sibling / relative.parent, config)
+        if record is not None:
+            return record, source
+    return None, None
+
+
+#: The settings of a timing job (:mod:`.timing_protocol`) that say how its fit is timed, not what it computes.
+TIMING_SETTINGS = ("timing", "repeat")
+
+
+def timed_twin(folder, config):
+    """(record, job folder) of a timing job's first repeat (``repeat`` 0) finished in ``folder`` (another
+    sweep's ``dataset/variant/split=S/l=N``) whose configuration, less :data:`TIMING_SETTINGS`, is the
+    untimed job ``config``'s (its data files' content too, :func:`finished_result`), or (None, None).  The
+    record is returned as ``config``'s own: its configuration is ``config`` and the timing protocol's
+    measurement (``timing``: load, other processes' use) stays in the timing job's record, which
+    :data:`REUSED_FROM` names; the fit (errors, J, CG iterations, seconds) is the timing job's.  Decision: the
+    first repeat, since every repeat fits the same (the committed records: equal J and CG counts in all 3)."""
+    for job in sorted(Path(folder).glob("cfg-*")) if Path(folder).is_dir() else []:
+        try:
+            record = read_result(job / RESULT_FILE) if (job / RESULT_FILE).exists() else None
+        except IncompleteResult:
+            continue
+        timed = (record or {}).get("config")
+        if not isinstance(timed, dict) or timed.get("timing") is None or timed.get("repeat") != 0:
+            continue
+        untimed = {k: v for k, v in timed.items() if k not in TIMING_SETTINGS}
+        if identity(untimed) == identity(config) and record.get("data_files", {}) == data_files(config.get("dataset")):
+            return {k: v for k, v in record.items() if k != "timing"} | {"config": config}, job
     return None, None
 
 

@@ -145,3 +145,43 @@ def estimate(record, experiment, dataset, earlier=()):
         f"({per_job:.2f} {which}/job, mean of {int((~shared).sum())} in {record.parent.name}/{record.name} "
         f"method by method, + {overhead:g} s overhead) x {int(run)} jobs / {parallel} at once"
         + (f" ({copied} more copied from an earlier sweep)" if copied else ""))
+
+
+def timed_first(record, experiment, earlier, copied_then=0):
+    """(jobs, seconds, folders) that the sweep of recipe ``experiment`` whose committed record is ``record`` (a
+    results.csv) no longer computes against a run that copied ``copied_then`` jobs: its jobs that a timing sweep
+    run before it holds (among ``earlier``, results.csv paths; the fit of a timing job's first repeat,
+    :func:`ssl_repro.harness.result_files.timed_twin`) and no other sweep before it does, at their recorded
+    wall ``seconds`` over the jobs the sweep runs at once (:func:`at_once`); ``folders``: those timing sweeps.
+    Nothing where that run copied at least as many jobs as the sweep copies now (its wall seconds then
+    already leave them out), for a timing sweep (its jobs are its own) or without a record."""
+    record, earlier = Path(record), [Path(p) for p in earlier if Path(p).exists()]
+    timing = [p for p in earlier if "repeat" in read_results(p)]
+    if not record.exists() or not timing or "timing" in recipe(experiment):
+        return 0, 0.0, []
+    table = read_results(record)
+    shared = shared_rows(table, earlier)
+    if int(shared.sum()) <= copied_then:
+        return 0, 0.0, []
+    only_timed = shared & ~shared_rows(table, [p for p in earlier if p not in timing])
+    return (int(only_timed.sum()), float(table.loc[only_timed, "seconds"].sum()) / at_once(experiment),
+            [p.parent.name for p in timing])
+
+
+def reused(record, experiment, earlier):
+    """{sweep folder: jobs} of the jobs of the sweep of recipe ``experiment`` (its committed ``record``) that it
+    reads from the sweeps run before it (``earlier``, results.csv paths) instead of computing them, as
+    :func:`ssl_repro.harness.result_files.sibling_result` finds them: the same job in an untimed sweep first,
+    else a timing job's first repeat; none for a timing sweep or without a record."""
+    record, earlier = Path(record), [Path(p) for p in earlier if Path(p).exists()]
+    if not record.exists() or not earlier or "timing" in recipe(experiment):
+        return {}
+    table = read_results(record)
+    untimed = [p for p in earlier if "repeat" not in read_results(p)]
+    taken, found = table.index.isin([]), {}
+    for path in untimed + [p for p in earlier if p not in untimed]:
+        rows = shared_rows(table, [path]) & ~taken
+        taken |= rows
+        if rows.any():
+            found[path.parent.name] = int(rows.sum())
+    return found

@@ -43,6 +43,17 @@ def peers(tmp_path):
     return paths
 
 
+def read_from_timing(dataset_folder):
+    """(jobs, seconds) of the learning curve's record on ``dataset_folder`` that the timing sweep's record holds
+    too (same method, split and label count), computed here from the two records: the fits the curves now read
+    from the timing sweep's first repeat, and their recorded wall seconds over the curves' 2 jobs at once."""
+    curves = pd.read_csv(RESULTS / f"learning_curve_{dataset_folder}" / "results.csv")
+    timing = pd.read_csv(RESULTS / f"timing_{dataset_folder}" / "results.csv")
+    keys = ["method", "split", "n_labeled"]
+    shared = curves.merge(timing.loc[timing["repeat"] == 0, keys], on=keys)
+    return len(shared), shared["seconds"].sum() / 2
+
+
 @pytest.mark.slow
 def test_the_construction_corners_step_remakes_the_two_committed_sweeps(plan, experiment_script, tmp_path,
                                                                          monkeypatch):
@@ -111,7 +122,9 @@ def test_the_estimate_is_the_last_runs_measured_seconds_less_the_levers(plan, la
     # 002-table2 and 002-ramp-s now run beside a K-class script each: (table2 | uspst), (mnist | ramp-s)
     was = then["002-table2"] + max(then["002-table2-uspst"], then["002-mnist"]) + then["002-ramp-s"]
     now = max(then["002-table2"], then["002-table2-uspst"]) + max(then["002-mnist"], ramp.seconds)
-    expected = wall - kept - heuristics + by_name["construction-corners"].seconds - was + now
+    timed = sum(read_from_timing(f.name.removeprefix("timing_"))[1] for f in RESULTS.glob("timing_*")
+                if f"objective-minima {pd.read_csv(f / 'results.csv')['dataset'].iloc[0]}" in by_name)
+    expected = wall - kept - heuristics + by_name["construction-corners"].seconds - was + now - timed
     line = next(x for x in out.splitlines() if x.startswith("run all:"))
     assert f"({expected:.0f} s: per step, its wall seconds in the last run that ran it" in line
     assert f"({len(last_run) - 2} of {len(last_run)} steps)" in line     # the corners and 002-ramp-s by their records
@@ -131,6 +144,40 @@ def test_a_sweeps_measured_seconds_scale_with_the_jobs_its_recipe_launches_now(p
     assert curves.seconds == pytest.approx(100.0 * now / (now // 2))
     assert f"times {now}/{now // 2} jobs (its recipe now)" in curves.basis
     assert timing.seconds == 50.0 and "jobs" not in timing.basis
+
+
+def test_the_curves_read_the_timing_sweeps_fits_and_their_estimate_drops_by_those_fits_seconds(plan, last_run,
+                                                                                                 tmp_path, capsys,
+                                                                                                 monkeypatch):
+    """The timing sweep runs first on its dataset; the learning curve's step is estimated at its last run's wall
+    seconds less the recorded seconds of the fits it now reads from the timing sweep (computed here from the
+    two records); the ablation's, whose DA that run already copied from the curves, is not lowered again; the dry
+    run names what each step reads."""
+    monkeypatch.setattr(plan, "data_plan", sets_of(plan, {"pcmac", "20ng-ccat-like"}))
+    steps = plan.run_all(RESULTS, {}, dry_run=True, popen=None, root=tmp_path)
+    out = capsys.readouterr().out
+    names = [s.name for s in steps if s.argv]
+    then = dict(zip(last_run["step"], last_run["seconds"]))
+    for dataset, folder in (("pcmac", "pcmac"), ("20ng-ccat-like", "20ng_ccat_like")):
+        assert names.index(f"timing {dataset}") < names.index(f"objective-minima {dataset}")
+        jobs, seconds = read_from_timing(folder)
+        assert jobs == {"pcmac": 54, "20ng-ccat-like": 12}[dataset] and seconds > 0
+        curves = next(s for s in steps if s.name == f"objective-minima {dataset}")
+        assert curves.seconds == pytest.approx(then[f"objective-minima {dataset}"] - seconds)
+        assert f"less {seconds:.0f} s for the {jobs} fits it reads from timing_{folder}" in curves.basis
+        assert curves.reuses == f"{jobs} from timing_{folder}"
+        ablation = next(s for s in steps if s.name == f"annealing-ablation {dataset}")
+        assert ablation.seconds == then[f"annealing-ablation {dataset}"] and "timing" not in ablation.reuses
+        line = next(x for x in out.splitlines() if x.startswith("fits read from the sweep run before"))
+        assert f"objective-minima {dataset} ({jobs} from timing_{folder})" in line
+    (tmp_path / "run_all").mkdir()                # a run that copied them already: its seconds left them out
+    rows = last_run[last_run["step"] == "objective-minima pcmac"].assign(jobs_copied=54)
+    rows.to_csv(tmp_path / "run_all" / "steps.csv", index=False)
+    for folder in ("learning_curve_pcmac", "timing_pcmac"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "results.csv").write_bytes((RESULTS / folder / "results.csv").read_bytes())
+    again = {s.name: s for s in plan.plan_all(tmp_path, {}, root=tmp_path)}["objective-minima pcmac"]
+    assert again.seconds == then["objective-minima pcmac"] and "less" not in again.basis
 
 
 def test_the_dry_run_says_what_it_leaves_out_and_what_it_would_cost(plan, last_run, tmp_path, capsys):

@@ -307,3 +307,18 @@ def test_every_recipe_puts_each_job_in_its_configuration_hash_folder(experiment)
     folder = subdir()
     assert folder.startswith("text-like/") and folder.rsplit("/", 1)[1].startswith("cfg-"), folder
     assert subdir("n_unlabeled=100") != subdir("n_unlabeled=200")
+
+
+@pytest.mark.parametrize("method", ["da", "tsvm_s1", "tsvm_smax"])
+def test_a_timing_jobs_first_repeat_is_the_learning_curves_job_less_the_timing_settings(method):
+    """The learning curve reads these fits from the timing sweep (result_files.timed_twin): the two recipes' jobs
+    at one cell differ only in the timing protocol's settings and the repeat, so the identity (what decides the
+    result) of one less those is the other's."""
+    from ssl_repro.harness.jobkey import identity
+    from ssl_repro.harness.result_files import TIMING_SETTINGS
+    cell = ["dataset=pcmac", f"method={method}", "split=1", "n_labeled=4"]
+    timed = OmegaConf.to_container(composed(["+experiment=timing", *cell, "repeat=0"]), resolve=True)
+    curve = OmegaConf.to_container(composed(["+experiment=learning_curve", *cell]), resolve=True)
+    assert set(timed) - set(curve) == set(TIMING_SETTINGS) and timed["timing"] is not None
+    assert identity({k: v for k, v in timed.items() if k not in TIMING_SETTINGS}) == identity(curve)
+    assert identity(timed) != identity(curve)
