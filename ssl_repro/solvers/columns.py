@@ -103,21 +103,21 @@ def svm_columns(problem, Y, lam, tau=1e-6, max_newton_iter=MAX_NEWTON_ITER):
     """
     start = time.perf_counter()
     lam = check_lambda(problem, lam)
-    Y = np.asarray(Y, dtype=np.float64)
+    Y = np.asfortranarray(Y, dtype=np.float64)     # columns contiguous, as the compiled line search takes them
     l, K = Y.shape
     c = np.full(l, 1.0 / l)
     block = LabeledBlock(problem.op.X, problem.labeled)
-    B = np.zeros((block.A.shape[1], K))
-    O = np.zeros((l, K))
+    B = np.zeros((block.A.shape[1], K), order="F")
+    O = np.zeros((l, K), order="F")
     losses = [SquaredHingeLoss(None, None, Y[:, k], c, lam) for k in range(K)]
     mfn = [MFNInfo() for _ in range(K)]
     tol, max_cg = np.full(K, COLD_TOL), np.full(K, COLD_MAX_ITER)
     running = np.arange(K) if max_newton_iter > 0 else np.arange(0)
     while running.size:
-        active = Y[:, running] * O[:, running] < 1.0
+        active = np.asfortranarray(Y[:, running] * O[:, running] < 1.0)
         B_bar, its, met = _cgls_columns(block, Y[:, running], active / l, lam, B[:, running], O[:, running],
                                         tol[running], max_cg[running])
-        O_bar = block.matmat(B_bar)
+        B_bar, O_bar = np.asfortranarray(B_bar), np.asfortranarray(block.matmat(B_bar))
         still = []
         for j, k in enumerate(running):
             mfn[k].newton_iterations += 1
