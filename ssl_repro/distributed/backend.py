@@ -37,6 +37,11 @@ def use_backend(backend):
         _BACKEND.reset(token)
 
 
+def using_backend():
+    """Whether a distributed backend is in use (problems are then built on it, not in this process)."""
+    return _BACKEND.get() is not None
+
+
 def problem_from_mask(X, y_pm1, labeled_mask):
     """:func:`ssl_repro.solvers.from_mask` on the backend in use."""
     backend = _BACKEND.get()

@@ -23,10 +23,11 @@ class k (1) against the others (0), unlabeled rows staying unlabeled, with
 ``r`` = the fraction of class k (:meth:`Classifier._class_fractions`: the
 ``r`` given per class, or the labeled rows' shares).  The K fits share the
 checked and converted data (``validate_data`` and the conversion to the
-solver's format run once); each is otherwise a full binary fit (the
-compiled engine solves one right-hand side per pass over X, so the K
-problems do not share passes; ``benchmarks/one_vs_rest_cost.py`` measures
-the cost against K separate fits).  After ``fit``: ``estimators_`` (the K
+solver's format run once); each is otherwise a full binary fit
+(:meth:`Classifier._fit_classes`), except where an estimator solves the K
+problems together: LinearSVM's K L2-SVMs share each product over X
+(:meth:`ssl_repro.estimators.linear_fit._LinearModel._fit_classes`);
+``benchmarks/one_vs_rest_cost.py`` measures the cost against K separate fits.  After ``fit``: ``estimators_`` (the K
 binary estimators, in the order of ``classes_``), ``decision_function`` of
 shape (n, K) (column k: class k's binary output), ``predict`` the class of
 the largest output, ``transduction_`` the largest output's class on each
@@ -149,16 +150,18 @@ class Classifier(ClassifierMixin, BaseEstimator):
         codes = np.searchsorted(classes, labels)
         fractions = self._class_fractions(codes) if "r" in self.get_params() else None
         X = X.tocsr() if sp.issparse(X) else X
-        self.estimators_ = []
+        binaries, targets = [], []
         for k in range(classes.size):
             y_k = np.full(y.shape[0], UNLABELED, dtype=np.int64)
             y_k[~unlabeled] = codes == k
             binary = clone(self)
             if fractions is not None:
                 binary.set_params(r=float(fractions[k]))
-            with warnings.catch_warnings():      # 0/1 with -1: scikit-learn's convention by construction
-                warnings.simplefilter("ignore", LabelConventionWarning)
-                self.estimators_.append(binary._fit_binary(X, y_k))
+            binaries.append(binary)
+            targets.append(y_k)
+        with warnings.catch_warnings():          # 0/1 with -1: scikit-learn's convention by construction
+            warnings.simplefilter("ignore", LabelConventionWarning)
+            self.estimators_ = self._fit_classes(X, binaries, targets)
         for name in self._stacked_attributes:
             if all(hasattr(e, name) for e in self.estimators_):
                 setattr(self, name, np.concatenate([np.atleast_1d(getattr(e, name)) for e in self.estimators_]))
@@ -174,6 +177,12 @@ class Classifier(ClassifierMixin, BaseEstimator):
                 self.transduction_[unlabeled] = classes[np.argmax(outputs, axis=1)]
             self.transduction_ = self.transduction_.astype(classes.dtype)
         return self
+
+    def _fit_classes(self, X, binaries, targets):
+        """The K binary estimators ``binaries`` fitted, each on ``X`` and its labels of ``targets`` (class k as 1,
+        the rest 0, unlabeled rows -1): here one ``_fit_binary`` each; an estimator whose K problems can share
+        their work overrides it (:class:`~ssl_repro.estimators.LinearSVM`)."""
+        return [binary._fit_binary(X, y_k) for binary, y_k in zip(binaries, targets)]
 
     def _stacked_decision(self, X):
         """(n, K) outputs of the K binary estimators on checked ``X`` (CSR or dense)."""

@@ -88,6 +88,7 @@ class LinearSVM(_LinearModel):
 
     _iteration_field = "newton_iterations"
     _parameter_constraints = {"lam": [POSITIVE]}
+    _column_svm = True
 
     def __init__(self, lam=1e-3):
         self.lam = lam

@@ -74,7 +74,7 @@ CASES = [
     ("one_vs_rest_cost", ["--methods", "LinearSVM,Nope", "--out", "{tmp}/o.json"], nothing,
      r"^Error: --methods names Nope, not an estimator of ssl_repro\.estimators; give classes such as"),
     ("one_vs_rest_cost", ["--repeats", "0", "--out", "{tmp}/o.json"], nothing,
-     r"^Error: --repeats 0 --labeled 100: give --repeats >= 1 and --labeled >= 2$"),
+     r"^Error: --repeats 0 --labeled default: give --repeats >= 1 and --labeled >= 2$"),
     ("one_vs_rest_cost", ["--out", "{tmp}"], nothing, r"^Error: --out .* is a folder: give the record's file"),
     ("one_vs_rest_cost", ["--show", "--out", "{tmp}/missing.json"], nothing,
      r"^Error: no record at .*missing\.json: run python benchmarks/one_vs_rest_cost\.py first$"),

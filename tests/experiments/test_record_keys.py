@@ -150,7 +150,8 @@ def sklearn_examples(run, out, bench, monkeypatch):
 
 def one_vs_rest_cost(run, out, bench):
     """One repeat of the linear SVM on digits with 30 labels (the record's form is that of every run)."""
-    benchmark("one_vs_rest_cost").main(["--methods", "LinearSVM", "--repeats", "1", "--labeled", "30",
+    benchmark("one_vs_rest_cost").main(["--methods", "LinearSVM", "--data", "digits", "--repeats", "1",
+                                        "--labeled", "30",
                                         "--out", str(out / "cost.json")])
     return [out / "cost.json"]
 
