@@ -34,7 +34,7 @@ of each method, by the timing protocol (3 repeats on 3 splits, one fit at a
 time on an idle machine, :func:`fig3`): CPU seconds of the fit
 (``time.process_time``, one thread; UniverSVM's and SVM-light's process's) and wall seconds, and
 beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
-L-BFGS iterations for nabla-TSVM).
+L-BFGS iterations for nabla-TSVM; the iterations and kernel evaluations SVM-light prints).
 
 ``linear-diagnosis``: why the linear CCCP-TSVM is one-sided with few labels (``experiments/cccp_002_linear.py``).
 

@@ -99,6 +99,8 @@ class SvmlightRun(NamedTuple):
     runtime: float | None               #: the "Runtime in cpu-seconds" it printed (optimization alone), or None
     assigned: np.ndarray | None         #: its labels (+1/-1) of the unlabeled rows, in order; None when capped
     log: str                            #: what it printed
+    iterations: int | None = None       #: the "(N iterations)" of its optimizer it printed, or None
+    kernel_evaluations: int | None = None   #: the "Number of kernel evaluations: N" it printed, or None
 
 
 def svmlight_transduce(svm_learn, X, labels, options, cap, work):
@@ -120,7 +122,7 @@ def svmlight_transduce(svm_learn, X, labels, options, cap, work):
     unlabeled = int(np.sum(np.asarray(labels) == 0))
     if assigned.size != unlabeled:
         raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for {unlabeled} unlabeled rows")
-    return SvmlightRun(cpu, False, cpu_seconds(log), assigned, log)
+    return SvmlightRun(cpu, False, cpu_seconds(log), assigned, log, *work_counts(log))
 
 
 def read_transduction(path):
@@ -137,6 +139,13 @@ def cpu_seconds(log_text):
     """The "Runtime in cpu-seconds: N" SVM-light prints, or None."""
     found = re.findall(r"Runtime in cpu-seconds:\s*([0-9.eE+-]+)", log_text)
     return float(found[-1]) if found else None
+
+
+def work_counts(log_text):
+    """(iterations, kernel evaluations) SVM-light printed at the end of a run ("done. (8539 iterations)",
+    "Number of kernel evaluations: 625437"), each None where it printed none: its work, beside its seconds."""
+    counts = [re.findall(pattern, log_text) for pattern in (r"\((\d+) iterations\)", r"kernel evaluations:\s*(\d+)")]
+    return tuple(int(found[-1]) if found else None for found in counts)
 
 
 def version_line(binary):

@@ -166,3 +166,22 @@ def test_the_version_line_survives_bytes_that_are_not_utf8(tmp_path):
     binary = fake_binary(tmp_path / "svm_learn",
                          "import sys\nsys.stdout.buffer.write(b'\\nSVM-light V6.02: learning module\\nJoachims \\xf6\\n')\n")
     assert version_line(binary) == "SVM-light V6.02: learning module"
+
+
+def test_an_svm_light_fit_of_002_records_the_work_it_printed_beside_its_seconds(tmp_path, experiment_script):
+    """Claim 75's rule shows SVM-light's kernel evaluations beside its CPU seconds: a fake svm_learn printing
+    SVM-light's closing lines (iterations, kernel evaluations) and labelling every unlabeled row +1; the counts it
+    printed last are recorded, and a log without them records None."""
+    from ssl_repro.harness.external import work_counts
+    peers = experiment_script("cccp_002_peers")
+    X = sp.csr_matrix(np.eye(6))
+    y = np.array([1, -1, 1, -1, 1, -1])
+    body = ("import sys\nrows = [l for l in open(sys.argv[-2]) if l.startswith('0 ')]\n"
+            "open(sys.argv[sys.argv.index('-l') + 1], 'w').write(''.join('1.0:+1 -1.0:-1\\n' for _ in rows))\n"
+            "print('done. (12 iterations)\\nRetraining..done\\ndone. (8539 iterations)')\n"
+            "print('Runtime in cpu-seconds: 1.64\\nNumber of kernel evaluations: 625437')\n")
+    row = peers.svmlight_fit(fake_binary(tmp_path / "svm_learn", body), X, y, np.arange(2), np.arange(2, 6), 0.5,
+                             1.0, 30.0)
+    assert (row["svmlight_iterations"], row["kernel_evaluations"], row["svmlight_runtime"]) == (8539, 625437, 1.64)
+    assert row["transductive_error"] == 0.5 and not row["capped"]
+    assert work_counts("Optimization finished\n") == (None, None)
