@@ -85,6 +85,9 @@ def test_holds_when_svmlight_is_slow_at_small_c_and_gamma_and_its_range_dwarfs_t
     assert ratio == pytest.approx(small / large, rel=0.03)
     assert "p = 0.002" in verdict.evidence                    # 10 splits, every one the same way: the smallest p
     assert "work, slowest / fastest grid point: svmlight-tsvm kernel evaluations" in verdict.evidence
+    frame = grid(slow_small, nabla, cccp).assign(converged=True)
+    frame.loc[(frame["method"] == "nabla-tsvm") & (frame["C"] == 100.0), "converged"] = False
+    assert "40 of 160 nabla-TSVM fits stopped on an iteration cap" in check(frame).evidence
 
 
 def test_the_range_is_read_on_cccps_s0_uc_lc_row_only_and_on_g50c_only():
