@@ -26,8 +26,9 @@ beside*: the grid's ``seconds`` are CPU seconds of the fit (``time.process_time`
 system for SVM-light), not wall seconds, so the step running beside another job on the second core adds no
 waiting to them (shared caches slow all of a method's fits alike, which the ratios within a method cancel);
 the work counts are shown beside (slowest / fastest grid point: CCCP-TSVM's and SVM-light's kernel evaluations,
-nabla-TSVM's L-BFGS iterations, where the record has them), not judged, as they count different steps in the
-three programs and the sentence is about time.  *Capped fits*: an SVM-light fit stopped at its CPU cap is
+nabla-TSVM's L-BFGS iterations, where the record has them), with the seconds' slowest / fastest, not judged, as
+they count different steps in the three programs and the sentence is about time.  Only the splits SVM-light ran
+are read, for every method.  *Capped fits*: an SVM-light fit stopped at its CPU cap is
 recorded ``capped`` with the seconds it spent, a lower bound; a capped fit only raises the ratios above (it
 sits in the small corner, or is a split's slowest point), so a part met on bounds is met, and one not met is not
 testable; a split whose large corner, or fastest point, is capped has no bound and is left out.  The others' fits
@@ -53,9 +54,12 @@ OTHERS = (("CCCP-TSVM", "cccp-tsvm", CCCP_ROW), ("nabla-TSVM", "nabla-tsvm", Non
 WORK = {SVMLIGHT: "kernel_evaluations", "cccp-tsvm": "kernel_evaluations", "nabla-tsvm": "lbfgs_iterations"}
 
 
-def method_rows(grid, method, fixed=None):
-    """``method``'s rows of Fig 5's set in ``grid`` with ``fixed`` settings, one per (split, factor, C)."""
+def method_rows(grid, method, fixed=None, splits=None):
+    """``method``'s rows of Fig 5's set in ``grid`` with ``fixed`` settings (and of ``splits``, if given), one per
+    (split, factor, C)."""
     rows = grid[(grid["dataset"] == FIG5_SET) & (grid["method"] == method)]
+    if splits is not None:
+        rows = rows[rows["split"].isin(splits)]
     for key, value in (fixed or {}).items():
         rows = rows[np.isclose(rows[key].astype(float), value)]
     return rows.drop_duplicates(["split", "factor", "C"])
@@ -115,13 +119,22 @@ def _words(status, mean, p, n, least, bound):
             + (f", p = {p:.2g}" if p is not None else ", 1 run") + f"; needed >= {least:g}x: {said})")
 
 
-def work_spread(rows, method):
-    """``method``'s work count (:data:`WORK`), slowest / fastest grid point (medians over the splits), or ""."""
-    column = WORK[method]
+def spread(rows, column):
+    """Slowest / fastest grid point of ``rows``' ``column`` (medians over the splits), or None without it."""
     if column not in rows or rows[column].isna().all():
-        return ""
+        return None
     cells = rows.groupby(["factor", "C"])[column].median()
-    return f"{method} {column.replace('_', ' ')} {cells.max() / cells.min():.3g}x"
+    return float(cells.max() / cells.min())
+
+
+def spreads(methods):
+    """The evidence's note (shown, not judged): each method's :func:`spread` of its seconds and of its work count
+    (:data:`WORK`), ``methods`` [(method, rows)]."""
+    seconds = ", ".join(f"{m} {spread(r, 'seconds'):.3g}x" for m, r in methods)
+    work = ", ".join(f"{m} {WORK[m].replace('_', ' ')} {spread(r, WORK[m]):.3g}x" for m, r in methods
+                     if spread(r, WORK[m]) is not None)
+    return f"; slowest / fastest grid point (medians over the splits; shown, not judged): seconds {seconds}" + (
+        f"; work {work}" if work else "")
 
 
 @register("cccp_002_fig5")
@@ -136,7 +149,7 @@ def check(records, test):
     if light.empty:
         return Verdict(UNTESTABLE, "-", f"{FIG5_SET}: {name} has no SVM-light TSVM rows (its TSVM not run over Fig 5's "
                                         f"grid of C and gamma yet: {SVMLIGHT_HOW})")
-    others = [(label, method_rows(grid, method, fixed)) for label, method, fixed in OTHERS]
+    others = [(label, method_rows(grid, method, fixed, splits=light["split"])) for label, method, fixed in OTHERS]
     if any(rows.empty for _, rows in others):
         return Verdict(UNTESTABLE, "-", f"{FIG5_SET}: {name} lacks " + ", ".join(l for l, r in others if r.empty))
     corners = corner_ratios(light)
@@ -166,12 +179,10 @@ def check(records, test):
     stopped = int(capped(light).sum())
     unconverged = [f"{int((~r['converged'].astype(bool)).sum())} of {len(r)} {label} fits stopped on an iteration cap "
                    "(timed as they ran)" for label, r in others if "converged" in r and not r["converged"].all()]
-    work = ", ".join(w for w in (work_spread(light, SVMLIGHT), *(work_spread(r, m) for (_, r), (_, m, _) in
-                                                                 zip(others, OTHERS))) if w)
     text = (f"{FIG5_SET}: " + "; ".join(texts)
             + (f"; {stopped} of {len(light)} SVM-light fits capped (their seconds lower bounds)" if stopped else "")
             + "".join(f"; {u}" for u in unconverged)
-            + (f"; work, slowest / fastest grid point: {work}" if work else "") + edge_note(edges))
+            + spreads([(SVMLIGHT, light), *((m, r) for (_, r), (_, m, _) in zip(others, OTHERS))]) + edge_note(edges))
     if REVERSED not in parts and None in parts:
         return Verdict(UNTESTABLE, labelled(FIG5_SET), text)
     return Verdict(verdicts.conjunction([s for s in parts if s is not None]), labelled(FIG5_SET), text,
