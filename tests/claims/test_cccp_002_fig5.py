@@ -74,6 +74,7 @@ def check(frame):
 def test_the_claim_is_judged_by_this_rule_with_its_thresholds_stated_in_its_test():
     assert TEST["kind"] == "cccp_002_fig5" and claims.TESTS["cccp_002_fig5"] is fig5.check
     assert (TEST["slow"], TEST["margin"]) == (2, 10) and "2250 seconds" in TEST["untested"]
+    assert f"at least {TEST['slow']}x" in TEST["says"] and f"at least {TEST['margin']}x" in TEST["says"]  # its page
 
 
 def test_holds_when_svmlight_is_slow_at_small_c_and_gamma_and_its_range_dwarfs_the_others():
