@@ -101,13 +101,21 @@ class SvmlightRun(NamedTuple):
     log: str                            #: what it printed
     iterations: int | None = None       #: the "(N iterations)" of its optimizer it printed, or None
     kernel_evaluations: int | None = None   #: the "Number of kernel evaluations: N" it printed, or None
+    gave_up: bool = False               #: it stopped for slow progress (:data:`GAVE_UP`) and wrote no labels
+
+
+#: What SVM-light prints when it ends its optimization for slow progress; it then exits with 0 and writes no
+#: transductive labels (seen on g50c, 002's grid: split 2, RBF width 0.5 x the median distance, C = 1).
+GAVE_UP = "Relaxing KT-Conditions due to slow progress! Terminating!"
 
 
 def svmlight_transduce(svm_learn, X, labels, options, cap, work):
     """Run SVM-light's ``svm_learn`` transductively in folder ``work``: rows ``X`` (CSR) with ``labels`` +1/-1
     (labeled) and 0 (unlabeled) in svmlight format, ``options`` (e.g. ``-p``, ``-t``, ``-g``, ``-c``) before
     ``-l``, under a CPU cap of ``cap`` seconds (:func:`run_capped`).  The model is ``work``/model.txt.
-    A failing run (exit code not 0) or a label file of the wrong length raises RuntimeError with its output."""
+    A run that gave up for slow progress (:data:`GAVE_UP`, no label file) is returned with ``gave_up`` and no labels;
+    a failing run (exit code not 0), one that wrote no label file otherwise, or a label file of the wrong length
+    raises RuntimeError with its output."""
     work = Path(work)
     write_svmlight(work / "train.svm", X, labels)
     command = [str(svm_learn), *options, "-l", str(work / "transduction.txt"), str(work / "train.svm"),
@@ -118,6 +126,10 @@ def svmlight_transduce(svm_learn, X, labels, options, cap, work):
         return SvmlightRun(cpu, True, None, None, log)
     if code != 0:
         raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log[-2000:]}")
+    if not (work / "transduction.txt").exists():
+        if GAVE_UP in log:
+            return SvmlightRun(cpu, False, cpu_seconds(log), None, log, *work_counts(log), gave_up=True)
+        raise RuntimeError(f"{command[0]} wrote no {work / 'transduction.txt'}:\n{log[-2000:]}")
     assigned = read_transduction(work / "transduction.txt")
     unlabeled = int(np.sum(np.asarray(labels) == 0))
     if assigned.size != unlabeled:

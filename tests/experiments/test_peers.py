@@ -185,3 +185,28 @@ def test_an_svm_light_fit_of_002_records_the_work_it_printed_beside_its_seconds(
     assert (row["svmlight_iterations"], row["kernel_evaluations"], row["svmlight_runtime"]) == (8539, 625437, 1.64)
     assert row["transductive_error"] == 0.5 and not row["capped"]
     assert work_counts("Optimization finished\n") == (None, None)
+
+
+def test_an_svm_light_fit_that_gives_up_for_slow_progress_is_recorded_not_converged_and_the_grid_goes_on(
+        tmp_path, experiment_script):
+    """SVM-light V6.02 on g50c (split 2, width 0.5 x the median distance, C = 1) prints that it relaxes the KT
+    conditions and terminates, exits with 0 and writes no labels: 002's fit records it not converged, given up,
+    with its CPU seconds and work (it once ended the whole Table 2 run with FileNotFoundError); without that
+    message a missing label file is an error naming the file."""
+    from ssl_repro.harness.external import GAVE_UP
+    peers = experiment_script("cccp_002_peers")
+    X, y = sp.csr_matrix(np.eye(6)), np.array([1, -1, 1, -1, 1, -1])
+    body = (f"print({GAVE_UP!r})\nprint('Retraining.done. (238895 iterations)')\n"
+            "print('Runtime in cpu-seconds: 26.54\\nNumber of kernel evaluations: 13297497')\n")
+    row = peers.svmlight_fit(fake_binary(tmp_path / "svm_learn", body), X, y, np.arange(2), np.arange(2, 6), 0.5,
+                             1.0, 30.0)
+    assert row["svmlight_gave_up"] and not row["converged"] and not row["capped"]
+    assert np.isnan(row["transductive_error"]) and row["seconds"] >= 0
+    assert (row["svmlight_iterations"], row["kernel_evaluations"]) == (238895, 13297497)
+    silent = fake_binary(tmp_path / "svm_learn", "print('done')\n")
+    with pytest.raises(RuntimeError, match="wrote no .*transduction.txt"):
+        peers.svmlight_fit(silent, X, y, np.arange(2), np.arange(2, 6), 0.5, 1.0, 30.0)
+    table9 = script("svmlight_table9")                       # 000 Table 9's row of such a run: no error, not converged
+    dataset, split = small_problem()
+    row = table9.svmlight_row(dataset, split, fake_binary(tmp_path / "svm_learn", body), 30.0, tmp_path)
+    assert not row["converged"] and not row["capped"] and np.isnan(row["transductive_error"])
