@@ -18,6 +18,10 @@ sentence is judged paired over the splits.  Both halves are tested, each a part 
   each with geometric mean over the splits at least the test's ``margin`` (10: an order of magnitude, "far more")
   and p < 0.05 as above.  A part is **reversed** where the ratio's geometric mean is below 1 with p < 0.05.
 
+Every part at the sentence's size and direction, some with p >= 0.05 (too few splits), is **not significant**, as
+the house's paired verdicts read (:data:`ssl_repro.claims.verdicts.NOT_SIGNIFICANT`); otherwise the conjunction's
+word.  One split (002's own Fig 5) gets no test: "1 run".
+
 Decisions.  *The range in seconds, not the ratio slowest / fastest*: 002 calls the peers stable by the seconds
 a parameter choice can cost ("even the slowest time is still only around 20 seconds", CCCP-TSVM "around 1
 second for all parameter choices"), what a grid search pays; on one machine the ratio of two ranges is unit-free,
@@ -43,7 +47,7 @@ from ssl_repro.claims.cccp_002_rules import FOLDER, SVMLIGHT, SVMLIGHT_HOW, kind
 from ssl_repro.claims.registry import register
 from ssl_repro.claims.rules import ALPHA, knife_edges
 from ssl_repro.claims.signed_rank import signed_rank_p
-from ssl_repro.claims.verdicts import MET, REVERSED, UNMET, UNTESTABLE, Verdict, edge_note
+from ssl_repro.claims.verdicts import MET, NOT_SIGNIFICANT, REVERSED, UNMET, UNTESTABLE, Verdict, edge_note
 
 #: Fig 5's set.
 FIG5_SET = "g50c"
@@ -107,21 +111,22 @@ def ranges(rows):
 
 def part_of(ratios, least):
     """One part of the sentence on per-split ``ratios`` ({split: (ratio, lower bound)}): (status -- :data:`MET`,
-    :data:`REVERSED`, :data:`UNMET`, or None (not testable: a bound below ``least``), geometric mean, p (None for one
-    split), splits)."""
+    :data:`REVERSED`, :data:`UNMET`, ``NOT_SIGNIFICANT`` (the size reached, p >= 0.05), or None (not testable: a
+    bound below ``least``), geometric mean, p (None for one split), splits)."""
     logs = np.log([r for r, _ in ratios.values()])
     mean, bound = float(np.exp(logs.mean())), any(b for _, b in ratios.values())
     p = signed_rank_p(logs) if len(logs) > 1 else None
     significant = p is None or p < ALPHA
-    if mean >= least and significant:
-        return MET, mean, p, len(logs)
+    if mean >= least:
+        return (MET if significant else NOT_SIGNIFICANT), mean, p, len(logs)
     if bound:
         return None, mean, p, len(logs)
     return (REVERSED if mean < 1 and significant else UNMET), mean, p, len(logs)
 
 
 def _words(status, mean, p, n, least, bound):
-    said = {MET: "met", REVERSED: "reversed", UNMET: "not met", None: "not testable: a lower bound below it"}[status]
+    said = {MET: "met", REVERSED: "reversed", UNMET: "not met", NOT_SIGNIFICANT: NOT_SIGNIFICANT,
+            None: "not testable: a lower bound below it"}[status]
     return (f"{'>= ' if bound else ''}{mean:.3g}x (geometric mean over {n} split{'s' if n > 1 else ''}"
             + (f", p = {p:.2g}" if p is not None else ", 1 run") + f"; needed >= {least:g}x: {said})")
 
@@ -193,8 +198,12 @@ def check(records, test):
             + spreads([(SVMLIGHT, light), *((m, r) for (_, r), (_, m, _) in zip(others, OTHERS))]) + edge_note(edges))
     if REVERSED not in parts and None in parts:
         return Verdict(UNTESTABLE, labelled(FIG5_SET), text)
-    return Verdict(verdicts.conjunction([s for s in parts if s is not None]), labelled(FIG5_SET), text,
-                   kind=kind_of(FIG5_SET), edges=tuple(edges))
+    known = [s for s in parts if s is not None]
+    if NOT_SIGNIFICANT in known and set(known) <= {MET, NOT_SIGNIFICANT}:
+        word = NOT_SIGNIFICANT
+    else:
+        word = verdicts.conjunction([UNMET if s == NOT_SIGNIFICANT else s for s in known])
+    return Verdict(word, labelled(FIG5_SET), text, kind=kind_of(FIG5_SET), edges=tuple(edges))
 
 
 def _median(per_split):

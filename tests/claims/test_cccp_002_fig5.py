@@ -10,7 +10,7 @@ import pytest
 from ssl_repro import claims
 from ssl_repro.claims import cccp_002_fig5_rules as fig5, paper_evidence
 from ssl_repro.claims.records import Records
-from ssl_repro.claims.verdicts import FAILS, HOLDS, MIXED, UNTESTABLE
+from ssl_repro.claims.verdicts import FAILS, HOLDS, MIXED, NOT_SIGNIFICANT, UNTESTABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIM = next(c for c in json.loads((ROOT / "experiments" / "paper_numbers.json").read_text())["claims"]
@@ -108,6 +108,13 @@ def test_the_range_is_read_on_cccps_s0_uc_lc_row_only_on_g50c_only_and_on_the_sp
     expected = (max(light) - min(light)) / ((cccp(4.0, 1) - cccp(0.5, 1)))
     shown = float(verdict.evidence.split("CCCP-TSVM ")[1].split("(medians over splits): ")[1].split("x")[0])
     assert shown == pytest.approx(expected, rel=0.15)          # the s = -0.2 row's 1e4 s and text's 1e6 s left out
+
+
+def test_three_splits_of_the_sentences_size_are_not_significant_and_one_split_is_judged_without_a_test():
+    few = check(grid(slow_small, nabla, cccp, splits=3))          # 3 splits the same way: p = 0.25 at best
+    assert few.word == NOT_SIGNIFICANT and "p = 0.25" in few.evidence
+    one = check(grid(slow_small, nabla, cccp, splits=1))
+    assert one.word == HOLDS and "1 run" in one.evidence
 
 
 def test_does_not_hold_when_svmlight_is_slow_at_large_c_and_gamma_instead():
