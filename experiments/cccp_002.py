@@ -34,7 +34,7 @@ of each method, by the timing protocol (3 repeats on 3 splits, one fit at a
 time on an idle machine, :func:`fig3`): CPU seconds of the fit
 (``time.process_time``, one thread; UniverSVM's and SVM-light's process's) and wall seconds, and
 beside them the work counts (CCCP steps, SMO steps, kernel evaluations;
-L-BFGS iterations for nabla-TSVM).
+L-BFGS iterations for nabla-TSVM; the iterations and kernel evaluations SVM-light prints).
 
 ``linear-diagnosis``: why the linear CCCP-TSVM is one-sided with few labels (``experiments/cccp_002_linear.py``).
 
@@ -64,6 +64,7 @@ from ssl_repro.labels import mask_classes  # noqa: E402
 from ssl_repro.peers import peer_program  # noqa: E402
 from ssl_repro.harness.timing_protocol import flat, measured  # noqa: E402
 from ssl_repro.kernel.cccp import kernel_cccp_tsvm  # noqa: E402
+from ssl_repro.solvers import warm_up_kernels  # noqa: E402
 from ssl_repro.kernel.rows import RowCache  # noqa: E402
 from ssl_repro.estimators.kernel_cccp import KernelCCCPTSVM, sampled_sigma  # noqa: E402
 from ssl_repro.estimators.kernel import KernelNablaTSVM  # noqa: E402
@@ -334,8 +335,12 @@ def _seconds(clock):
 
 
 def warm_up():
-    """Load the compiled SMO (numba's cache) before anything is timed."""
+    """Load the compiled kernels (numba's cache) before anything is timed: the SMO's, and the linear engine's that
+    nabla-TSVM's solver runs on (float64 rows, both CSR index types).  Without the latter, a run from a fresh clone
+    timed their compilation inside its first nabla-TSVM fits (seconds against a fit's tenth of a second), which
+    Fig 5's ranges (claim 75) would read as nabla-TSVM's own."""
     KernelCCCPTSVM.warm_up()
+    warm_up_kernels(dtypes=(np.float64,))
 
 
 def main(argv=None):

@@ -43,17 +43,25 @@ def svmlight_fit(svm_learn, X, y, labeled, unlabeled, gamma, C, cap):
     defaults; the unlabeled rows labelled 0 in its file (:func:`ssl_repro.harness.external.svmlight_transduce`).
     Its error: of the labels it assigns the unlabeled rows (``-l``).  Its seconds: CPU seconds of its process
     (user + system, reading the file included; the timing protocol counts a waited-for child as the job),
-    beside ``svmlight_runtime``, the optimization's "Runtime in cpu-seconds" it prints.  A fit past ``cap`` CPU
-    seconds is killed and recorded ``capped`` (its seconds: those spent, at least the cap; error NaN)."""
+    beside ``svmlight_runtime``, the optimization's "Runtime in cpu-seconds" it prints, and its work:
+    ``svmlight_iterations`` (its optimizer's iterations) and ``kernel_evaluations`` (as it counts them), which claim
+    75's rule shows beside the seconds.  A fit past ``cap`` CPU seconds is killed and recorded ``capped`` (its
+    seconds: those spent, at least the cap; error NaN); one SVM-light ends itself for slow progress, writing no
+    labels (:data:`ssl_repro.harness.external.GAVE_UP`), is recorded ``svmlight_gave_up`` and not converged (its
+    seconds: those spent, short of a finished fit's; error NaN), so that the grid goes on."""
     p = float(np.mean(y[labeled] > 0))
     options = ["-t", "2", "-g", repr(float(gamma)), "-c", repr(float(C)), "-p", f"{p:.6f}"]
     labels = np.r_[y[labeled], np.zeros(unlabeled.size, dtype=int)]
     with tempfile.TemporaryDirectory(prefix="svmlight-") as work:
         run = svmlight_transduce(svm_learn, X[np.concatenate([labeled, unlabeled])], labels, options, cap, work)
-    row = {"seconds": run.cpu, "capped": run.capped, "svmlight_p": p, "converged": not run.capped}
+    row = {"seconds": run.cpu, "capped": run.capped, "svmlight_p": p, "converged": not (run.capped or run.gave_up)}
     if run.capped:
         return {**row, "transductive_error": float("nan")}
-    return {**row, "svmlight_runtime": run.runtime, "transductive_error": float(np.mean(run.assigned != y[unlabeled])),
+    row.update(svmlight_runtime=run.runtime, svmlight_iterations=run.iterations,
+               kernel_evaluations=run.kernel_evaluations, svmlight_gave_up=run.gave_up)
+    if run.gave_up:
+        return {**row, "transductive_error": float("nan")}
+    return {**row, "transductive_error": float(np.mean(run.assigned != y[unlabeled])),
             "positive_fraction": float(np.mean(run.assigned > 0))}
 
 

@@ -70,6 +70,8 @@ def svmlight_row(dataset, split, svm_learn, cap, workdir):
            "transductive_error": float("nan"), "cpu_seconds": run.cpu}
     if run.capped:
         return {**row, "seconds": float(cap)}
+    if run.gave_up:                     # it ended itself for slow progress, without labels: no error to record
+        return {**row, "seconds": run.cpu, "converged": False}
     row["seconds"] = run.cpu if run.runtime is None else run.runtime
     row["transductive_error"] = float(np.mean(run.assigned != y[split.unlabeled]))
     svm_classify = Path(svm_learn).with_name("svm_classify")

@@ -35,6 +35,9 @@ Tests (``kind: cccp_002`` in ``experiments/paper_numbers.json``, ``what``):
   text (Fig 3) and on the large analog per label count (Fig 8).
 - ``unlabeled`` and ``gain``: Table 4's claims on the large analog (:mod:`.cccp_002_large_rules`).
 
+Fig 5's sentence (claim 75: SVM-light's TSVM's seconds over the grid of C and gamma against the others', on
+``grid.csv``) is a kind of its own, ``cccp_002_fig5`` (:mod:`.cccp_002_fig5_rules`).
+
 A test with a ``record`` reads that record instead (:func:`_on_record`): ``table2`` on
 ``cccp_002/grid_digits.csv`` (002's uspst column on digits, its analog: nabla-TSVM's half only, the peers
 being two-class programs here), ``table6`` on ``cccp_002/table6_mnist8.csv`` (Table 6's MNIST-8 column on

@@ -99,13 +99,23 @@ class SvmlightRun(NamedTuple):
     runtime: float | None               #: the "Runtime in cpu-seconds" it printed (optimization alone), or None
     assigned: np.ndarray | None         #: its labels (+1/-1) of the unlabeled rows, in order; None when capped
     log: str                            #: what it printed
+    iterations: int | None = None       #: the "(N iterations)" of its optimizer it printed, or None
+    kernel_evaluations: int | None = None   #: the "Number of kernel evaluations: N" it printed, or None
+    gave_up: bool = False               #: it stopped for slow progress (:data:`GAVE_UP`) and wrote no labels
+
+
+#: What SVM-light prints when it ends its optimization for slow progress; it then exits with 0 and writes no
+#: transductive labels (seen on g50c, 002's grid: split 2, RBF width 0.5 x the median distance, C = 1).
+GAVE_UP = "Relaxing KT-Conditions due to slow progress! Terminating!"
 
 
 def svmlight_transduce(svm_learn, X, labels, options, cap, work):
     """Run SVM-light's ``svm_learn`` transductively in folder ``work``: rows ``X`` (CSR) with ``labels`` +1/-1
     (labeled) and 0 (unlabeled) in svmlight format, ``options`` (e.g. ``-p``, ``-t``, ``-g``, ``-c``) before
     ``-l``, under a CPU cap of ``cap`` seconds (:func:`run_capped`).  The model is ``work``/model.txt.
-    A failing run (exit code not 0) or a label file of the wrong length raises RuntimeError with its output."""
+    A run that gave up for slow progress (:data:`GAVE_UP`, no label file) is returned with ``gave_up`` and no labels;
+    a failing run (exit code not 0), one that wrote no label file otherwise, or a label file of the wrong length
+    raises RuntimeError with its output."""
     work = Path(work)
     write_svmlight(work / "train.svm", X, labels)
     command = [str(svm_learn), *options, "-l", str(work / "transduction.txt"), str(work / "train.svm"),
@@ -116,11 +126,15 @@ def svmlight_transduce(svm_learn, X, labels, options, cap, work):
         return SvmlightRun(cpu, True, None, None, log)
     if code != 0:
         raise RuntimeError(f"{command[0]} failed with exit code {code}:\n{log[-2000:]}")
+    if not (work / "transduction.txt").exists():
+        if GAVE_UP in log:
+            return SvmlightRun(cpu, False, cpu_seconds(log), None, log, *work_counts(log), gave_up=True)
+        raise RuntimeError(f"{command[0]} wrote no {work / 'transduction.txt'}:\n{log[-2000:]}")
     assigned = read_transduction(work / "transduction.txt")
     unlabeled = int(np.sum(np.asarray(labels) == 0))
     if assigned.size != unlabeled:
         raise RuntimeError(f"{work / 'transduction.txt'} has {assigned.size} labels for {unlabeled} unlabeled rows")
-    return SvmlightRun(cpu, False, cpu_seconds(log), assigned, log)
+    return SvmlightRun(cpu, False, cpu_seconds(log), assigned, log, *work_counts(log))
 
 
 def read_transduction(path):
@@ -137,6 +151,13 @@ def cpu_seconds(log_text):
     """The "Runtime in cpu-seconds: N" SVM-light prints, or None."""
     found = re.findall(r"Runtime in cpu-seconds:\s*([0-9.eE+-]+)", log_text)
     return float(found[-1]) if found else None
+
+
+def work_counts(log_text):
+    """(iterations, kernel evaluations) SVM-light printed at the end of a run ("done. (8539 iterations)",
+    "Number of kernel evaluations: 625437"), each None where it printed none: its work, beside its seconds."""
+    counts = [re.findall(pattern, log_text) for pattern in (r"\((\d+) iterations\)", r"kernel evaluations:\s*(\d+)")]
+    return tuple(int(found[-1]) if found else None for found in counts)
 
 
 def version_line(binary):

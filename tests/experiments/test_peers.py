@@ -166,3 +166,47 @@ def test_the_version_line_survives_bytes_that_are_not_utf8(tmp_path):
     binary = fake_binary(tmp_path / "svm_learn",
                          "import sys\nsys.stdout.buffer.write(b'\\nSVM-light V6.02: learning module\\nJoachims \\xf6\\n')\n")
     assert version_line(binary) == "SVM-light V6.02: learning module"
+
+
+def test_an_svm_light_fit_of_002_records_the_work_it_printed_beside_its_seconds(tmp_path, experiment_script):
+    """Claim 75's rule shows SVM-light's kernel evaluations beside its CPU seconds: a fake svm_learn printing
+    SVM-light's closing lines (iterations, kernel evaluations) and labelling every unlabeled row +1; the counts it
+    printed last are recorded, and a log without them records None."""
+    from ssl_repro.harness.external import work_counts
+    peers = experiment_script("cccp_002_peers")
+    X = sp.csr_matrix(np.eye(6))
+    y = np.array([1, -1, 1, -1, 1, -1])
+    body = ("import sys\nrows = [l for l in open(sys.argv[-2]) if l.startswith('0 ')]\n"
+            "open(sys.argv[sys.argv.index('-l') + 1], 'w').write(''.join('1.0:+1 -1.0:-1\\n' for _ in rows))\n"
+            "print('done. (12 iterations)\\nRetraining..done\\ndone. (8539 iterations)')\n"
+            "print('Runtime in cpu-seconds: 1.64\\nNumber of kernel evaluations: 625437')\n")
+    row = peers.svmlight_fit(fake_binary(tmp_path / "svm_learn", body), X, y, np.arange(2), np.arange(2, 6), 0.5,
+                             1.0, 30.0)
+    assert (row["svmlight_iterations"], row["kernel_evaluations"], row["svmlight_runtime"]) == (8539, 625437, 1.64)
+    assert row["transductive_error"] == 0.5 and not row["capped"]
+    assert work_counts("Optimization finished\n") == (None, None)
+
+
+def test_an_svm_light_fit_that_gives_up_for_slow_progress_is_recorded_not_converged_and_the_grid_goes_on(
+        tmp_path, experiment_script):
+    """SVM-light V6.02 on g50c (split 2, width 0.5 x the median distance, C = 1) prints that it relaxes the KT
+    conditions and terminates, exits with 0 and writes no labels: 002's fit records it not converged, given up,
+    with its CPU seconds and work (it once ended the whole Table 2 run with FileNotFoundError); without that
+    message a missing label file is an error naming the file."""
+    from ssl_repro.harness.external import GAVE_UP
+    peers = experiment_script("cccp_002_peers")
+    X, y = sp.csr_matrix(np.eye(6)), np.array([1, -1, 1, -1, 1, -1])
+    body = (f"print({GAVE_UP!r})\nprint('Retraining.done. (238895 iterations)')\n"
+            "print('Runtime in cpu-seconds: 26.54\\nNumber of kernel evaluations: 13297497')\n")
+    row = peers.svmlight_fit(fake_binary(tmp_path / "svm_learn", body), X, y, np.arange(2), np.arange(2, 6), 0.5,
+                             1.0, 30.0)
+    assert row["svmlight_gave_up"] and not row["converged"] and not row["capped"]
+    assert np.isnan(row["transductive_error"]) and row["seconds"] >= 0
+    assert (row["svmlight_iterations"], row["kernel_evaluations"]) == (238895, 13297497)
+    silent = fake_binary(tmp_path / "svm_learn", "print('done')\n")
+    with pytest.raises(RuntimeError, match="wrote no .*transduction.txt"):
+        peers.svmlight_fit(silent, X, y, np.arange(2), np.arange(2, 6), 0.5, 1.0, 30.0)
+    table9 = script("svmlight_table9")                       # 000 Table 9's row of such a run: no error, not converged
+    dataset, split = small_problem()
+    row = table9.svmlight_row(dataset, split, fake_binary(tmp_path / "svm_learn", body), 30.0, tmp_path)
+    assert not row["converged"] and not row["capped"] and np.isnan(row["transductive_error"])
