@@ -142,7 +142,7 @@ ARTIFACTS = [
              record="cccp_002/sets.csv", command="python experiments/cccp_002.py sets", why_not=CCCP_NOT_HERE),
     Artifact("002-table2", "Table 2 (002): errors of SVM, nabla-TSVM, CCCP-TSVM (three rows) and UniverSVM on g50c and "
              "text, best over the grid", "script", ("cccp_002/grid.csv",), ("g50c", "text"), record="cccp_002/grid.csv",
-             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH --fresh", why_not=CCCP_NOT_HERE),
+             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH --svm-learn PATH --fresh", why_not=CCCP_NOT_HERE),
     Artifact("002-table2-uspst", "Table 2 (002), the uspst column: SVM, nabla-TSVM, CCCP-TSVM (three rows) on digits, "
              "10 classes one-vs-rest, best over the grid", "script", ("cccp_002/grid_digits.csv",), ("digits",),
              record="cccp_002/grid_digits.csv", command="python experiments/cccp_002.py table2 --dataset digits "
@@ -158,11 +158,11 @@ ARTIFACTS = [
     # its path is given, as in 002-table2's g50c step (without it the record keeps UniverSVM's old rows).
     Artifact("002-ramp-s", "Fig 7 (002): the effect of s on g50c and text", "script", ("cccp_002/grid.csv",),
              ("g50c", "text"), record="cccp_002/grid.csv",
-             command="python experiments/cccp_002.py table2 --dataset text --universvm PATH --fresh",
+             command="python experiments/cccp_002.py table2 --dataset text --universvm PATH --svm-learn PATH --fresh",
              why_not=CCCP_NOT_HERE),
     Artifact("002-fig5", "Fig 5 (002): training time over the hyperparameter grid on g50c (provisional seconds beside "
              "SMO steps)", "script", ("cccp_002/grid.csv",), ("g50c",), record="cccp_002/grid.csv",
-             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH --fresh",
+             command="python experiments/cccp_002.py table2 --dataset g50c --universvm PATH --svm-learn PATH --fresh",
              why_not="SVM-light's TSVM is not in Table 2's grid (its fits are Fig 3's, cccp_002/times.csv); the "
                      "grid's seconds taken under load"),
     Artifact("002-table6", "Table 6 (002): transductive vs semi-supervised CCCP-TSVM on text (the MNIST-8 column: "
@@ -178,7 +178,7 @@ ARTIFACTS = [
              command="python experiments/cccp_002.py fig4"),
     Artifact("002-fig3", "Fig 3 (002): training time against unlabeled rows on text (the timing protocol's seconds "
              "beside work counts)", "script", ("cccp_002/times.csv",), ("text",), record="cccp_002/times.csv",
-             command="python experiments/cccp_002.py fig3",
+             command="python experiments/cccp_002.py fig3 --universvm PATH --svm-learn PATH",
              why_not="g50c's panel not run"),
     Artifact("002-large", "Table 4, Fig 8 (002): errors and times against unlabeled rows, on RCV1's 20 Newsgroups "
              "analog 20ng-ccat-vs-gcat", "script", ("cccp_002/large.csv",), ("20ng-ccat-vs-gcat",),
