@@ -180,11 +180,11 @@ def _same_job(rows, table):
     columns = [c for c in JOB_IDENTITY if c in rows and c in table]
     if table.empty:
         return pd.Series(False, index=rows.index)
-    index = pd.MultiIndex.from_frame(_identity_text(table[columns]))
-    return pd.Series(pd.MultiIndex.from_frame(_identity_text(rows[columns])).isin(index), index=rows.index)
+    index = pd.MultiIndex.from_frame(identity_text(table[columns]))
+    return pd.Series(pd.MultiIndex.from_frame(identity_text(rows[columns])).isin(index), index=rows.index)
 
 
-def _identity_text(frame):
+def identity_text(frame):
     """``frame``'s values as text that compares equal across a CSV round trip (numbers to 12 digits,
     so 1457 and 1457.0 match)."""
     def text(value):
