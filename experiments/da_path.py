@@ -12,14 +12,16 @@ and a ``.md`` table beside it.  The data root is ``$SSL_REPRO_DATA``.
 """
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from ssl_repro.harness.runner import run_job
-from ssl_repro.utils.provenance import provenance
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # the code beside this script, not an installed copy
+
+from ssl_repro.harness.runner import run_job  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 
 def da_path(dataset, n_labeled, split=0):

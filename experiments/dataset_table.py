@@ -24,14 +24,18 @@ into ``--out``.
 """
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from ssl_repro.bench.files import load_bench_npz
-from ssl_repro.data import DATASETS, DatasetNotAvailable, dataset_info, load_dataset, make_split
-from ssl_repro.data.keys import data_keys
-from ssl_repro.utils.provenance import provenance
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # the code beside this script, not an installed copy
+
+from ssl_repro.bench.files import load_bench_npz  # noqa: E402
+from ssl_repro.data import DATASETS, DatasetNotAvailable, dataset_info, load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 #: Datasets of ours with no row in the papers' tables, shown under the paper's kdd99.
 EXTRA = ("kdd99-10",)

@@ -42,18 +42,22 @@ reads them (timings come from the timing protocol's sweeps).
 import argparse
 import datetime
 import json
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ssl_repro.data import load_dataset, make_split
-from ssl_repro.data.keys import data_keys
-from ssl_repro.kernel.annealing import eqn1_objective
-from ssl_repro.kernel.fstep import FStep
-from ssl_repro.harness.methods import recipe_variants
-from ssl_repro.utils.provenance import provenance_with_earlier
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # the code beside this script, not an installed copy
+
+from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
+from ssl_repro.kernel.annealing import eqn1_objective  # noqa: E402
+from ssl_repro.kernel.fstep import FStep  # noqa: E402
+from ssl_repro.harness.methods import recipe_variants  # noqa: E402
+from ssl_repro.utils.provenance import provenance_with_earlier  # noqa: E402
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)

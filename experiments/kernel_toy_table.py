@@ -19,16 +19,20 @@ last run that generated each stamped them.
 import argparse
 import itertools
 import json
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from ssl_repro.data.embedded import two_circles, two_moons
-from ssl_repro.data.keys import data_keys
-from ssl_repro.kernel import default_sigma, rbf_gram
-from ssl_repro.harness.methods import recipe_variants
-from ssl_repro.utils.provenance import add_provenance
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # the code beside this script, not an installed copy
+
+from ssl_repro.data.embedded import two_circles, two_moons  # noqa: E402
+from ssl_repro.data.keys import data_keys  # noqa: E402
+from ssl_repro.kernel import default_sigma, rbf_gram  # noqa: E402
+from ssl_repro.harness.methods import recipe_variants  # noqa: E402
+from ssl_repro.utils.provenance import add_provenance  # noqa: E402
 
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 WIDTHS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)

@@ -25,7 +25,7 @@ import pandas as pd
 from omegaconf.errors import OmegaConfBaseException
 
 from ssl_repro.data import availability, data_root
-from ssl_repro.data.cache import in_words_of
+from ssl_repro.data.cache import ENV_VAR as DATA_ROOT_VAR, in_words_of
 from ssl_repro.claims.corners import SWEEPS as CORNER_SWEEPS
 from ssl_repro.data.keys import NOT_FROM_DATA
 from ssl_repro.harness.sweep_estimate import estimate, jobs_now
@@ -354,6 +354,9 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
     elif recording:                                                                                   # a run log
         record = add_provenance(Path(results) / RUN_PROVENANCE, data_keys=NOT_FROM_DATA)
         run = record["provenance"]["date"]
+    # every step reads the real sets under this data root: the sweeps are given it, the scripts (some take no
+    # data-root option) find it in their environment, so none looks in another folder and says "not here"
+    children_env = {DATA_ROOT_VAR: str(data_root(root))}
     done, total, k = 0.0, 0.0, 0
     for batch, batch_left in zip(grouped, left):
         for s in batch:
@@ -365,7 +368,7 @@ def run_all(results, programs, dry_run=False, popen=subprocess.Popen, root=None,
                 f"{' '.join(s.argv[1:])}"), flush=True)
         if batch_left and not dry_run:
             started = time.perf_counter()
-            run_batch(batch_left, ROOT, lambda row: record_step(results, run, row), popen)
+            run_batch(batch_left, ROOT, lambda row: record_step(results, run, row), popen, env=children_env)
             total += time.perf_counter() - started
         done += batch_seconds(batch_left) or 0.0
     for s in closing:

@@ -82,12 +82,13 @@ def sweep_jobs(sweep, before):
             "jobs_copied": sum(e.get("reused", 0) for e in new)}
 
 
-def run_batch(batch, cwd, record, popen=subprocess.Popen):
+def run_batch(batch, cwd, record, popen=subprocess.Popen, env=None):
     """Run the steps of ``batch`` (one, or a pair with :data:`ONE_THREAD`) as child processes started together
-    by ``popen`` in ``cwd``, and wait for all; ``record(row)`` takes each step's row (:func:`step_row`) as the
-    step ends.  When a step fails, or the wait is interrupted, the children still running are stopped (SIGTERM,
-    then SIGKILL after :data:`GRACE` s) before a failure ends the run with SystemExit naming the step."""
-    env = {**os.environ, **ONE_THREAD} if len(batch) > 1 else None
+    by ``popen`` in ``cwd``, with ``env`` ({variable: value}) added to their environment, and wait for all;
+    ``record(row)`` takes each step's row (:func:`step_row`) as the step ends.  When a step fails, or the wait is
+    interrupted, the children still running are stopped (SIGTERM, then SIGKILL after :data:`GRACE` s) before a
+    failure ends the run with SystemExit naming the step."""
+    env = {**os.environ, **(env or {}), **(ONE_THREAD if len(batch) > 1 else {})}
     load_before, running = os.getloadavg()[0], {}
     history = {s.name: len(history_entries(s.sweep)) for s in batch}
     try:

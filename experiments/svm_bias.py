@@ -12,17 +12,19 @@ command, code commit, the fits' CPU seconds (``run all``'s estimate of this step
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from ssl_repro.data import load_dataset, make_split
-from ssl_repro.data.keys import dataset_key
-from ssl_repro.estimators import LinearSVM, mask_labels
-from ssl_repro.utils.provenance import provenance
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))     # the code beside this script, not an installed copy
+
+from ssl_repro.data import load_dataset, make_split  # noqa: E402
+from ssl_repro.data.keys import dataset_key  # noqa: E402
+from ssl_repro.estimators import LinearSVM, mask_labels  # noqa: E402
+from ssl_repro.utils.provenance import provenance  # noqa: E402
 
 
 def bias_rows(dataset, labels, splits):

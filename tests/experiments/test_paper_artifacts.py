@@ -197,6 +197,23 @@ def test_run_all_records_each_step_as_it_ends_and_the_rendering_after(plan, tmp_
     assert len(pd.read_csv(results / plan.RUN_RECORD)) == len(table) + 1
 
 
+def test_every_child_of_run_all_reads_the_runs_data_root(plan, tmp_path, monkeypatch):
+    """``run all --data-root DIR``: every step's child, a sweep or a script (some take no data-root option), and
+    each of a pair, has DIR as $SSL_REPRO_DATA, whatever the caller's environment says, so none looks for the
+    real sets in another folder (the kernel benchmarks failed there and the dataset table wrote "not here")."""
+    monkeypatch.setenv("SSL_REPRO_DATA", str(tmp_path / "elsewhere"))
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    environments = []
+
+    def popen(argv, **kwargs):
+        environments.append(kwargs["env"])
+        return subprocess.Popen([sys.executable, "-c", "pass"], **kwargs)
+    steps = plan.run_all(tmp_path / "results", {}, popen=popen, root=tmp_path / "here")
+    assert len(environments) == len([s for s in steps if s.argv]) > 2
+    assert {e["SSL_REPRO_DATA"] for e in environments} == {str(tmp_path / "here")}
+    assert {e.get("OMP_NUM_THREADS") for e in environments} == {None, "1"}      # a pair's children: one thread
+
+
 def test_a_sweep_on_a_missing_real_set_stops_before_any_job(artifacts, tmp_path, monkeypatch):
     monkeypatch.setattr(artifacts.subprocess, "run", lambda *a, **k: pytest.fail(f"launched {a}"))
     timing = by_name(artifacts, "timing")

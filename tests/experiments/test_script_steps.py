@@ -103,3 +103,15 @@ def test_svmlin_must_name_an_executable_and_only_run_all_reads_it(tmp_path):
                                    f"peer's program, or drop --svmlin (its step is then skipped, with the reason)"]
     code, lines = refused("run", "tsvm-loss", "--dry-run", "--svmlin", "/bin/true")
     assert code != 0 and lines[-1].startswith("Error: --svmlin /bin/true is not read by tsvm-loss")
+
+
+def test_every_script_imports_the_package_beside_it_not_an_installed_copy():
+    """A script run as a command (``python experiments/X.py``) puts its checkout first on ``sys.path`` before it
+    imports ``ssl_repro``: run from another checkout than the installed one (a worktree at the regeneration's
+    commit), it computes with, and its record names, that checkout's code."""
+    for script in sorted((ROOT / "experiments").glob("*.py")):
+        text = script.read_text()
+        if '__name__ == "__main__"' not in text:
+            continue                                    # a module the scripts import, never run alone
+        first_import = text.index("\nfrom ssl_repro")
+        assert "sys.path.insert(0, str(" in text[:first_import], script.name
