@@ -21,7 +21,8 @@ single datasets into one verdict of a paper set and of a claim (stated once, her
   paper's lambda' (aut-avn's corners, :data:`CORNERS_PREFIX`) and gives another verdict, the verdict is
   **construction-dependent** (the constructions differ at the paper's own setting).  Every record at the other
   lambda' is a **robustness check** shown beside the verdict ("robustness check: does not hold with b, lambda'
-  = 1"), never an equal vote, and its knife edges are not the verdict's.  A construction without records is named ("b not run"), and one whose records
+  = 1"), never an equal vote nor a stand-in: where the records at the paper's lambda' decide no cell, the analog
+  is not testable, the checks named beside it.  Its knife edges are not the verdict's.  A construction without records is named ("b not run"), and one whose records
   decide no cell is named with its reason ("b untested (no cell with both methods)").
 """
 from dataclasses import dataclass
@@ -292,9 +293,10 @@ def judge_set(name, options, real_only, judge):
 
 def merge_constructions(name, judged):
     """One verdict of an analog from its records' [(dataset, lambda', Verdict)] (module doc): the verdict at
-    the paper's lambda' (:func:`paper_lambda`; every tested setting when none ran there), construction-dependent
-    when the preprocessings run at it disagree; the other lambda' a robustness check named beside it; declared
-    constructions without records, and settings whose records decide nothing, are named."""
+    the paper's lambda' (:func:`paper_lambda`; every tested setting when none ran there, and not testable when
+    the records there decide nothing: the robustness checks are named beside it, never its verdict),
+    construction-dependent when the preprocessings run at it disagree; the other lambda' a robustness check named
+    beside it; declared constructions without records, and settings whose records decide nothing, are named."""
     declared = {i.construction for i in registry.DATASETS.values() if i.analog_of == name and i.construction}
     tested = [(d, lam, v) for d, lam, v in judged if v.word != UNTESTABLE]
     evidence = "; ".join(v.evidence for _, _, v in judged)
@@ -304,18 +306,24 @@ def merge_constructions(name, judged):
     if not tested:
         return Verdict(UNTESTABLE, f"{judged[0][0]} (analog)", evidence, kind=SHORT_KIND[ANALOG])
     paper = paper_lambda(name)
-    at_paper = [t for t in tested if t[1] == paper] or tested
+    ran_at_paper = sorted((d for d, lam, _ in judged if lam == paper), key=construction)
+    # every tested setting only when none ran at the paper's lambda': where one ran and decided nothing, a
+    # robustness check does not stand in for it
+    at_paper = [t for t in tested if t[1] == paper] or ([] if ran_at_paper else tested)
     robustness = [t for t in tested if t not in at_paper]
     # the knife edges of the verdict's own setting only: a robustness check's cannot flip it
     edges = edges_of([v for _, _, v in at_paper])
     at_paper.sort(key=lambda t: construction(t[0]))
     robustness.sort(key=lambda t: (t[1], construction(t[0])))
-    base = at_paper[0][0]
-    words = list(dict.fromkeys(v.word for _, _, v in at_paper))
-    setting = f"the paper's lambda' = {paper:g}" if paper is not None and at_paper[0][1] == paper else "its settings"
     lams = list(dict.fromkeys(lam for _, lam, _ in robustness))
     checks = "".join(f"; robustness check at lambda' = {lam:g}: " + ", ".join(
         f"{v.word} with {construction(d)}" for d, x, v in robustness if x == lam) for lam in lams)
+    if not at_paper:
+        return Verdict(UNTESTABLE, f"{ran_at_paper[0]} (analog, nothing decided at the paper's lambda' = {paper:g}"
+                       f"{checks}{untested})", evidence, kind=SHORT_KIND[ANALOG])
+    base = at_paper[0][0]
+    words = list(dict.fromkeys(v.word for _, _, v in at_paper))
+    setting = f"the paper's lambda' = {paper:g}" if paper is not None and at_paper[0][1] == paper else "its settings"
     if len(words) == 1:
         how = "preprocessings " + " and ".join(construction(d) for d, _, _ in at_paper) + " agree" \
             if len(at_paper) > 1 else f"construction {construction(base)}"

@@ -47,6 +47,21 @@ def test_a_robustness_checks_knife_edge_is_not_the_verdicts():
     assert merged.edges == edge
 
 
+def test_a_robustness_check_never_stands_in_for_a_paper_setting_that_decided_nothing():
+    """ccat's annealing claims (round eighteen): at the paper's lambda' = 10 construction a decided no cell (each
+    turned on unconverged runs), and construction b at lambda' = 1 did not hold.  The analog is not testable,
+    with b named as the check; b gives the verdict only where nothing ran at the paper's lambda'."""
+    undecided = verdicts.Verdict(verdicts.UNTESTABLE, "20ng-ccat-like", "20ng-ccat-like: no cell decided; 2 cells "
+                                 "left out: the outcome turns on non-converged runs")
+    check = verdicts.Verdict(verdicts.FAILS, "20ng-ccat-like-b", "20ng-ccat-like-b: reversed")
+    merged = verdicts.merge_constructions("ccat", [("20ng-ccat-like", 10.0, undecided), ("20ng-ccat-like-b", 1.0, check)])
+    assert merged.word == verdicts.UNTESTABLE and merged.kind == verdicts.SHORT_KIND[verdicts.ANALOG]
+    assert merged.data.startswith("20ng-ccat-like (analog, nothing decided at the paper's lambda' = 10; robustness "
+                                  "check at lambda' = 1: does not hold with b; a untested (no cell decided;")
+    alone = verdicts.merge_constructions("ccat", [("20ng-ccat-like-b", 1.0, check)])
+    assert alone.word == verdicts.FAILS and "at its settings, construction b" in alone.data
+
+
 def test_construction_dependent_only_where_the_preprocessings_differ_at_the_papers_lambda(tmp_path):
     frames = {"20ng-aut-avn-like": lam(two_cells("20ng-aut-avn-like", [LOWER, LOWER], [TSVM, TSVM], [TSVM, TSVM]), 10.0)}
     records = curve(tmp_path, frames)
