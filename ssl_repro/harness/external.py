@@ -6,6 +6,7 @@ svmlight/LIBSVM text format, run a binary with a CPU-time cap (and a wall-time
 guard for a binary that stops using the CPU), and write a table as CSV plus JSON with the
 provenance of :func:`ssl_repro.utils.provenance.provenance`.
 """
+import contextlib
 import json
 import math
 import os
@@ -13,6 +14,7 @@ import re
 import resource
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -35,28 +37,52 @@ def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
     The cap is CPU time, not wall time, so a run on a busy machine is not cut short: the child gets
     ``RLIMIT_CPU`` = ``cap`` (the kernel sends SIGXCPU there, SIGKILL a second later). A child that
     does not spend CPU (blocked, sleeping) is killed with its process group after ``wall_guard``
-    seconds of wall time (default ``4 * cap``). ``cap`` None: neither limit.
+    seconds of wall time (default ``4 * cap``). ``cap`` None: neither limit.  A caller interrupted while it
+    waits (Ctrl-C; SIGTERM, which raises KeyboardInterrupt meanwhile) kills the child's process group first.
     Returns (CPU seconds of the child, user + system; capped; exit code or None when killed)."""
     guard = None if cap is None else (4 * cap if wall_guard is None else wall_guard)
     limit = None if cap is None else _cpu_limit(cap)
-    with open(log_path, "w") as log:
+    with open(log_path, "w") as log, _terminate_interrupts():
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                                    preexec_fn=limit, cwd=Path(log_path).absolute().parent if cwd is None else cwd)
         start, guarded = time.perf_counter(), False
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if guard is not None and time.perf_counter() - start > guard:
-                os.killpg(process.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(process.pid, 0)
-                guarded = True
-                break
-            time.sleep(0.02)
+        try:
+            while True:
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    break
+                if guard is not None and time.perf_counter() - start > guard:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    pid, status, usage = os.wait4(process.pid, 0)
+                    guarded = True
+                    break
+                time.sleep(0.02)
+        except BaseException:       # the caller is interrupted: its program (its own session) ends with it
+            os.killpg(process.pid, signal.SIGKILL)
+            os.wait4(process.pid, 0)
+            raise
     process.returncode = code = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
     capped = guarded or code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= cap)
     return cpu, capped, None if capped else code
+
+
+@contextlib.contextmanager
+def _terminate_interrupts():
+    """Inside the block SIGTERM raises KeyboardInterrupt (in the main thread; elsewhere nothing changes), so a
+    caller stopped by ``run all``'s step runner (it sends SIGTERM) or by ``kill`` unwinds: the program
+    it runs in its own session is killed and the caller's scratch folders removed, none left running or behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"stopped by signal {signum}")
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _cpu_limit(cap):

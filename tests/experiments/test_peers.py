@@ -2,6 +2,7 @@
 import importlib.util
 import json
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -210,3 +211,32 @@ def test_an_svm_light_fit_that_gives_up_for_slow_progress_is_recorded_not_conver
     dataset, split = small_problem()
     row = table9.svmlight_row(dataset, split, fake_binary(tmp_path / "svm_learn", body), 30.0, tmp_path)
     assert not row["converged"] and not row["capped"] and np.isnan(row["transductive_error"])
+
+
+def test_a_caller_stopped_while_its_peer_runs_takes_the_peer_and_its_scratch_folder_with_it(tmp_path):
+    """SIGTERM to a script waiting on a peer (``run all`` stops a step so): the peer, in its own session, is
+    killed and the script's temporary folder removed; before, both outlived it (a killed 002 grid left an
+    ``svm_learn`` running and a ``/tmp/svmlight-*`` folder)."""
+    import os
+    import signal
+    import time
+    caller = tmp_path / "caller.py"
+    caller.write_text(
+        "import sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from ssl_repro.harness.external import run_capped\n"
+        "with tempfile.TemporaryDirectory(dir=sys.argv[1]) as scratch:\n"
+        "    Path(sys.argv[1], 'scratch').write_text(scratch)\n"
+        "    run_capped([sys.executable, '-c', 'import os, sys, time; open(sys.argv[1], \"w\").write(str(os.getpid()));"
+        " time.sleep(60)', str(Path(sys.argv[1]) / 'peer')], 30.0, Path(scratch) / 'log')\n")
+    process = subprocess.Popen([sys.executable, str(caller), str(tmp_path)])
+    end = time.time() + 30
+    while not (tmp_path / "peer").exists() or not (tmp_path / "peer").read_text():
+        assert time.time() < end and process.poll() is None
+        time.sleep(0.05)
+    peer = int((tmp_path / "peer").read_text())
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(20) != 0
+    with pytest.raises(ProcessLookupError):
+        os.kill(peer, 0)
+    assert not Path((tmp_path / "scratch").read_text()).exists()
