@@ -52,7 +52,8 @@ def compare(before, after, verdicts=True, rows=True, by_method=False):
             found = row_changes(Path(before) / folder / "results.csv", Path(after) / folder / "results.csv",
                                 by="method" if by_method else None)
             lines.append("  " + row_line(folder, found))
-            lines += ["    " + row_line(method, rows, changed_only=True) for method, rows in found.get("by", {}).items() if differs(rows)]
+            lines += ["    " + row_line(method, counts, changed_only=True)
+                      for method, counts in found.get("by", {}).items() if differs(counts)]
     return lines
 
 

@@ -52,19 +52,23 @@ def run_capped(command, cap, log_path, wall_guard=None, cwd=None):
                 if pid:
                     break
                 if guard is not None and time.perf_counter() - start > guard:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    pid, status, usage = os.wait4(process.pid, 0)
+                    pid, status, usage = _kill_group(process)
                     guarded = True
                     break
                 time.sleep(0.02)
         except BaseException:       # the caller is interrupted: its program (its own session) ends with it
-            os.killpg(process.pid, signal.SIGKILL)
-            os.wait4(process.pid, 0)
+            _kill_group(process)
             raise
     process.returncode = code = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
     capped = guarded or code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= cap)
     return cpu, capped, None if capped else code
+
+
+def _kill_group(process):
+    """Kill the process group ``process`` leads and reap it: (pid, wait status, resource usage)."""
+    os.killpg(process.pid, signal.SIGKILL)
+    return os.wait4(process.pid, 0)
 
 
 @contextlib.contextmanager
